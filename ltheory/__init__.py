@@ -1,0 +1,27 @@
+"""ltheory: exact, certified combinatorial learning theory and sound privacy audits."""
+
+from ltheory.core import HypothesisClass, class_from_json, class_to_json, load_class, save_class
+from ltheory.dims.result import DimensionResult
+from ltheory.errors import (
+    BudgetExceededError,
+    ClassFileError,
+    InvalidInputError,
+    LtheoryError,
+    UnknownFamilyError,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BudgetExceededError",
+    "ClassFileError",
+    "DimensionResult",
+    "HypothesisClass",
+    "InvalidInputError",
+    "LtheoryError",
+    "UnknownFamilyError",
+    "class_from_json",
+    "class_to_json",
+    "load_class",
+    "save_class",
+]

@@ -1,0 +1,54 @@
+"""The value every exact algorithm returns: a dimension with its witness and proven bounds."""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DimensionResult:
+    """A computed dimension.
+
+    ``lower`` and ``upper`` are proven bounds; ``exact`` is ``lower == upper``; ``value`` is the
+    exact value when exact and the proven lower bound otherwise.  ``witness`` (in the JSON form of
+    DESIGN.md, so anyone can re-check it) certifies ``lower``: a shattered set (VC), a mistake tree
+    (Littlestone), a threshold ladder (threshold), a clique (contradiction graphs).  It is ``None``
+    only for the empty class, whose dimensions are -1 by convention.  ``stats`` holds counters
+    (nodes, memo size, ...), ``seconds`` the wall time, ``kind`` the dimension's name.
+    """
+
+    kind: str
+    value: int | float
+    witness: Any
+    exact: bool
+    lower: int | float
+    upper: int | float
+    seconds: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def witness_json(self) -> Any:
+        """A deep copy of the witness, in the JSON form of DESIGN.md."""
+        return copy.deepcopy(self.witness)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"value", "exact", "lower", "upper", "witness", "seconds", "stats"}``."""
+        return {
+            "value": self.value,
+            "exact": self.exact,
+            "lower": self.lower,
+            "upper": self.upper,
+            "witness": self.witness_json(),
+            "seconds": round(self.seconds, 6),
+            "stats": dict(self.stats),
+        }
+
+    def __str__(self) -> str:
+        if self.exact:
+            return f"{self.kind} = {self.value}"
+        return f"{self.lower} <= {self.kind} <= {self.upper} (budget reached)"
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json())

@@ -1,0 +1,23 @@
+"""One exception family for ltheory: everything raised at the boundary derives from LtheoryError."""
+
+from __future__ import annotations
+
+
+class LtheoryError(Exception):
+    """Base class of every error ltheory raises on purpose (bad input, budgets)."""
+
+
+class InvalidInputError(LtheoryError, ValueError):
+    """The caller passed something malformed; the message says what and what is accepted."""
+
+
+class ClassFileError(InvalidInputError):
+    """A class file (format ``ltheory.class/1``) is malformed."""
+
+
+class UnknownFamilyError(InvalidInputError):
+    """A catalog family name or one of its parameters is unknown or out of range."""
+
+
+class BudgetExceededError(LtheoryError):
+    """A computation ran out of its time or size budget before it could prove anything useful."""

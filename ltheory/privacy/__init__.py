@@ -1,0 +1,1 @@
+"""Auditing differential-privacy claims of mechanisms and learners (see DESIGN.md)."""
