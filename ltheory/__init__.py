@@ -4,6 +4,7 @@ from ltheory.core import HypothesisClass, class_from_json, class_to_json, load_c
 from ltheory.dims.result import DimensionResult
 from ltheory.errors import (
     BudgetExceededError,
+    CertificateError,
     ClassFileError,
     InvalidInputError,
     LtheoryError,
@@ -14,6 +15,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BudgetExceededError",
+    "CertificateError",
     "ClassFileError",
     "DimensionResult",
     "HypothesisClass",

@@ -21,3 +21,7 @@ class UnknownFamilyError(InvalidInputError):
 
 class BudgetExceededError(LtheoryError):
     """A computation ran out of its time or size budget before it could prove anything useful."""
+
+
+class CertificateError(LtheoryError):
+    """A witness does not certify the claimed value; the message says which check failed."""
