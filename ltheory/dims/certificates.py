@@ -1,0 +1,319 @@
+"""Independent checkers for dimension witnesses (VC, Littlestone, threshold).
+
+Each checker re-verifies a witness *from the definitions only*: it shares no code with the search
+algorithms in :mod:`ltheory.dims`, reads the class only through ``H.domain`` and ``H.matrix``, and
+walks the witness in its JSON form (DESIGN.md, "Witnesses in JSON"), so a witness that was dumped
+to JSON and loaded back verifies exactly like the in-memory one.
+
+Definitions (Alon, Beimel, Moran, Stemmer, "Closure Properties for Private Classification and
+Online Prediction", COLT 2020, §3.1; Littlestone 1987; Shelah 1978):
+
+* **VC.**  ``S ⊆ X`` is *shattered* by ``H`` if ``H|_S = {0,1}^S``.  Witness: the list of the
+  labels of S.  It certifies ``VC(H) ≥ |S|``.
+* **Littlestone.**  A *mistake tree* is a complete binary tree whose internal nodes are labelled by
+  points; a root-to-leaf path ``(x_1, y_1), ..., (x_d, y_d)`` has ``y_i = 1`` when it goes to the
+  ``"1"`` (right) child.  The tree is *shattered* if every path is realised by some ``h ∈ H``.
+  Witness: ``{"point": LABEL, "children": {"0": TREE, "1": TREE}}`` with leaves
+  ``{"hypothesis": "0101..."}``, the leaf naming a hypothesis of H consistent with its path.  A
+  tree of depth d certifies ``Ldim(H) ≥ d``.
+* **Threshold.**  ``x_1, ..., x_k`` is *threshold-shattered* if there are ``h_1, ..., h_k ∈ H``
+  with ``h_i(x_j) = 1`` iff ``i ≤ j``.  Witness: ``{"points": [x_1...x_k], "hypotheses":
+  [h_1...h_k]}``.  It certifies ``T(H) ≥ k``.
+
+Conventions checked here:
+
+* The empty class has every dimension -1 and its witness is ``None``; conversely a non-empty
+  class has every dimension ≥ 0 (the empty set is shattered, the single-leaf tree is shattered,
+  the empty sequence is threshold-shattered), so a claim of -1 for a non-empty class is rejected.
+* The claimed value must equal the witness's size (VC, threshold) or depth (Littlestone): a checker
+  certifies exactly the number it is given, not merely "at least".
+* **Repeated points on a mistake-tree path are rejected.**  The definition in the paper does not
+  forbid them, but a path visiting a point twice is either contradictory (different labels, so no
+  hypothesis realises it and the tree is not shattered) or redundant (same label, so the second
+  visit is not a real split and the depth overstates what the tree proves).  Every shattered tree
+  can be pruned to one without repeats of at least the same depth, and the exact algorithms never
+  need repeats, so a repeat is reported as a malformed witness.
+* Points are given by their domain labels (strings, as in ``H.domain``); an index or any other
+  type is rejected with a message saying what is accepted.  Hypotheses are '0'/'1' strings with
+  one character per domain point.
+
+Every failure raises :class:`~ltheory.errors.CertificateError` with a message naming the check
+that failed (and where in the witness); a valid witness makes the checker return ``None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.errors import CertificateError
+
+__all__ = ["verify", "verify_littlestone", "verify_threshold", "verify_vc"]
+
+_KINDS = ("vc", "ldim", "tdim")
+
+
+# --------------------------------------------------------------------------- boundary helpers
+def _check_class(H: Any) -> None:
+    if not isinstance(H, HypothesisClass):
+        raise CertificateError(f"expected a HypothesisClass, got {type(H).__name__}")
+
+
+def _check_value(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise CertificateError(f"{what}: the claimed value must be an integer, got {value!r}")
+    v = int(value)
+    if v < -1:
+        raise CertificateError(f"{what}: the claimed value {v} is below -1 (the value of the "
+                               "empty class)")
+    return v
+
+
+def _check_empty_convention(H: HypothesisClass, witness: Any, value: int, what: str) -> bool:
+    """Handle value -1 / the empty class; return True when nothing more needs checking."""
+    if len(H) == 0:
+        if value != -1:
+            raise CertificateError(f"{what}: the class is empty, so its dimension is -1 by "
+                                   f"convention, but {value} was claimed")
+        if witness is not None:
+            raise CertificateError(f"{what}: the class is empty, so the witness must be None, "
+                                   f"got {type(witness).__name__}")
+        return True
+    if value == -1:
+        raise CertificateError(f"{what}: the class is non-empty ({len(H)} hypotheses), so its "
+                               "dimension is at least 0, but -1 was claimed")
+    if witness is None:
+        raise CertificateError(f"{what}: the witness is None, which only certifies the empty "
+                               f"class, but the class is non-empty and {value} was claimed")
+    return False
+
+
+def _is_sequence(obj: Any) -> bool:
+    return isinstance(obj, Sequence) and not isinstance(obj, (str, bytes, bytearray))
+
+
+class _Ctx:
+    """Look-up tables built once per check: label -> index, and the set of hypothesis strings."""
+
+    def __init__(self, H: HypothesisClass) -> None:
+        self.H = H
+        self.index = {lab: i for i, lab in enumerate(H.domain)}
+        self._strings: set[str] | None = None
+
+    @property
+    def strings(self) -> set[str]:
+        if self._strings is None:
+            mat = self.H.matrix
+            self._strings = {"".join("1" if b else "0" for b in row) for row in mat.tolist()}
+        return self._strings
+
+
+def _point(ctx: _Ctx, label: Any, where: str) -> int:
+    """The index of the domain point with this label (labels are strings, as in ``H.domain``)."""
+    if not isinstance(label, str):
+        raise CertificateError(f"{where}: a point must be given by its domain label (a string), "
+                               f"got {type(label).__name__} {label!r}")
+    i = ctx.index.get(label)
+    if i is None:
+        raise CertificateError(f"{where}: unknown label {label!r}, not a point of the domain")
+    return i
+
+
+def _hypothesis_row(ctx: _Ctx, h: Any, where: str) -> tuple[int, ...]:
+    """Parse a '0'/'1' string of the right length and check it is a hypothesis of H."""
+    if not isinstance(h, str):
+        raise CertificateError(f"{where}: a hypothesis must be a string of '0'/'1' characters, "
+                               f"got {type(h).__name__}")
+    n = ctx.H.domain_size
+    if len(h) != n:
+        raise CertificateError(f"{where}: hypothesis {h!r} has length {len(h)}, but the domain "
+                               f"has {n} points")
+    bad = [c for c in h if c not in "01"]
+    if bad:
+        raise CertificateError(f"{where}: hypothesis {h!r} contains {bad[0]!r}; only '0' and '1'"
+                               " are allowed")
+    if h not in ctx.strings:
+        raise CertificateError(f"{where}: hypothesis {h!r} is not in the class")
+    return tuple(int(c) for c in h)
+
+
+# --------------------------------------------------------------------------- VC
+def verify_vc(H: HypothesisClass, witness: Any, value: Any) -> None:
+    """Check that ``witness`` (a list of domain labels) is a set of exactly ``value`` points
+    shattered by ``H``, i.e. ``H|_S = {0,1}^S``; this certifies ``VC(H) ≥ value``.
+
+    Raises :class:`CertificateError` naming the failed check (wrong type, unknown label, duplicate
+    point, size ≠ value, or the first pattern on S that no hypothesis realises).
+    """
+    what = "VC certificate"
+    _check_class(H)
+    v = _check_value(value, what)
+    if _check_empty_convention(H, witness, v, what):
+        return
+    ctx = _Ctx(H)
+    if not _is_sequence(witness):
+        raise CertificateError(f"{what}: the witness must be a list of domain labels, got "
+                               f"{type(witness).__name__}")
+    idx: list[int] = []
+    for pos, lab in enumerate(witness):
+        i = _point(ctx, lab, f"{what}: witness[{pos}]")
+        if i in idx:
+            raise CertificateError(f"{what}: duplicate point {lab!r} in the witness set")
+        idx.append(i)
+    if len(idx) != v:
+        raise CertificateError(f"{what}: the witness has {len(idx)} points but the claimed "
+                               f"value is {v}")
+    realised = {tuple(row) for row in H.matrix[:, idx].tolist()} if idx else {()}
+    for code in range(2 ** len(idx)):
+        pattern = tuple((code >> (len(idx) - 1 - j)) & 1 for j in range(len(idx)))
+        if pattern not in realised:
+            shown = ", ".join(f"{witness[j]}={pattern[j]}" for j in range(len(idx)))
+            raise CertificateError(f"{what}: the set is not shattered; no hypothesis realises "
+                                   f"the pattern ({shown})")
+
+
+# --------------------------------------------------------------------------- Littlestone
+def verify_littlestone(H: HypothesisClass, witness: Any, value: Any) -> None:
+    """Check that ``witness`` is a complete mistake tree of depth exactly ``value`` shattered by
+    ``H`` (every leaf names a hypothesis of H consistent with every edge of its path); this
+    certifies ``Ldim(H) ≥ value``.
+
+    Node forms: internal ``{"point": LABEL, "children": {"0": TREE, "1": TREE}}``, leaf
+    ``{"hypothesis": BITS}``.  Rejected: other keys or types, unknown labels, a point repeated on a
+    root-to-leaf path (see the module docstring), leaves at depth ≠ value (the tree is then not
+    complete or of the wrong depth), a leaf hypothesis not in H or disagreeing with its path.
+    The walk is iterative, so a hostile deep witness cannot exhaust the Python stack.
+    """
+    what = "Littlestone certificate"
+    _check_class(H)
+    v = _check_value(value, what)
+    if _check_empty_convention(H, witness, v, what):
+        return
+    ctx = _Ctx(H)
+    # stack of (node, path as [(label, point index, bit)], textual position)
+    stack: list[tuple[Any, list[tuple[str, int, int]], str]] = [(witness, [], "root")]
+    while stack:
+        node, path, where = stack.pop()
+        loc = f"{what}: node at {where}"
+        if not isinstance(node, Mapping):
+            raise CertificateError(f"{loc}: a tree node must be a JSON object, got "
+                                   f"{type(node).__name__}")
+        keys = set(node)
+        if keys == {"hypothesis"}:
+            if len(path) != v:
+                raise CertificateError(f"{loc}: a leaf at depth {len(path)}, but the claimed "
+                                       f"depth is {v} (every leaf of a complete tree of depth "
+                                       f"{v} is at depth {v})")
+            row = _hypothesis_row(ctx, node["hypothesis"], loc)
+            for lab, i, bit in path:
+                if row[i] != bit:
+                    raise CertificateError(f"{loc}: leaf hypothesis {node['hypothesis']!r} is "
+                                           f"inconsistent with its path: it gives {lab!r} the "
+                                           f"value {row[i]} but the path labels it {bit}")
+            continue
+        if keys != {"point", "children"}:
+            raise CertificateError(f"{loc}: a node must have exactly the keys "
+                                   "{'point', 'children'} (internal) or {'hypothesis'} (leaf), "
+                                   f"got {sorted(map(str, keys))}")
+        if len(path) >= v:
+            raise CertificateError(f"{loc}: an internal node at depth {len(path)}, but the "
+                                   f"claimed depth is {v} (the tree is deeper than claimed)")
+        label = node["point"]
+        i = _point(ctx, label, loc)
+        if any(j == i for _, j, _ in path):
+            raise CertificateError(f"{loc}: point {label!r} is repeated on its root-to-leaf path; "
+                                   "a path must visit distinct points")
+        children = node["children"]
+        if not isinstance(children, Mapping) or set(children) != {"0", "1"}:
+            got = sorted(map(str, children)) if isinstance(children, Mapping) else type(
+                children).__name__
+            raise CertificateError(f"{loc}: 'children' must be an object with exactly the keys "
+                                   f"'0' and '1', got {got}")
+        for bit in (1, 0):
+            stack.append((children[str(bit)], [*path, (label, i, bit)],
+                          f"{where}/{label}={bit}" if where != "root" else f"/{label}={bit}"))
+
+
+# --------------------------------------------------------------------------- threshold
+def verify_threshold(H: HypothesisClass, witness: Any, value: Any) -> None:
+    """Check that ``witness = {"points": [x_1..x_k], "hypotheses": [h_1..h_k]}`` is a threshold
+    ladder of size exactly ``k = value``: distinct points, hypotheses of H, and
+    ``h_i(x_j) = 1`` iff ``i ≤ j`` for all ``i, j ≤ k``; this certifies ``T(H) ≥ value``.
+    """
+    what = "threshold certificate"
+    _check_class(H)
+    v = _check_value(value, what)
+    if _check_empty_convention(H, witness, v, what):
+        return
+    ctx = _Ctx(H)
+    if not isinstance(witness, Mapping):
+        raise CertificateError(f"{what}: the witness must be an object with keys 'points' and "
+                               f"'hypotheses', got {type(witness).__name__}")
+    if set(witness) != {"points", "hypotheses"}:
+        raise CertificateError(f"{what}: the witness must have exactly the keys 'points' and "
+                               f"'hypotheses', got {sorted(map(str, witness))}")
+    points, hyps = witness["points"], witness["hypotheses"]
+    if not _is_sequence(points):
+        raise CertificateError(f"{what}: 'points' must be a list of domain labels, got "
+                               f"{type(points).__name__}")
+    if not _is_sequence(hyps):
+        raise CertificateError(f"{what}: 'hypotheses' must be a list of bit strings, got "
+                               f"{type(hyps).__name__}")
+    if len(points) != len(hyps):
+        raise CertificateError(f"{what}: {len(points)} points but {len(hyps)} hypotheses; a "
+                               "ladder pairs each point with one hypothesis")
+    if len(points) != v:
+        raise CertificateError(f"{what}: the ladder has {len(points)} points but the claimed "
+                               f"value is {v}")
+    idx: list[int] = []
+    for pos, lab in enumerate(points):
+        i = _point(ctx, lab, f"{what}: points[{pos}]")
+        if i in idx:
+            raise CertificateError(f"{what}: duplicate point {lab!r} in 'points'")
+        idx.append(i)
+    rows = [_hypothesis_row(ctx, h, f"{what}: hypotheses[{pos}]") for pos, h in enumerate(hyps)]
+    for a, row in enumerate(rows):          # a = i - 1
+        for b, xi in enumerate(idx):        # b = j - 1
+            want = 1 if a <= b else 0
+            if row[xi] != want:
+                raise CertificateError(
+                    f"{what}: h_{a + 1}(x_{b + 1}) must be {want} (h_i(x_j) = 1 iff i <= j) but "
+                    f"hypothesis {hyps[a]!r} gives {points[b]!r} the value {row[xi]}")
+
+
+# --------------------------------------------------------------------------- dispatch
+_CHECKERS = {"vc": verify_vc, "ldim": verify_littlestone, "tdim": verify_threshold}
+
+
+def verify(H: HypothesisClass, result: Any) -> None:
+    """Check a :class:`~ltheory.dims.result.DimensionResult` against ``H``.
+
+    Dispatches on ``result.kind`` ∈ {"vc", "ldim", "tdim"} and checks that ``result.witness``
+    certifies ``result.lower`` exactly (size/depth equal to ``result.lower``; for the empty class
+    ``lower == -1`` and the witness is ``None``).  Also checks the result is self-consistent:
+    ``lower ≤ upper``, ``exact == (lower == upper)`` and ``value == lower``.
+    """
+    for attr in ("kind", "witness", "lower", "upper", "value", "exact"):
+        if not hasattr(result, attr):
+            raise CertificateError(f"expected a DimensionResult, got {type(result).__name__} "
+                                   f"without {attr!r}")
+    kind = result.kind
+    if kind not in _CHECKERS:
+        raise CertificateError(f"unknown result kind {kind!r}; expected one of {list(_KINDS)}")
+    lower, upper = result.lower, result.upper
+    if isinstance(upper, (int, float, np.integer, np.floating)) and not isinstance(upper, bool):
+        if isinstance(lower, (int, np.integer)) and lower > upper:
+            raise CertificateError(f"{kind} result: lower bound {lower} exceeds upper bound "
+                                   f"{upper}")
+        if bool(result.exact) != (lower == upper):
+            raise CertificateError(f"{kind} result: exact={result.exact!r} but lower={lower} and "
+                                   f"upper={upper}")
+    else:
+        raise CertificateError(f"{kind} result: the upper bound must be a number, got {upper!r}")
+    if result.value != lower:
+        raise CertificateError(f"{kind} result: value {result.value} differs from the proven "
+                               f"lower bound {lower}")
+    _CHECKERS[kind](H, result.witness, lower)
