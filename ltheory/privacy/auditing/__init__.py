@@ -1,0 +1,8 @@
+"""The auditor (DESIGN.md, ``privacy/audit``): event selection, confidence bounds, exact mode,
+neighbour search and executors.  (Named ``auditing`` so that ``ltheory.privacy.audit`` stays the
+function of the public API.)"""
+
+from ltheory.privacy.auditing.core import AuditReport, audit, min_runs
+from ltheory.privacy.auditing.outputs import MechanismError
+
+__all__ = ["AuditReport", "MechanismError", "audit", "min_runs"]

@@ -1,0 +1,325 @@
+"""The auditor: a sound lower bound on ε from runs on two neighbouring datasets.
+
+Procedure (the ``audit`` contract of DESIGN.md):
+
+1. Draw ``runs // 2`` outputs on each of d0 and d1, in fixed-size chunks with seeds spawned from
+   ``SeedSequence(seed)`` (``executors``).  The first ``selection_fraction`` of each dataset's runs
+   is the *selection* split, the rest the *certification* split (fresh, independent runs).
+2. On the selection split only, choose the ``events`` best events with their directions
+   (``events.select_events``).
+3. On the certification split, count each chosen event under d0 and d1 and form
+   ``ε_lb = ln((p_a,lower − δ) / p_b,upper)`` with one-sided Clopper–Pearson bounds at level
+   α/(2·events) each (Bonferroni over the two bounds of every certified event), and report the
+   largest.  Because the events are fixed before the certification runs are drawn, the reported
+   bound is below the true ε of the pair (at the claimed δ) with probability ≥ 1 − α
+   (Ding et al. 2018, StatDP; Bichsel et al. 2021, DP-Sniper, Section 5; Jagielski, Ullman & Oprea
+   2020 for the (ε, δ) form).
+4. If the mechanism exposes ``output_distribution``, also report the exact ε at the claimed δ
+   and δ at the claimed ε (``exact``).
+
+The verdict is ``"violation"`` iff the sound bound exceeds the claimed ε.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ltheory.errors import InvalidInputError
+from ltheory.privacy.auditing import exact as exact_mod
+from ltheory.privacy.auditing.events import Candidate, select_events
+from ltheory.privacy.auditing.executors import (
+    chunk_plan,
+    resolve_executor,
+    run_counting,
+    run_sampling,
+)
+from ltheory.privacy.auditing.outputs import MechanismError, batch_kind
+from ltheory.privacy.mechanisms import are_neighbours
+from ltheory.privacy.stats import (
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    epsilon_lower_bound,
+    log_ratio,
+    max_certifiable_epsilon,
+)
+
+MIN_SELECTION = 50
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, float | np.floating):
+        f = float(v)
+        if math.isnan(f):
+            return "nan"
+        if math.isinf(f):
+            return "inf" if f > 0 else "-inf"
+        return f
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The result of ``audit``.  Non-finite numbers serialise as the strings "inf"/"-inf"."""
+
+    mechanism: str
+    claimed_epsilon: float
+    claimed_delta: float
+    epsilon_lower_bound: float
+    epsilon_point_estimate: float
+    exact_epsilon: float | None
+    exact_delta: float | None
+    verdict: str
+    event: str
+    direction: str
+    counts: dict
+    p_lower: float
+    p_upper: float
+    runs: int
+    selection_runs: int
+    certification_runs: int
+    alpha: float
+    events_certified: int
+    seed: int | None
+    seconds: float
+    tradeoff: tuple | None = None
+    notes: tuple[str, ...] = ()
+    chosen_event: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.pop("chosen_event")
+        return _jsonable(d)
+
+    def to_json(self, **kw: Any) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+
+def _same(d0: Any, d1: Any) -> bool:
+    try:
+        r = d0 == d1
+        if isinstance(r, np.ndarray):
+            return bool(np.array_equal(np.asarray(d0), np.asarray(d1)))
+        return bool(r)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _check_params(claimed_epsilon: Any, claimed_delta: Any, runs: Any, alpha: Any,
+                  selection_fraction: float, events: int) -> tuple[float, float, int, float]:
+    try:
+        eps = float(claimed_epsilon)
+        delta = float(claimed_delta)
+        a = float(alpha)
+    except (TypeError, ValueError):
+        raise InvalidInputError("claimed_epsilon, claimed_delta and alpha must be numbers") \
+            from None
+    if not math.isfinite(eps) or eps <= 0:
+        raise InvalidInputError(f"claimed epsilon must be a finite number > 0, got {eps!r}")
+    if not (0.0 <= delta < 1.0):
+        raise InvalidInputError(f"claimed delta must be in [0, 1), got {delta!r}")
+    if not (0.0 < a < 1.0):
+        raise InvalidInputError(f"alpha must be in (0, 1), got {a!r}")
+    if isinstance(runs, bool) or not isinstance(runs, int | np.integer) or runs < 2:
+        raise InvalidInputError(f"runs must be an integer >= 2, got {runs!r}")
+    if not (0.0 < selection_fraction < 1.0):
+        raise InvalidInputError(f"selection_fraction must be in (0, 1), got "
+                                f"{selection_fraction!r}")
+    if not isinstance(events, int) or events < 1:
+        raise InvalidInputError(f"events must be an integer >= 1, got {events!r}")
+    return eps, delta, int(runs), a
+
+
+def split_runs(runs: int, selection_fraction: float) -> tuple[int, int]:
+    """(selection, certification) runs per dataset for ``runs`` total runs."""
+    per = runs // 2
+    n_sel = max(MIN_SELECTION, int(round(selection_fraction * per)))
+    return n_sel, max(per - n_sel, 0)
+
+
+def min_runs(claimed_epsilon: float, claimed_delta: float = 0.0, alpha: float = 0.05,
+             selection_fraction: float = 0.1, events: int = 1) -> int:
+    """The fewest total runs whose best possible outcome (a perfectly separating event) could
+    certify a bound above ``claimed_epsilon``."""
+    a_each = alpha / (2 * events)
+
+    def ok(r: int) -> bool:
+        _, n_c = split_runs(r, selection_fraction)
+        return n_c > 0 and max_certifiable_epsilon(n_c, a_each, claimed_delta) > claimed_epsilon
+
+    hi = 2
+    while not ok(hi):
+        hi *= 2
+        if hi > 1 << 60:
+            return hi
+    lo = hi // 2
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def check_neighbours(mechanism: Any, d0: Any, d1: Any) -> None:
+    if _same(d0, d1):
+        raise InvalidInputError("d0 and d1 are the same dataset; an audit needs two distinct "
+                                "neighbouring datasets")
+    if hasattr(mechanism, "are_neighbours"):
+        ok = mechanism.are_neighbours(d0, d1)
+        rel = getattr(mechanism, "neighbour_relation", "declared")
+    else:
+        rel = getattr(mechanism, "neighbour_relation", "substitution")
+        ok = are_neighbours(d0, d1, rel, float(getattr(mechanism, "sensitivity", 1.0)))
+    if not ok:
+        raise InvalidInputError(f"d0 and d1 are not neighbours under the mechanism's relation "
+                                f"{rel!r} (substitution: same length, exactly one pair differs)")
+
+
+def exact_distributions(mechanism: Any, d0: Any, d1: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    fn = getattr(mechanism, "output_distribution", None)
+    if fn is None:
+        return None
+    try:
+        p0, p1 = fn(d0), fn(d1)
+    except NotImplementedError:
+        return None
+    except Exception as exc:  # noqa: BLE001 - user code
+        raise MechanismError(f"output_distribution raised {type(exc).__name__}: {exc}") from None
+    _, a, b = exact_mod.aligned(p0, p1)
+    return a, b
+
+
+def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
+          claimed_delta: float = 0.0, runs: int, seed: int | None, alpha: float = 0.05,
+          executor: Any = None, selection_fraction: float = 0.1, events: int = 1,
+          tradeoff: bool | int = False, check_neighbours_: bool = True,
+          progress: Callable[[int, int], None] | None = None) -> AuditReport:
+    """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1).
+
+    ``runs`` is the total number of mechanism runs (half on each dataset); ``seed`` an int (None
+    draws fresh entropy, reported back); ``executor`` None (serial, or a local process pool from
+    2·10^6 runs), "serial", "process", or any ``concurrent.futures.Executor``;
+    ``selection_fraction`` the share of runs used to choose the event; ``events`` how many events
+    are certified (Bonferroni); ``tradeoff`` adds the (ε, δ) curve (True = 41 points, or an int).
+    Raises ``InvalidInputError`` on bad input (including too few runs, with the minimum needed) and
+    ``MechanismError`` when the mechanism raises or returns unusable outputs.
+    """
+    t0 = time.perf_counter()
+    eps, delta, runs, alpha = _check_params(claimed_epsilon, claimed_delta, runs, alpha,
+                                            selection_fraction, events)
+    if not (callable(mechanism) or hasattr(mechanism, "sample")):
+        raise InvalidInputError("mechanism must be callable as mechanism(dataset, rng) or offer "
+                                "mechanism.sample(dataset, n, rng)")
+    if check_neighbours_:
+        check_neighbours(mechanism, d0, d1)
+    n_sel, n_cert = split_runs(runs, selection_fraction)
+    a_each = alpha / (2 * events)
+    if n_cert <= 0 or max_certifiable_epsilon(n_cert, a_each, delta) <= eps:
+        need = min_runs(eps, delta, alpha, selection_fraction, events)
+        raise InvalidInputError(f"runs={runs} is too few: even a perfectly separating event could "
+                                f"not certify epsilon > {eps:g} at alpha={alpha:g}; need at "
+                                f"least {need} runs")
+    notes: list[str] = []
+    ex_dist = exact_distributions(mechanism, d0, d1)
+    exact_eps = exact_delta = None
+    if ex_dist is not None:
+        exact_eps = exact_mod.exact_epsilon(*ex_dist, delta)
+        exact_delta = exact_mod.delta_of_epsilon(*ex_dist, eps)
+
+    if seed is None:
+        ss = np.random.SeedSequence()
+        seed_used: int | None = int(ss.entropy)  # type: ignore[arg-type]
+    else:
+        if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+            raise InvalidInputError(f"seed must be a non-negative integer or None, got {seed!r}")
+        ss = np.random.SeedSequence(int(seed))
+        seed_used = int(seed)
+    streams = ss.spawn(4)      # selection d0, selection d1, certification d0, certification d1
+    total_chunks = sum(len(chunk_plan(np.random.SeedSequence(0), n))
+                       for n in (n_sel, n_sel, n_cert, n_cert))
+    done = [0]
+
+    def tick(k: int) -> None:
+        done[0] += k
+        if progress:
+            progress(done[0], total_chunks)
+
+    ex, owned, note = resolve_executor(executor, mechanism, runs)
+    if note:
+        notes.append(note)
+    try:
+        s0 = run_sampling(ex, mechanism, d0, streams[0], n_sel, tick)
+        s1 = run_sampling(ex, mechanism, d1, streams[1], n_sel, tick)
+        k0, k1 = batch_kind(s0), batch_kind(s1)
+        if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
+            raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
+        chosen: list[Candidate] = select_events(s0, s1, n_cert, a_each, delta, top=events)
+        evs = [c.event for c in chosen]
+        c0 = run_counting(ex, mechanism, d0, streams[2], n_cert, evs, tick)
+        c1 = run_counting(ex, mechanism, d1, streams[3], n_cert, evs, tick)
+    finally:
+        if owned:
+            ex.shutdown(wait=True)
+
+    best_i, best = 0, -math.inf
+    bounds = []
+    for i, c in enumerate(chosen):
+        ka, kb = (c0[i], c1[i]) if c.direction == 0 else (c1[i], c0[i])
+        b = float(epsilon_lower_bound(ka, n_cert, kb, n_cert, a_each, delta))
+        bounds.append(b)
+        if b > best or i == 0:
+            best_i, best = i, b
+    c = chosen[best_i]
+    ka, kb = (int(c0[best_i]), int(c1[best_i])) if c.direction == 0 \
+        else (int(c1[best_i]), int(c0[best_i]))
+    p_lo = float(clopper_pearson_lower(ka, n_cert, a_each))
+    p_up = float(clopper_pearson_upper(kb, n_cert, a_each))
+    point = log_ratio(ka / n_cert, kb / n_cert, delta)
+    if not math.isfinite(best):
+        notes.append("inconclusive: no event was certified with probability above delta; the "
+                     "bound is the trivial 0")
+        best = 0.0
+    best = max(best, 0.0)
+    a_name, b_name = ("d0", "d1") if c.direction == 0 else ("d1", "d0")
+    direction = f"P[M({a_name}) in E] <= e^eps * P[M({b_name}) in E] + delta"
+    curve = None
+    if tradeoff:
+        m = 41 if tradeoff is True else int(tradeoff)
+        finite = [x for x in (best, exact_eps, point) if x is not None and math.isfinite(x)]
+        top = max([2 * eps] + [1.2 * x for x in finite])
+        pts = []
+        for e in np.linspace(0.0, top, m):
+            row = {"epsilon": float(e),
+                   "delta_lower_bound": float(max(0.0, p_lo - math.exp(e) * p_up))}
+            if ex_dist is not None:
+                row["delta_exact"] = exact_mod.delta_of_epsilon(*ex_dist, float(e))
+            pts.append(row)
+        curve = tuple(pts)
+    return AuditReport(
+        mechanism=str(getattr(mechanism, "name", type(mechanism).__name__)),
+        claimed_epsilon=eps, claimed_delta=delta,
+        epsilon_lower_bound=float(best), epsilon_point_estimate=float(point),
+        exact_epsilon=exact_eps, exact_delta=exact_delta,
+        verdict="violation" if best > eps else "consistent",
+        event=c.event.describe(), direction=direction,
+        counts={"selection": {"d0": c.sel_counts[0], "d1": c.sel_counts[1], "n": n_sel},
+                "certification": {"d0": int(c0[best_i]), "d1": int(c1[best_i]), "n": n_cert},
+                "bounds_per_event": bounds},
+        p_lower=p_lo, p_upper=p_up, runs=runs, selection_runs=2 * n_sel,
+        certification_runs=2 * n_cert, alpha=alpha, events_certified=len(chosen),
+        seed=seed_used, seconds=time.perf_counter() - t0, tradeoff=curve, notes=tuple(notes),
+        chosen_event=c.event)

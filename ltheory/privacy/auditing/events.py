@@ -1,0 +1,307 @@
+"""Events that separate two output distributions, and how the auditor chooses them.
+
+Candidate families (all chosen on the *selection* split only; DESIGN.md, "audit" contract):
+
+* **Likelihood-ratio events** ``{o : p̂0(o)/p̂1(o) ≥ t}`` and ``{o : p̂1(o)/p̂0(o) ≥ t}`` over
+  *cells*: the outputs themselves when they take few values (≤ 4096 distinct in the selection
+  split), otherwise a histogram — each coordinate with few values kept exactly, continuous
+  coordinates cut into 16 selection-split quantile bins, using the (at most 3) coordinates whose
+  distributions differ most (two-sample Kolmogorov–Smirnov distance).  Cells are ranked by the
+  smoothed ratio (c0 + ½)/(c1 + ½), so cells never seen under one dataset come first and an output
+  impossible under d1 pushes the bound as high as the counts allow.
+* **Threshold events** ``{s(o) ≥ t}`` and ``{s(o) ≤ t}`` on numeric scores: the output itself
+  (scalar outputs), each coordinate (vector outputs), and a linear discriminant
+  ``w·o`` with ``w_j = (mean0_j − mean1_j)/var_j`` over the coordinates (a simple classifier).
+  For the Laplace mechanism the optimal event is a threshold in the tail (Bichsel et al. 2021,
+  DP-Sniper, Section 4), which this family contains.
+
+Each candidate is scored by the bound it is *projected* to give on the certification split
+(selection-split frequencies, shrunk by a one-standard-deviation Clopper–Pearson step, scaled to
+the certification size, then the same Clopper–Pearson bound as certification).  This trades the
+likelihood ratio against the event's probability, as the certified bound does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ltheory.privacy.auditing.outputs import Batch, batch_kind
+from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper, epsilon_lower_bound
+
+MAX_EXACT_CELLS = 4096
+BINS = 16
+MAX_THRESHOLDS = 4000
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(_fmt(x) for x in v) + ")"
+    return repr(v)
+
+
+# --------------------------------------------------------------------------- encoders
+@dataclass(frozen=True)
+class ValueEncoder:
+    """Cells = distinct outputs seen in the selection split (unseen outputs: cell −1)."""
+
+    kind: str                     # "scalar" | "vector" | "object"
+    values: Any                   # sorted array (scalar), 2-D array (vector rows) or tuple
+
+    def encode(self, b: Batch) -> np.ndarray:
+        if self.kind == "scalar":
+            v = np.asarray(b, dtype=float)
+            i = np.clip(np.searchsorted(self.values, v), 0, len(self.values) - 1)
+            return np.where(self.values[i] == v, i, -1)
+        if self.kind == "vector":
+            rows = np.ascontiguousarray(np.asarray(b, dtype=float))
+            lookup = {r.tobytes(): i for i, r in enumerate(self.values)}
+            return np.fromiter((lookup.get(r.tobytes(), -1) for r in rows), dtype=np.int64,
+                               count=len(rows))
+        lookup = {o: i for i, o in enumerate(self.values)}
+        return np.fromiter((lookup.get(o, -1) for o in b), dtype=np.int64, count=len(b))
+
+    def describe(self, cell: int) -> str:
+        if self.kind == "scalar":
+            return _fmt(float(self.values[cell]))
+        if self.kind == "vector":
+            return _fmt(tuple(float(x) for x in self.values[cell]))
+        return _fmt(self.values[cell])
+
+
+@dataclass(frozen=True)
+class BinEncoder:
+    """Cells = joint histogram bins of chosen coordinates of numeric outputs."""
+
+    cols: tuple[int, ...]
+    edges: tuple[np.ndarray, ...]   # per column: sorted bin edges (or exact values if discrete)
+    exact: tuple[bool, ...]
+
+    def encode(self, b: Batch) -> np.ndarray:
+        a = np.asarray(b, dtype=float)
+        a = a[:, None] if a.ndim == 1 else a
+        code = np.zeros(len(a), dtype=np.int64)
+        for c, e, ex in zip(self.cols, self.edges, self.exact, strict=True):
+            v = a[:, c]
+            if ex:
+                i = np.clip(np.searchsorted(e, v), 0, len(e) - 1)
+                idx = np.where(e[i] == v, i, len(e))        # unseen value: its own cell
+                size = len(e) + 1
+            else:
+                idx = np.searchsorted(e, v, side="right")
+                size = len(e) + 1
+            code = code * size + idx
+        return code
+
+    def describe(self, cell: int) -> str:
+        parts = []
+        sizes = [len(e) + 1 for e in self.edges]
+        rest = cell
+        idxs = []
+        for s in reversed(sizes):
+            idxs.append(rest % s)
+            rest //= s
+        idxs.reverse()
+        for c, e, ex, i in zip(self.cols, self.edges, self.exact, idxs, strict=True):
+            name = f"o[{c}]"
+            if ex:
+                parts.append(f"{name} = {_fmt(float(e[i]))}" if i < len(e)
+                             else f"{name} unseen")
+            else:
+                lo = "-inf" if i == 0 else _fmt(float(e[i - 1]))
+                hi = "inf" if i == len(e) else _fmt(float(e[i]))
+                parts.append(f"{name} in [{lo}, {hi})")
+        return " and ".join(parts)
+
+
+# --------------------------------------------------------------------------- scores
+@dataclass(frozen=True)
+class Score:
+    """A numeric score of an output: coordinate ``col`` (None = the scalar output itself) or a
+    linear form ``w · o``."""
+
+    col: int | None = None
+    w: np.ndarray | None = field(default=None, compare=False)
+
+    def __call__(self, b: Batch) -> np.ndarray:
+        a = np.asarray(b, dtype=float)
+        if self.w is not None:
+            return (a[:, None] if a.ndim == 1 else a) @ self.w
+        if self.col is None:
+            return a
+        return a[:, self.col]
+
+    def describe(self) -> str:
+        if self.w is not None:
+            terms = [f"{w:+.3g}·o[{j}]" for j, w in enumerate(self.w) if w != 0]
+            return "(" + " ".join(terms[:8]) + (" …" if len(terms) > 8 else "") + ")"
+        return "output" if self.col is None else f"output[{self.col}]"
+
+
+# --------------------------------------------------------------------------- events
+@dataclass(frozen=True)
+class ThresholdEvent:
+    score: Score
+    t: float
+    geq: bool
+
+    def contains(self, b: Batch) -> np.ndarray:
+        s = self.score(b)
+        return s >= self.t if self.geq else s <= self.t
+
+    def describe(self) -> str:
+        return f"{self.score.describe()} {'≥' if self.geq else '≤'} {self.t:.6g}"
+
+
+@dataclass(frozen=True)
+class CellEvent:
+    encoder: ValueEncoder | BinEncoder
+    cells: np.ndarray = field(compare=False)
+
+    def contains(self, b: Batch) -> np.ndarray:
+        return np.isin(self.encoder.encode(b), self.cells)
+
+    def describe(self) -> str:
+        shown = [self.encoder.describe(int(c)) for c in self.cells[:6]]
+        more = f" … ({len(self.cells)} in all)" if len(self.cells) > 6 else ""
+        if isinstance(self.encoder, ValueEncoder):
+            return "output ∈ {" + ", ".join(shown) + "}" + more
+        return "output in one of: " + "; ".join(shown) + more
+
+
+Event = ThresholdEvent | CellEvent
+
+
+@dataclass(frozen=True)
+class Candidate:
+    event: Event
+    direction: int            # 0: event more likely under d0 (bound on P0 ≤ e^ε P1 + δ), 1: swap
+    projected: float
+    sel_counts: tuple[int, int]
+
+
+# --------------------------------------------------------------------------- selection
+def _projected(ca: np.ndarray, cb: np.ndarray, n_sel: int, n_cert: int, a_each: float,
+               delta: float) -> np.ndarray:
+    pa = clopper_pearson_lower(ca, n_sel, 0.16)
+    pb = clopper_pearson_upper(cb, n_sel, 0.16)
+    return epsilon_lower_bound(pa * n_cert, n_cert, pb * n_cert, n_cert, a_each, delta)
+
+
+def _ks_distance(a: np.ndarray, b: np.ndarray) -> float:
+    grid = np.unique(np.concatenate([a, b]))
+    if len(grid) > 2000:
+        grid = np.quantile(grid, np.linspace(0, 1, 2000))
+    fa = np.searchsorted(np.sort(a), grid, side="right") / len(a)
+    fb = np.searchsorted(np.sort(b), grid, side="right") / len(b)
+    return float(np.max(np.abs(fa - fb)))
+
+
+def make_encoder(s0: Batch, s1: Batch) -> ValueEncoder | BinEncoder:
+    """The cell encoder used for likelihood-ratio events (module docstring)."""
+    kind = batch_kind(s0)
+    if kind == "object":
+        vals = list(dict.fromkeys(list(s0) + list(s1)))
+        return ValueEncoder("object", tuple(vals))
+    a0, a1 = np.asarray(s0), np.asarray(s1)
+    pooled = np.concatenate([a0, a1])
+    if kind == "scalar":
+        u = np.unique(pooled)
+        if len(u) <= MAX_EXACT_CELLS:
+            return ValueEncoder("scalar", u)
+        pooled2 = pooled[:, None]
+        a0, a1 = a0[:, None], a1[:, None]
+    else:
+        u = np.unique(pooled, axis=0)
+        if len(u) <= MAX_EXACT_CELLS:
+            return ValueEncoder("vector", np.ascontiguousarray(u))
+        pooled2 = pooled
+    k = pooled2.shape[1]
+    dist = [_ks_distance(a0[:, j], a1[:, j]) for j in range(k)]
+    cols = tuple(int(j) for j in np.argsort(dist)[::-1][: min(3, k)])
+    edges, exact = [], []
+    for j in cols:
+        uj = np.unique(pooled2[:, j])
+        if len(uj) <= BINS:
+            edges.append(uj)
+            exact.append(True)
+        else:
+            edges.append(np.unique(np.quantile(pooled2[:, j], np.linspace(0, 1, BINS + 1)[1:-1])))
+            exact.append(False)
+    return BinEncoder(cols, tuple(edges), tuple(exact))
+
+
+def _cell_candidates(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
+                     out: list[Candidate]) -> None:
+    enc = make_encoder(s0, s1)
+    e0, e1 = enc.encode(s0), enc.encode(s1)
+    m = int(max(e0.max(initial=-1), e1.max(initial=-1))) + 1
+    if m <= 0:
+        return
+    c0 = np.bincount(e0[e0 >= 0], minlength=m).astype(float)
+    c1 = np.bincount(e1[e1 >= 0], minlength=m).astype(float)
+    seen = np.nonzero((c0 + c1) > 0)[0]
+    llr = np.log((c0[seen] + 0.5) / (c1[seen] + 0.5))
+    n_sel = len(s0)
+    for direction in (0, 1):
+        order = seen[np.argsort(-llr if direction == 0 else llr, kind="stable")]
+        ca, cb = (c0, c1) if direction == 0 else (c1, c0)
+        pa, pb = np.cumsum(ca[order]), np.cumsum(cb[order])
+        proj = _projected(pa, pb, n_sel, n_cert, a_each, delta)
+        i = int(np.argmax(proj))
+        cells = np.sort(order[: i + 1])
+        out.append(Candidate(CellEvent(enc, cells), direction, float(proj[i]),
+                             (int(c0[cells].sum()), int(c1[cells].sum()))))
+
+
+def _threshold_candidates(score: Score, s0: Batch, s1: Batch, n_cert: int, a_each: float,
+                          delta: float, out: list[Candidate]) -> None:
+    v0, v1 = np.sort(score(s0)), np.sort(score(s1))
+    grid = np.unique(np.concatenate([v0, v1]))
+    if len(grid) > MAX_THRESHOLDS:
+        grid = np.unique(np.quantile(grid, np.linspace(0, 1, MAX_THRESHOLDS)))
+    n_sel = len(v0)
+    ge0 = n_sel - np.searchsorted(v0, grid, side="left")
+    ge1 = n_sel - np.searchsorted(v1, grid, side="left")
+    le0 = np.searchsorted(v0, grid, side="right")
+    le1 = np.searchsorted(v1, grid, side="right")
+    for geq, (k0, k1) in ((True, (ge0, ge1)), (False, (le0, le1))):
+        for direction in (0, 1):
+            ca, cb = (k0, k1) if direction == 0 else (k1, k0)
+            proj = _projected(ca, cb, n_sel, n_cert, a_each, delta)
+            i = int(np.argmax(proj))
+            out.append(Candidate(ThresholdEvent(score, float(grid[i]), geq), direction,
+                                 float(proj[i]), (int(k0[i]), int(k1[i]))))
+
+
+def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
+                  top: int = 1) -> list[Candidate]:
+    """The ``top`` candidates with the best projected bound (distinct events), best first."""
+    cands: list[Candidate] = []
+    kind = batch_kind(s0)
+    _cell_candidates(s0, s1, n_cert, a_each, delta, cands)
+    if kind == "scalar":
+        _threshold_candidates(Score(), s0, s1, n_cert, a_each, delta, cands)
+    elif kind == "vector":
+        a0, a1 = np.asarray(s0), np.asarray(s1)
+        for j in range(a0.shape[1]):
+            if np.ptp(a0[:, j]) > 0 or np.ptp(a1[:, j]) > 0:
+                _threshold_candidates(Score(col=j), s0, s1, n_cert, a_each, delta, cands)
+        var = 0.5 * (a0.var(axis=0) + a1.var(axis=0))
+        diff = a0.mean(axis=0) - a1.mean(axis=0)
+        w = np.where(var > 0, diff / np.where(var > 0, var, 1.0), 0.0)
+        if np.count_nonzero(w) > 1:
+            _threshold_candidates(Score(w=w), s0, s1, n_cert, a_each, delta, cands)
+    cands.sort(key=lambda c: -c.projected)
+    chosen: list[Candidate] = []
+    for c in cands:
+        if len(chosen) >= top:
+            break
+        if all(c.event.describe() != d.event.describe() or c.direction != d.direction
+               for d in chosen):
+            chosen.append(c)
+    return chosen

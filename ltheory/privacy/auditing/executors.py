@@ -1,0 +1,104 @@
+"""Splitting runs into chunks and running them on any ``concurrent.futures.Executor``.
+
+Every chunk has a fixed size (``CHUNK`` runs) and its own seed, spawned from
+``numpy.random.SeedSequence(seed)`` (stream s, chunk c = ``SeedSequence(seed).spawn(4)[s]
+.spawn(n_chunks)[c]``), so the outputs — hence the report — do not depend on where or in which
+order the chunks run: serially, on a local process pool, or on a ``dask.distributed`` cluster
+(``Client.get_executor()``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pickle
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from ltheory.privacy.auditing.outputs import Batch, concat, draw
+
+CHUNK = 1 << 17
+AUTO_POOL_MIN_RUNS = 2_000_000
+
+
+def chunk_plan(stream: np.random.SeedSequence, n: int) -> list[tuple[int, np.random.SeedSequence]]:
+    sizes = [CHUNK] * (n // CHUNK) + ([n % CHUNK] if n % CHUNK else [])
+    return list(zip(sizes, stream.spawn(len(sizes)), strict=True))
+
+
+def sample_chunk(mechanism: Any, dataset: Any, n: int, ss: np.random.SeedSequence) -> Batch:
+    return draw(mechanism, dataset, n, np.random.default_rng(ss))
+
+
+def count_chunk(mechanism: Any, dataset: Any, n: int, ss: np.random.SeedSequence,
+                events: Sequence[Any]) -> np.ndarray:
+    b = draw(mechanism, dataset, n, np.random.default_rng(ss))
+    return np.array([int(np.count_nonzero(e.contains(b))) for e in events], dtype=np.int64)
+
+
+class SerialExecutor(Executor):
+    """Runs each task at submission, in-process."""
+
+    def submit(self, fn: Callable, /, *args: Any, **kwargs: Any):  # type: ignore[override]
+        from concurrent.futures import Future
+        f: Future = Future()
+        try:
+            f.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - delivered through the future
+            f.set_exception(exc)
+        return f
+
+
+def resolve_executor(executor: Any, mechanism: Any, total_runs: int) -> tuple[Executor, bool, str]:
+    """(executor, owned, note): ``None`` = a local process pool for large audits (≥ 2·10^6 runs)
+    of a picklable mechanism, else serial; ``"serial"``, ``"process"`` or an Executor."""
+    if isinstance(executor, Executor):
+        return executor, False, ""
+    if executor in (None, "auto", "process"):
+        try:
+            pickle.dumps(mechanism)
+            picklable = True
+        except Exception:  # noqa: BLE001 - lambdas, closures, ...
+            picklable = False
+        if executor == "process" or (executor in (None, "auto")
+                                     and total_runs >= AUTO_POOL_MIN_RUNS):
+            if picklable:
+                return ProcessPoolExecutor(max_workers=os.cpu_count() or 1), True, ""
+            return SerialExecutor(), True, "mechanism not picklable: ran serially"
+        return SerialExecutor(), True, ""
+    if executor == "serial":
+        return SerialExecutor(), True, ""
+    from ltheory.errors import InvalidInputError
+    raise InvalidInputError(f"executor must be None, 'serial', 'process' or a "
+                            f"concurrent.futures.Executor, got {executor!r}")
+
+
+def run_sampling(ex: Executor, mechanism: Any, dataset: Any, stream: np.random.SeedSequence,
+                 n: int, progress: Callable[[int], None] | None = None) -> Batch:
+    futs = [ex.submit(sample_chunk, mechanism, dataset, m, ss) for m, ss in chunk_plan(stream, n)]
+    out = []
+    for f in futs:
+        out.append(f.result())
+        if progress:
+            progress(1)
+    return concat(out)
+
+
+def run_counting(ex: Executor, mechanism: Any, dataset: Any, stream: np.random.SeedSequence,
+                 n: int, events: Sequence[Any],
+                 progress: Callable[[int], None] | None = None) -> np.ndarray:
+    futs = [ex.submit(count_chunk, mechanism, dataset, m, ss, list(events))
+            for m, ss in chunk_plan(stream, n)]
+    total = np.zeros(len(events), dtype=np.int64)
+    for f in futs:
+        total += f.result()
+        if progress:
+            progress(1)
+    return total
+
+
+def n_chunks(n: int) -> int:
+    return math.ceil(n / CHUNK)
