@@ -560,7 +560,12 @@ class SparseVector(Mechanism):
         return {p: v / total for p, v in dist.items()}
 
     def default_pair(self) -> tuple[Dataset, Dataset]:
-        return ((0.0, 0.0, 0.0, 0.0, 0.0), (1.0, 1.0, 1.0, 1.0, 1.0))
+        """Pairs found by ``audit_search`` (StatDP patterns) to expose each variant."""
+        if self.variant == 3:
+            return ((0.0, 0.0, 0.0, 0.0, 0.0), (1.0, 1.0, 1.0, 1.0, 1.0))
+        if self.variant == 6:
+            return ((0.0, 0.0, 0.0, 0.0, 0.0), (1.0, -1.0, 1.0, -1.0, -1.0))
+        return ((0.0, 0.0, -1.0, -1.0, -1.0), (-1.0, -1.0, 0.0, 0.0, 0.0))
 
 
 # --------------------------------------------------------------------------- histograms

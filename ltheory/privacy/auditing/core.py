@@ -289,11 +289,10 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     p_lo = float(clopper_pearson_lower(ka, n_cert, a_each))
     p_up = float(clopper_pearson_upper(kb, n_cert, a_each))
     point = log_ratio(ka / n_cert, kb / n_cert, delta)
-    if not math.isfinite(best):
-        notes.append("inconclusive: no event was certified with probability above delta; the "
-                     "bound is the trivial 0")
+    if not best > 0:
+        notes.append("inconclusive: no event certified a positive bound (probability above "
+                     "delta and a ratio above 1); the bound is the trivial 0")
         best = 0.0
-    best = max(best, 0.0)
     a_name, b_name = ("d0", "d1") if c.direction == 0 else ("d1", "d0")
     direction = f"P[M({a_name}) in E] <= e^eps * P[M({b_name}) in E] + delta"
     curve = None

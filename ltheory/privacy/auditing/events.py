@@ -3,12 +3,13 @@
 Candidate families (all chosen on the *selection* split only; DESIGN.md, "audit" contract):
 
 * **Likelihood-ratio events** ``{o : p̂0(o)/p̂1(o) ≥ t}`` and ``{o : p̂1(o)/p̂0(o) ≥ t}`` over
-  *cells*: the outputs themselves when they take few values (≤ 4096 distinct in the selection
-  split), otherwise a histogram — each coordinate with few values kept exactly, continuous
-  coordinates cut into 16 selection-split quantile bins, using the (at most 3) coordinates whose
-  distributions differ most (two-sample Kolmogorov–Smirnov distance).  Cells are ranked by the
-  smoothed ratio (c0 + ½)/(c1 + ½), so cells never seen under one dataset come first and an output
-  impossible under d1 pushes the bound as high as the counts allow.
+  *cells*: the outputs themselves when they take few values (at most 4096 distinct in the
+  selection split, and on average at least 4 runs per value), otherwise a histogram — each
+  coordinate with few values kept exactly, continuous coordinates cut into 16 selection-split
+  quantile bins, using the (at most 3) coordinates whose distributions differ most (two-sample
+  Kolmogorov–Smirnov distance).  Cells are ranked by the smoothed ratio (c0 + ½)/(c1 + ½), so
+  cells never seen under one dataset come first and an output impossible under d1 pushes the
+  bound as high as the counts allow.
 * **Threshold events** ``{s(o) ≥ t}`` and ``{s(o) ≤ t}`` on numeric scores: the output itself
   (scalar outputs), each coordinate (vector outputs), and a linear discriminant
   ``w·o`` with ``w_j = (mean0_j − mean1_j)/var_j`` over the coordinates (a simple classifier).
@@ -211,13 +212,13 @@ def make_encoder(s0: Batch, s1: Batch) -> ValueEncoder | BinEncoder:
     pooled = np.concatenate([a0, a1])
     if kind == "scalar":
         u = np.unique(pooled)
-        if len(u) <= MAX_EXACT_CELLS:
+        if len(u) <= min(MAX_EXACT_CELLS, len(pooled) // 4):
             return ValueEncoder("scalar", u)
         pooled2 = pooled[:, None]
         a0, a1 = a0[:, None], a1[:, None]
     else:
         u = np.unique(pooled, axis=0)
-        if len(u) <= MAX_EXACT_CELLS:
+        if len(u) <= min(MAX_EXACT_CELLS, len(pooled) // 4):
             return ValueEncoder("vector", np.ascontiguousarray(u))
         pooled2 = pooled
     k = pooled2.shape[1]

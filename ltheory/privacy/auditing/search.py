@@ -1,0 +1,199 @@
+"""Neighbour search: enumerate or sample neighbouring pairs, rank them with a pilot audit, and
+audit the worst on fresh runs.
+
+Neighbour generators (``neighbours=``):
+
+* labelled datasets (relation ``substitution``): ``"flip"`` (flip one label), ``"move"`` (move one
+  record to another domain point, same label), ``"substitution"`` (every single-record
+  substitution over domain × {0, 1}); ``"auto"`` = substitution.
+* query answers (relation ``query_answers``): ``"patterns"`` — the input patterns of Ding et al.
+  2018 (StatDP, Section 5.2), offsets around the given answer vector scaled by the sensitivity:
+  one above, one below, one above rest below, one below rest above, half-half, all above,
+  all below, X-shape; ``"sample"`` adds random pairs with independent offsets in {−Δ, 0, +Δ};
+  ``"auto"`` = patterns and 8 random pairs.
+* an explicit list of ``(d0, d1)`` or ``(name, d0, d1)``.
+
+At most ``max_pairs`` pairs are piloted (a seeded random subset when there are more).  The pilot
+ranks pairs by their pilot lower bound (then point estimate).  The final audit uses seeds
+independent of the pilot's, so its bound is sound for the chosen pair.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ltheory.errors import InvalidInputError
+from ltheory.privacy.auditing.core import AuditReport, _jsonable, audit, check_neighbours, min_runs
+
+
+@dataclass(frozen=True)
+class SearchReport:
+    """The audit of the worst pair found, the pair itself, and the pilot ranking."""
+
+    report: AuditReport
+    pattern: str
+    d0: Any
+    d1: Any
+    ranking: tuple[dict, ...]
+    pairs_considered: int
+
+    def to_dict(self) -> dict:
+        return _jsonable({"pattern": self.pattern, "d0": _plain(self.d0), "d1": _plain(self.d1),
+                          "pairs_considered": self.pairs_considered,
+                          "ranking": list(self.ranking), "report": self.report.to_dict()})
+
+    def to_json(self, **kw: Any) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+
+def _plain(d: Any) -> Any:
+    if isinstance(d, np.ndarray):
+        return d.tolist()
+    if isinstance(d, tuple | list):
+        return [_plain(x) for x in d]
+    if isinstance(d, np.generic):
+        return d.item()
+    return d
+
+
+def _domain_size(mechanism: Any, dataset: Sequence) -> int:
+    for attr in ("bins",):
+        if hasattr(mechanism, attr):
+            return int(getattr(mechanism, attr))
+    if hasattr(mechanism, "matrix"):
+        return int(np.shape(mechanism.matrix)[1])
+    return max(int(x) for x, _ in dataset) + 1
+
+
+def labelled_neighbours(mechanism: Any, dataset: Sequence, kind: str) -> list[tuple]:
+    d = tuple((x, int(y)) for x, y in dataset)
+    out: list[tuple] = []
+    m = _domain_size(mechanism, d) if kind in ("move", "substitution") else 0
+    for i, (x, y) in enumerate(d):
+        subs: list[tuple] = []
+        if kind == "flip":
+            subs = [(x, 1 - y)]
+        elif kind == "move":
+            subs = [(z, y) for z in range(m) if z != x]
+        else:
+            subs = [(z, b) for z in range(m) for b in (0, 1) if (z, b) != (x, y)]
+        for s in subs:
+            out.append((f"record {i}: {(x, y)} -> {s}", d, d[:i] + (s,) + d[i + 1:]))
+    return out
+
+
+def _floats(v: np.ndarray) -> tuple[float, ...]:
+    return tuple(float(x) for x in v)
+
+
+def query_patterns(base: Sequence[float], sensitivity: float = 1.0, n_random: int = 0,
+                   rng: np.random.Generator | None = None) -> list[tuple]:
+    """The StatDP patterns (module docstring) around ``base``, plus random pairs."""
+    q = np.asarray(base, dtype=float).ravel()
+    k, h = q.size, max(q.size // 2, 1)
+    ones = np.ones(k)
+    pats = {
+        "one above": (ones, np.r_[2, ones[1:]]),
+        "one below": (ones, np.r_[0, ones[1:]]),
+        "one above rest below": (ones, np.r_[2, np.zeros(k - 1)]),
+        "one below rest above": (ones, np.r_[0, 2 * ones[1:]]),
+        "half-half": (ones, np.r_[np.zeros(h), 2 * ones[h:]]),
+        "all above": (ones, 2 * ones),
+        "all below": (ones, 0 * ones),
+        "X-shape": (np.r_[ones[:h], np.zeros(k - h)], np.r_[np.zeros(h), ones[h:]]),
+    }
+    out = []
+    for name, (a, b) in pats.items():
+        if not np.array_equal(a, b):
+            out.append((name, _floats(q + sensitivity * (a - 1)),
+                        _floats(q + sensitivity * (b - 1))))
+    rng = rng or np.random.default_rng(0)
+    for j in range(n_random):
+        off = rng.integers(-1, 2, size=k)
+        if not off.any():
+            off[0] = 1
+        out.append((f"random {j}", _floats(q), _floats(q + sensitivity * off)))
+    return out
+
+
+def candidate_pairs(mechanism: Any, dataset: Any, neighbours: Any, seed: int) -> list[tuple]:
+    if not isinstance(neighbours, str):
+        pairs = []
+        for i, p in enumerate(neighbours):
+            if len(p) == 3:
+                pairs.append(tuple(p))
+            elif len(p) == 2:
+                pairs.append((f"pair {i}", p[0], p[1]))
+            else:
+                raise InvalidInputError("explicit neighbours must be (d0, d1) or (name, d0, d1)")
+        return pairs
+    rel = getattr(mechanism, "neighbour_relation", "substitution")
+    if rel == "query_answers":
+        if neighbours not in ("auto", "patterns", "sample"):
+            raise InvalidInputError(f"neighbours={neighbours!r} does not apply to query answers; "
+                                    "accepted: auto, patterns, sample, or a list of pairs")
+        rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(3)[2])
+        pats = query_patterns(dataset, float(getattr(mechanism, "sensitivity", 1.0)),
+                              0 if neighbours == "patterns" else 8, rng)
+        return pats if neighbours != "sample" else [p for p in pats if p[0].startswith("random")]
+    kind = "substitution" if neighbours == "auto" else neighbours
+    if kind not in ("flip", "move", "substitution"):
+        raise InvalidInputError(f"neighbours={neighbours!r} unknown; accepted: auto, flip, move, "
+                                "substitution, patterns, sample, or a list of pairs")
+    try:
+        return labelled_neighbours(mechanism, dataset, kind)
+    except (TypeError, ValueError):
+        raise InvalidInputError("neighbour search expects a labelled dataset (tuple of (x, y) "
+                                "pairs) for this mechanism") from None
+
+
+def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
+                 claimed_epsilon: float, claimed_delta: float = 0.0, runs: int,
+                 pilot_runs: int | None = None, seed: int, alpha: float = 0.05,
+                 executor: Any = None, max_pairs: int = 64, **audit_kw: Any) -> SearchReport:
+    """Find the neighbouring pair where ``mechanism`` leaks most and audit it (module docstring).
+    ``pilot_runs`` defaults to max(runs // 20, 4 × the minimum) per pair."""
+    pairs = candidate_pairs(mechanism, dataset, neighbours, seed)
+    valid = []
+    for name, a, b in pairs:
+        try:
+            check_neighbours(mechanism, a, b)
+        except InvalidInputError:
+            continue
+        valid.append((name, a, b))
+    if not valid:
+        raise InvalidInputError("no neighbouring pairs to audit: the generator produced none "
+                                "that are neighbours under the mechanism's relation")
+    root = np.random.SeedSequence(seed)
+    pilot_ss, final_ss, pick_ss = root.spawn(3)
+    if len(valid) > max_pairs:
+        idx = np.random.default_rng(pick_ss).choice(len(valid), size=max_pairs, replace=False)
+        valid = [valid[i] for i in sorted(idx)]
+    need = min_runs(float(claimed_epsilon), float(claimed_delta), alpha)
+    pilot = int(pilot_runs) if pilot_runs is not None else max(runs // 20, 4 * need)
+    pilot_seeds = pilot_ss.generate_state(len(valid))
+    ranking = []
+    for (name, a, b), s in zip(valid, pilot_seeds, strict=True):
+        r = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon, claimed_delta=claimed_delta,
+                  runs=pilot, seed=int(s), alpha=alpha, executor=executor, **audit_kw)
+        ranking.append({"pattern": name, "pilot_lower_bound": r.epsilon_lower_bound,
+                        "pilot_point_estimate": r.epsilon_point_estimate,
+                        "exact_epsilon": r.exact_epsilon, "_pair": (a, b)})
+    ranking.sort(key=lambda d: (-d["pilot_lower_bound"], -_finite(d["pilot_point_estimate"])))
+    best = ranking[0]
+    a, b = best["_pair"]
+    final = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon, claimed_delta=claimed_delta,
+                  runs=runs, seed=int(final_ss.generate_state(1)[0]), alpha=alpha,
+                  executor=executor, **audit_kw)
+    for d in ranking:
+        d.pop("_pair")
+    return SearchReport(final, best["pattern"], a, b, tuple(ranking), len(pairs))
+
+
+def _finite(x: float) -> float:
+    return x if np.isfinite(x) else 1e300

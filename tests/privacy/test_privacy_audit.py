@@ -1,0 +1,220 @@
+"""audit(): soundness, tightness, detection, exact mode, determinism, bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from ltheory.errors import InvalidInputError, LtheoryError
+from ltheory.privacy import AuditReport, MechanismError, audit, min_runs
+from ltheory.privacy.mechanisms import (
+    ExponentialMechanism,
+    GeometricMechanism,
+    Histogram,
+    LaplaceMechanism,
+    NoisyMaxWithValue,
+    RandomizedResponse,
+    SparseVector,
+    thresholds,
+)
+
+D0, D1 = ((0, 0),), ((0, 1),)
+EM = ExponentialMechanism(thresholds(7), 1.0)
+EM_D0 = tuple((x, 1) for x in range(7))              # labelled by the threshold t = 0
+EM_D1 = EM_D0[:6] + ((6, 0),)                         # worst flip (exact ε ≈ 0.979)
+
+INCORRECT = [
+    NoisyMaxWithValue(1.0),
+    SparseVector(1.0, variant=3),
+    SparseVector(1.0, variant=4),
+    SparseVector(1.0, variant=5),
+    SparseVector(1.0, variant=6),
+    Histogram(1.0, wrong_scale=True),
+]
+
+
+def test_public_import_and_report() -> None:
+    r = audit(RandomizedResponse(1.0), D0, D1, claimed_epsilon=1.0, runs=100_000, seed=0)
+    assert isinstance(r, AuditReport)
+    assert 0.85 < r.epsilon_lower_bound <= 1.0
+    assert r.exact_epsilon == pytest.approx(1.0)
+    assert r.verdict == "consistent"
+    assert r.epsilon_point_estimate == pytest.approx(1.0, abs=0.05)
+    assert r.runs == 100_000 and r.selection_runs + r.certification_runs == 100_000
+    d = json.loads(r.to_json())
+    assert d["verdict"] == "consistent" and "chosen_event" not in d
+    assert set(d) >= {"epsilon_lower_bound", "epsilon_point_estimate", "exact_epsilon", "event",
+                      "counts", "runs", "alpha", "seconds", "verdict"}
+
+
+def test_deterministic_given_seed() -> None:
+    a = audit(LaplaceMechanism(1.0), D0, D1, claimed_epsilon=1.0, runs=20_000, seed=7)
+    b = audit(LaplaceMechanism(1.0), D0, D1, claimed_epsilon=1.0, runs=20_000, seed=7)
+    c = audit(LaplaceMechanism(1.0), D0, D1, claimed_epsilon=1.0, runs=20_000, seed=8)
+    assert a.epsilon_lower_bound == b.epsilon_lower_bound and a.counts == b.counts
+    assert a.counts != c.counts
+
+
+def test_plain_callable_and_object_outputs() -> None:
+    def coin(d, rng):
+        return "heads" if rng.random() < (0.8 if d[0][1] else 0.2) else "tails"
+
+    r = audit(coin, D0, D1, claimed_epsilon=0.5, runs=4_000, seed=1)
+    assert r.verdict == "violation" and r.epsilon_lower_bound > 0.5   # true ε = ln 4
+
+
+def test_impossible_output_bound_not_capped() -> None:
+    r = audit(SparseVector(1.0, variant=5), *SparseVector(1.0, variant=5).default_pair(),
+              claimed_epsilon=1.0, runs=200_000, seed=0)
+    assert r.exact_epsilon == math.inf
+    assert r.counts["certification"]["d1" if "M(d0)" in r.direction else "d0"] == 0
+    assert r.epsilon_lower_bound > 8
+
+
+def test_exact_mode_reports_delta_and_tradeoff() -> None:
+    r = audit(EM, EM_D0, EM_D1, claimed_epsilon=0.5, runs=50_000, seed=0, tradeoff=11)
+    assert r.exact_epsilon == pytest.approx(0.979, abs=1e-3)
+    assert r.exact_delta > 0
+    assert len(r.tradeoff) == 11
+    for row in r.tradeoff:        # the certified δ lower bound never exceeds the exact δ(ε)
+        assert row["delta_lower_bound"] <= row["delta_exact"] + 1e-12
+
+
+def test_claimed_delta_enters_the_bound() -> None:
+    kw = dict(runs=100_000, seed=3)
+    r0 = audit(RandomizedResponse(1.0), D0, D1, claimed_epsilon=1.0, **kw)
+    r1 = audit(RandomizedResponse(1.0), D0, D1, claimed_epsilon=1.0, claimed_delta=0.2, **kw)
+    assert r1.epsilon_lower_bound < r0.epsilon_lower_bound
+    assert r1.exact_epsilon < 1.0
+
+
+def test_soundness_quick() -> None:
+    """A fast version of the acceptance check (the full one is slow): violations ≤ α share."""
+    fails = 0
+    for s in range(40):
+        r = audit(RandomizedResponse(1.0), D0, D1, claimed_epsilon=1.0, runs=20_000, seed=s)
+        fails += r.epsilon_lower_bound > 1.0
+    assert fails <= 2
+
+
+@pytest.mark.parametrize("m", INCORRECT, ids=lambda m: m.name)
+def test_detects_incorrect_variants(m) -> None:
+    r = audit(m, *m.default_pair(), claimed_epsilon=m.epsilon, runs=400_000, seed=11)
+    assert r.verdict == "violation", r.to_json()
+    assert r.epsilon_lower_bound <= m.true_epsilon
+
+
+@pytest.mark.parametrize("m", [RandomizedResponse(1.0), GeometricMechanism(1.0),
+                               SparseVector(1.0, variant=1), SparseVector(1.0, variant=2)],
+                         ids=lambda m: m.name)
+def test_correct_mechanisms_consistent(m) -> None:
+    r = audit(m, *m.default_pair(), claimed_epsilon=m.epsilon, runs=100_000, seed=2)
+    assert r.verdict == "consistent"
+
+
+# ----------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("kw,msg", [
+    (dict(claimed_epsilon=0.0), "epsilon"),
+    (dict(claimed_epsilon=-1.0), "epsilon"),
+    (dict(claimed_epsilon=math.inf), "epsilon"),
+    (dict(claimed_delta=1.0), "delta"),
+    (dict(claimed_delta=-0.1), "delta"),
+    (dict(alpha=0.0), "alpha"),
+    (dict(runs=1), "runs"),
+    (dict(runs=2.5), "runs"),
+    (dict(seed=-3), "seed"),
+])
+def test_bad_parameters(kw, msg) -> None:
+    args = dict(claimed_epsilon=1.0, runs=10_000, seed=0) | kw
+    with pytest.raises(InvalidInputError, match=msg):
+        audit(RandomizedResponse(1.0), D0, D1, **args)
+
+
+def test_too_few_runs_says_minimum() -> None:
+    need = min_runs(5.0)
+    with pytest.raises(InvalidInputError, match=f"need at least {need} runs"):
+        audit(RandomizedResponse(1.0), D0, D1, claimed_epsilon=5.0, runs=need - 1, seed=0)
+    audit(RandomizedResponse(1.0), D0, D1, claimed_epsilon=5.0, runs=need, seed=0)
+
+
+def test_identical_and_non_neighbouring_datasets() -> None:
+    with pytest.raises(InvalidInputError, match="same dataset"):
+        audit(RandomizedResponse(1.0), D0, D0, claimed_epsilon=1.0, runs=10_000, seed=0)
+    with pytest.raises(InvalidInputError, match="not neighbours"):
+        audit(RandomizedResponse(1.0), ((0, 0), (1, 0)), ((0, 1), (1, 1)), claimed_epsilon=1.0,
+              runs=10_000, seed=0)
+    with pytest.raises(InvalidInputError, match="not neighbours"):
+        audit(SparseVector(1.0), (0.0, 0.0), (2.0, 0.0), claimed_epsilon=1.0, runs=10_000,
+              seed=0)
+
+
+def test_mechanism_that_raises_or_returns_unhashable() -> None:
+    def boom(d, rng):
+        raise RuntimeError("kaput")
+
+    with pytest.raises(MechanismError, match="RuntimeError: kaput"):
+        audit(boom, D0, D1, claimed_epsilon=1.0, runs=10_000, seed=0)
+
+    def unhashable(d, rng):
+        return {"a": 1}
+
+    with pytest.raises(MechanismError, match="unhashable"):
+        audit(unhashable, D0, D1, claimed_epsilon=1.0, runs=10_000, seed=0)
+
+    def nan(d, rng):
+        return float("nan")
+
+    with pytest.raises(MechanismError, match="NaN"):
+        audit(nan, D0, D1, claimed_epsilon=1.0, runs=10_000, seed=0)
+    assert issubclass(MechanismError, LtheoryError)
+
+
+def test_bad_output_distribution() -> None:
+    class Bad(RandomizedResponse):
+        def output_distribution(self, dataset):
+            return {0: 0.3, 1: 0.3}
+
+    with pytest.raises(MechanismError, match="not a probability"):
+        audit(Bad(1.0), D0, D1, claimed_epsilon=1.0, runs=10_000, seed=0)
+
+
+def test_inconclusive_is_trivial_zero() -> None:
+    def same(d, rng):
+        return int(rng.integers(0, 2))
+
+    r = audit(same, D0, D1, claimed_epsilon=1.0, claimed_delta=0.9, runs=10_000, seed=0)
+    assert r.epsilon_lower_bound == 0.0 and r.verdict == "consistent"
+    assert any("inconclusive" in n for n in r.notes)
+
+
+# ----------------------------------------------------------------------------- acceptance (slow)
+@pytest.mark.slow
+def test_soundness_200_audits() -> None:
+    """Acceptance: ≤ α share of 200 seeded audits above the true ε (RR and EM at its worst pair)."""
+    for m, a, b, runs in ((RandomizedResponse(1.0), D0, D1, 100_000), (EM, EM_D0, EM_D1, 100_000)):
+        true = audit(m, a, b, claimed_epsilon=1.0, runs=runs, seed=0).exact_epsilon
+        above = sum(audit(m, a, b, claimed_epsilon=1.0, runs=runs, seed=1000 + s)
+                    .epsilon_lower_bound > true for s in range(200))
+        assert above / 200 <= 0.05
+
+
+@pytest.mark.slow
+def test_tightness_targets() -> None:
+    r = audit(RandomizedResponse(1.0), D0, D1, claimed_epsilon=1.0, runs=10**6, seed=0)
+    assert r.epsilon_lower_bound >= 0.9
+    m = ExponentialMechanism(thresholds(1023), 1.0)
+    d0 = tuple((x, int(x >= 511)) for x in range(1023))
+    d1 = d0[:503] + ((503, 1 - d0[503][1]),) + d0[504:]
+    r = audit(m, d0, d1, claimed_epsilon=1.0, runs=10**6, seed=0)
+    assert r.epsilon_lower_bound >= 0.85
+    r = audit(LaplaceMechanism(0.1), D0, D1, claimed_epsilon=0.1, runs=2 * 10**7, seed=0)
+    assert r.epsilon_lower_bound >= 0.085
+
+
+def test_numpy_dataset_ok() -> None:
+    r = audit(SparseVector(1.0, variant=1), np.zeros(3), np.array([1.0, 0, 0]),
+              claimed_epsilon=1.0, runs=10_000, seed=0)
+    assert r.verdict == "consistent"
