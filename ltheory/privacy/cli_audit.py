@@ -1,0 +1,201 @@
+"""The ``ltheory audit`` command; ``register(app)`` adds it to the top-level typer app.
+
+``ltheory audit NAME [--param k=v ...] --claimed-epsilon E --runs N [--seed S] [--alpha A]
+[--claimed-delta D] [--d0 JSON --d1 JSON] [--search] [--json] [--plot FILE]``
+
+NAME is one of ``MECHANISMS``; parameters are converted with the constructor's annotations
+(int, float, bool, "lo,hi" int pairs), never evaluated.  The mechanism's ε defaults to the claimed
+ε.  Datasets default to the mechanism's ``default_pair()``; ``--d0``/``--d1`` take JSON (lists
+become tuples).  Exit codes: 0 consistent, 1 violation, 2 bad input (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from ltheory.errors import InvalidInputError, LtheoryError
+from ltheory.privacy import mechanisms as mech
+
+MECHANISMS: dict[str, tuple[type, dict[str, Any]]] = {
+    "laplace": (mech.LaplaceMechanism, {}),
+    "geometric": (mech.GeometricMechanism, {}),
+    "randomized_response": (mech.RandomizedResponse, {}),
+    "exponential": (mech.ExponentialMechanism, {}),
+    "noisy_max": (mech.ReportNoisyMax, {}),
+    "noisy_max_exponential": (mech.ReportNoisyMax, {"noise": "exponential"}),
+    "noisy_max_value": (mech.NoisyMaxWithValue, {}),
+    "svt": (mech.SparseVector, {}),
+    **{f"svt{v}": (mech.SparseVector, {"variant": v}) for v in range(1, 7)},
+    "histogram": (mech.Histogram, {}),
+    "histogram_wrong_scale": (mech.Histogram, {"wrong_scale": True}),
+    "stable_histogram": (mech.StableHistogram, {}),
+    "mwem": (mech.MultiplicativeWeights, {}),
+}
+
+
+def _convert(name: str, raw: str, annotation: Any) -> Any:
+    ann = str(annotation)
+    try:
+        if ann.startswith("tuple") or "tuple[int, int]" in ann:
+            lo, hi = raw.split(",")
+            return (int(lo), int(hi))
+        if "bool" in ann:
+            if raw.lower() in ("1", "true", "yes"):
+                return True
+            if raw.lower() in ("0", "false", "no"):
+                return False
+            raise ValueError
+        if ann.startswith("int"):
+            return int(raw)
+        if ann.startswith("float"):
+            return float(raw)
+        if ann.startswith("str"):
+            return raw
+    except ValueError:
+        pass
+    else:
+        raise InvalidInputError(f"parameter {name!r} cannot be set from the command line")
+    raise InvalidInputError(f"parameter {name}={raw!r} is not a valid {ann}")
+
+
+def build_mechanism(name: str, params: list[str], claimed_epsilon: float) -> Any:
+    if name not in MECHANISMS:
+        raise InvalidInputError(f"unknown mechanism {name!r}; accepted: "
+                                + ", ".join(sorted(MECHANISMS)))
+    cls, fixed = MECHANISMS[name]
+    sig = inspect.signature(cls.__init__)
+    kwargs: dict[str, Any] = dict(fixed)
+    for p in params:
+        if "=" not in p:
+            raise InvalidInputError(f"--param must be k=v, got {p!r}")
+        k, v = p.split("=", 1)
+        k = k.strip()
+        if k == "n" and cls is mech.ExponentialMechanism:
+            kwargs["hypotheses"] = mech.thresholds(_convert("n", v, "int"))
+            continue
+        if k not in sig.parameters or k == "self" or k in ("query", "hypotheses", "queries"):
+            accepted = [q for q in sig.parameters if q not in ("self", "query", "hypotheses",
+                                                               "queries")]
+            if cls is mech.ExponentialMechanism:
+                accepted.append("n")
+            raise InvalidInputError(f"unknown parameter {k!r} for {name}; accepted: "
+                                    + ", ".join(accepted))
+        kwargs[k] = _convert(k, v.strip(), sig.parameters[k].annotation)
+    kwargs.setdefault("epsilon", claimed_epsilon)
+    return cls(**kwargs)
+
+
+def _tuples(v: Any) -> Any:
+    return tuple(_tuples(x) for x in v) if isinstance(v, list) else v
+
+
+def _dataset(raw: str, which: str) -> Any:
+    try:
+        return _tuples(json.loads(raw))
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"--{which} is not valid JSON ({exc.msg})") from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``audit`` command to ``app``."""
+
+    @app.command("audit")
+    def audit_cmd(
+        name: Annotated[str, typer.Argument(help="Mechanism: " + ", ".join(sorted(MECHANISMS)))],
+        claimed_epsilon: Annotated[float, typer.Option("--claimed-epsilon",
+                                                       help="Claimed epsilon > 0.")],
+        runs: Annotated[int, typer.Option("--runs", help="Total runs (half per dataset).")],
+        param: Annotated[list[str] | None, typer.Option("--param", "-p",
+                                                        help="Mechanism parameter k=v.")] = None,
+        claimed_delta: Annotated[float, typer.Option("--claimed-delta",
+                                                     help="Claimed delta in [0, 1).")] = 0.0,
+        seed: Annotated[int, typer.Option("--seed")] = 0,
+        alpha: Annotated[float, typer.Option("--alpha", help="Error probability.")] = 0.05,
+        d0: Annotated[str | None, typer.Option("--d0", help="Dataset d0 as JSON.")] = None,
+        d1: Annotated[str | None, typer.Option("--d1", help="Dataset d1 as JSON.")] = None,
+        search: Annotated[bool, typer.Option("--search",
+                                             help="Search neighbours of d0 first.")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+        plot: Annotated[str | None, typer.Option("--plot", help="PNG of the two output "
+                                                 "distributions, event marked.")] = None,
+    ) -> None:
+        """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
+        from ltheory.privacy.auditing.core import audit
+        from ltheory.privacy.auditing.search import audit_search
+
+        try:
+            m = build_mechanism(name, param or [], claimed_epsilon)
+            a, b = m.default_pair()
+            if d0 is not None:
+                a = _dataset(d0, "d0")
+            if d1 is not None:
+                b = _dataset(d1, "d1")
+            progress_cb, prog = None, None
+            if runs >= 1_000_000:
+                from rich.console import Console
+                from rich.progress import Progress
+
+                prog = Progress(console=Console(stderr=True), transient=True)
+                task = prog.add_task(f"auditing {name}", total=None)
+
+                def progress_cb(done: int, total: int) -> None:
+                    prog.update(task, completed=done, total=total)
+
+                prog.start()
+            try:
+                if search:
+                    s = audit_search(m, a, claimed_epsilon=claimed_epsilon,
+                                     claimed_delta=claimed_delta, runs=runs, seed=seed,
+                                     alpha=alpha, progress=progress_cb)
+                    report, a, b = s.report, s.d0, s.d1
+                else:
+                    report = audit(m, a, b, claimed_epsilon=claimed_epsilon,
+                                   claimed_delta=claimed_delta, runs=runs, seed=seed,
+                                   alpha=alpha, progress=progress_cb)
+            finally:
+                if prog is not None:
+                    prog.stop()
+            if plot:
+                from ltheory.privacy.auditing.plot import plot_audit
+                plot_audit(m, a, b, report, plot, seed=seed)
+        except LtheoryError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        except (OSError, ValueError) as exc:
+            typer.echo(f"error: {type(exc).__name__}: {exc}", err=True)
+            raise typer.Exit(2) from None
+        if as_json:
+            typer.echo(report.to_json())
+        else:
+            _print_report(report)
+        raise typer.Exit(1 if report.verdict == "violation" else 0)
+
+
+def _print_report(r: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"audit of {r.mechanism}", show_header=False)
+    rows = [
+        ("verdict", r.verdict),
+        ("claimed", f"ε = {r.claimed_epsilon:g}, δ = {r.claimed_delta:g}"),
+        ("ε lower bound", f"{r.epsilon_lower_bound:.6g} (wrong with probability ≤ {r.alpha:g})"),
+        ("ε point estimate", f"{r.epsilon_point_estimate:.6g}"),
+        ("exact ε", "n/a" if r.exact_epsilon is None else f"{r.exact_epsilon:.6g}"),
+        ("event", r.event),
+        ("direction", r.direction),
+        ("counts", json.dumps(r.counts["certification"])),
+        ("runs", f"{r.runs} ({r.selection_runs} selection, {r.certification_runs} "
+                 "certification)"),
+        ("seconds", f"{r.seconds:.2f}"),
+    ]
+    for k, v in rows:
+        t.add_row(k, str(v))
+    Console(file=sys.stdout).print(t)
+    for n in r.notes:
+        Console(file=sys.stdout).print(f"note: {n}")

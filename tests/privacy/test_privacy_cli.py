@@ -1,0 +1,72 @@
+"""The ``audit`` command registered into a typer app: exit codes, JSON, plot, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from ltheory.privacy.cli_audit import register
+
+app = typer.Typer()
+register(app)
+
+
+@app.callback()
+def _root() -> None:
+    """Keep `audit` as a sub-command."""
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, ["audit", *args])
+
+
+def test_consistent_json_exit_0() -> None:
+    r = run("randomized_response", "--claimed-epsilon", "1", "--runs", "20000", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["verdict"] == "consistent" and d["mechanism"] == "randomized_response"
+
+
+def test_violation_exit_1() -> None:
+    r = run("svt5", "--claimed-epsilon", "1", "--runs", "40000", "--seed", "3", "--json")
+    assert r.exit_code == 1
+    assert json.loads(r.stdout)["verdict"] == "violation"
+
+
+def test_params_and_datasets() -> None:
+    r = run("laplace", "-p", "epsilon=2", "--claimed-epsilon", "0.5", "--runs", "20000",
+            "--d0", "[[0, 0]]", "--d1", "[[0, 1]]")
+    assert r.exit_code == 1 and "violation" in r.stdout
+    r = run("exponential", "-p", "n=5", "--claimed-epsilon", "1", "--runs", "20000")
+    assert r.exit_code == 0
+
+
+@pytest.mark.parametrize("args,msg", [
+    (("nope", "--claimed-epsilon", "1", "--runs", "1000"), "unknown mechanism"),
+    (("laplace", "--claimed-epsilon", "0", "--runs", "1000"), "epsilon"),
+    (("laplace", "--claimed-epsilon", "1", "--runs", "10"), "need at least"),
+    (("laplace", "-p", "bogus=1", "--claimed-epsilon", "1", "--runs", "1000"), "unknown param"),
+    (("laplace", "-p", "epsilon=abc", "--claimed-epsilon", "1", "--runs", "1000"), "not a valid"),
+    (("laplace", "--claimed-epsilon", "1", "--runs", "1000", "--d0", "[[0,0]]", "--d1",
+      "[[0,0]]"), "same dataset"),
+    (("laplace", "--claimed-epsilon", "1", "--runs", "1000", "--d0", "{oops"), "JSON"),
+])
+def test_bad_input_exit_2_one_line(args, msg) -> None:
+    r = run(*args)
+    assert r.exit_code == 2
+    assert msg in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_plot_and_search(tmp_path) -> None:
+    png = tmp_path / "a.png"
+    r = run("laplace", "--claimed-epsilon", "1", "--runs", "20000", "--plot", str(png))
+    assert r.exit_code == 0 and png.read_bytes()[:4] == b"\x89PNG"
+    png2 = tmp_path / "b.png"
+    r = run("svt4", "--claimed-epsilon", "1", "--runs", "100000", "--search", "--json",
+            "--plot", str(png2))
+    assert r.exit_code == 1, r.output
+    assert png2.exists()

@@ -1,0 +1,65 @@
+"""Chunked runs: the report does not depend on where chunks run (serial, processes, dask)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from ltheory.errors import InvalidInputError
+from ltheory.privacy import audit
+from ltheory.privacy.auditing import executors
+from ltheory.privacy.mechanisms import LaplaceMechanism, NoisyMaxWithValue
+
+D0, D1 = ((0, 0),), ((0, 1),)
+
+
+def _key(r):
+    return (r.epsilon_lower_bound, r.epsilon_point_estimate, r.event, r.counts)
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    monkeypatch.setattr(executors, "CHUNK", 4096)
+
+
+def test_same_report_serial_threads_processes(small_chunks) -> None:
+    m = LaplaceMechanism(0.5)
+    kw = dict(claimed_epsilon=0.5, runs=60_000, seed=4)
+    base = audit(m, D0, D1, executor="serial", **kw)
+    with ThreadPoolExecutor(3) as ex:
+        threads = audit(m, D0, D1, executor=ex, **kw)
+    with ProcessPoolExecutor(2) as ex:
+        procs = audit(m, D0, D1, executor=ex, **kw)
+    assert _key(base) == _key(threads) == _key(procs)
+
+
+def test_vector_outputs_through_process_pool(small_chunks) -> None:
+    m = NoisyMaxWithValue(1.0)
+    kw = dict(claimed_epsilon=1.0, runs=30_000, seed=1)
+    assert _key(audit(m, *m.default_pair(), executor="serial", **kw)) == \
+        _key(audit(m, *m.default_pair(), executor="process", **kw))
+
+
+def test_unpicklable_mechanism_falls_back_to_serial() -> None:
+    lam = lambda d, rng: int(rng.random() < 0.5)  # noqa: E731
+    r = audit(lam, D0, D1, claimed_epsilon=1.0, runs=4_000, seed=0, executor="process")
+    assert any("serially" in n for n in r.notes)
+
+
+def test_bad_executor() -> None:
+    with pytest.raises(InvalidInputError, match="executor"):
+        audit(LaplaceMechanism(1.0), D0, D1, claimed_epsilon=1.0, runs=4_000, seed=0,
+              executor="gpu")
+
+
+def test_dask_local_cluster_executor(small_chunks) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    m = LaplaceMechanism(0.5)
+    kw = dict(claimed_epsilon=0.5, runs=40_000, seed=9)
+    base = audit(m, D0, D1, executor="serial", **kw)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        r = audit(m, D0, D1, executor=client.get_executor(), **kw)
+    assert _key(r) == _key(base)
