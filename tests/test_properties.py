@@ -418,3 +418,61 @@ def test_empty_class_is_minus_one(kind: str) -> None:
         r = ALGOS[kind]()(H)
         assert (r.value, r.lower, r.upper, r.exact, r.witness) == (-1, -1, -1, True, None)
         verify(H, r)
+
+
+# --------------------------------------------------------------------------- strategies
+@given(H=lst.hypothesis_classes(min_points=2, max_points=5, min_size=3, max_size=7))
+def test_hypothesis_classes_respect_bounds(H: HypothesisClass) -> None:
+    assert 2 <= H.domain_size <= 5
+    assert 3 <= len(H) <= 7
+
+
+def test_hypothesis_classes_reach_the_empty_class_when_allowed() -> None:
+    from hypothesis import find
+
+    E = find(lst.hypothesis_classes(min_points=2, allow_empty=True), lambda H: len(H) == 0)
+    assert len(E) == 0 and E.domain_size == 2
+
+
+@given(H=lst.hypothesis_classes(max_points=4))
+def test_hypothesis_classes_non_empty_by_default(H: HypothesisClass) -> None:
+    assert len(H) >= 1
+
+
+@given(data=st.data(), H=small)
+def test_subclasses_are_subsets(data: st.DataObject, H: HypothesisClass) -> None:
+    G = data.draw(lst.subclasses(H, allow_empty=False))
+    assert 1 <= len(G) and set(G.to_strings()) <= set(H.to_strings()) and G.domain == H.domain
+
+
+@pytest.mark.parametrize("relation", ["substitution", "add_remove"])
+@given(data=st.data(), m=st.integers(1, 5), n=st.integers(1, 6))
+def test_neighbouring_datasets(relation: str, data: st.DataObject, m: int, n: int) -> None:
+    d0, d1 = data.draw(lst.neighbouring_datasets(m, n, relation=relation))
+    for d in (d0, d1):
+        assert all(0 <= x < m and y in (0, 1) for x, y in d)
+    if relation == "substitution":
+        assert len(d0) == len(d1) == n
+        assert sum(a != b for a, b in zip(d0, d1, strict=True)) == 1
+    else:
+        short, long_ = sorted((d0, d1), key=len)
+        assert (len(short), len(long_)) == (n, n + 1)
+        assert any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: lst.hypothesis_classes(min_points=3, max_points=2),
+    lambda: lst.hypothesis_classes(min_size=20, max_points=4),
+    lambda: lst.hypothesis_classes(max_size=0),
+    lambda: lst.domains(-1, 2),
+    lambda: lst.neighbouring_datasets(0, 3),
+    lambda: lst.neighbouring_datasets(3, 0),
+    lambda: lst.neighbouring_datasets(3, 2, relation="swap"),
+    lambda: lst.labelled_samples(HypothesisClass.from_strings([], domain=2)),
+    lambda: lst.subclasses(HypothesisClass.from_strings([], domain=2), allow_empty=False),
+])
+def test_strategy_argument_errors(make: Callable[[], Any]) -> None:
+    from hypothesis.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument):
+        make().example()
