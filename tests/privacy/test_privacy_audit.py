@@ -70,7 +70,7 @@ def test_impossible_output_bound_not_capped() -> None:
     r = audit(SparseVector(1.0, variant=5), *SparseVector(1.0, variant=5).default_pair(),
               claimed_epsilon=1.0, runs=200_000, seed=0)
     assert r.exact_epsilon == math.inf
-    assert r.counts["certification"]["d1" if "M(d0)" in r.direction else "d0"] == 0
+    assert r.counts["certification"]["d1" if r.direction.startswith("P[M(d0)") else "d0"] == 0
     assert r.epsilon_lower_bound > 8
 
 
@@ -102,7 +102,8 @@ def test_soundness_quick() -> None:
 
 @pytest.mark.parametrize("m", INCORRECT, ids=lambda m: m.name)
 def test_detects_incorrect_variants(m) -> None:
-    r = audit(m, *m.default_pair(), claimed_epsilon=m.epsilon, runs=400_000, seed=11)
+    runs = 1_000_000 if m.name == "svt3" else 400_000     # svt3's leaking events are rare
+    r = audit(m, *m.default_pair(), claimed_epsilon=m.epsilon, runs=runs, seed=11)
     assert r.verdict == "violation", r.to_json()
     assert r.epsilon_lower_bound <= m.true_epsilon
 

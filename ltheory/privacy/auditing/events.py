@@ -9,7 +9,9 @@ Candidate families (all chosen on the *selection* split only; DESIGN.md, "audit"
   quantile bins, using the (at most 3) coordinates whose distributions differ most (two-sample
   Kolmogorov–Smirnov distance).  Cells are ranked by the smoothed ratio (c0 + ½)/(c1 + ½), so
   cells never seen under one dataset come first and an output impossible under d1 pushes the
-  bound as high as the counts allow.
+  bound as high as the counts allow.  For vector outputs with both low-cardinality and
+  continuous coordinates, a second cell family: (values of the low-cardinality coordinates) ×
+  (quantile bin of the sum of the continuous ones).
 * **Threshold events** ``{s(o) ≥ t}`` and ``{s(o) ≤ t}`` on numeric scores: the output itself
   (scalar outputs), each coordinate (vector outputs), and a linear discriminant
   ``w·o`` with ``w_j = (mean0_j − mean1_j)/var_j`` over the coordinates (a simple classifier).
@@ -17,7 +19,7 @@ Candidate families (all chosen on the *selection* split only; DESIGN.md, "audit"
   DP-Sniper, Section 4), which this family contains.
 
 Each candidate is scored by the bound it is *projected* to give on the certification split
-(selection-split frequencies, shrunk by a one-standard-deviation Clopper–Pearson step, scaled to
+(selection-split frequencies, shrunk to their one-sided 98% Clopper–Pearson bounds, scaled to
 the certification size, then the same Clopper–Pearson bound as certification).  This trades the
 likelihood ratio against the event's probability, as the certified bound does.
 """
@@ -35,6 +37,8 @@ from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper, 
 MAX_EXACT_CELLS = 4096
 BINS = 16
 MAX_THRESHOLDS = 4000
+MIN_HALF = 25
+SHRINK = 0.02
 
 
 def _fmt(v: Any) -> str:
@@ -119,6 +123,54 @@ class BinEncoder:
         return " and ".join(parts)
 
 
+@dataclass(frozen=True)
+class MixedEncoder:
+    """Cells = (exact values of the low-cardinality coordinates) × (quantile bin of the sum of
+    the other coordinates): e.g. (argmax index, bin of the released value) for noisy max with
+    value, (⊤/⊥ pattern, bin of the released answer) for SVT variant 3."""
+
+    discrete: tuple[int, ...]
+    continuous: tuple[int, ...]
+    patterns: np.ndarray            # distinct rows of the discrete part seen in selection
+    edges: np.ndarray
+
+    def encode(self, b: Batch) -> np.ndarray:
+        a = np.asarray(b, dtype=float)
+        rows = np.ascontiguousarray(a[:, list(self.discrete)])
+        lookup = {r.tobytes(): i for i, r in enumerate(self.patterns)}
+        pat = np.fromiter((lookup.get(r.tobytes(), -1) for r in rows), dtype=np.int64,
+                          count=len(rows))
+        bins = np.searchsorted(self.edges, a[:, list(self.continuous)].sum(axis=1), side="right")
+        return np.where(pat >= 0, pat * (len(self.edges) + 1) + bins, -1)
+
+    def describe(self, cell: int) -> str:
+        p, i = divmod(cell, len(self.edges) + 1)
+        lo = "-inf" if i == 0 else _fmt(float(self.edges[i - 1]))
+        hi = "inf" if i == len(self.edges) else _fmt(float(self.edges[i]))
+        coords = ", ".join(f"o[{j}]" for j in self.continuous[:3])
+        more = " …" if len(self.continuous) > 3 else ""
+        return (f"o[{list(self.discrete)}] = {_fmt(tuple(float(x) for x in self.patterns[p]))}"
+                f" and sum({coords}{more}) in [{lo}, {hi})")
+
+
+def make_mixed_encoder(s0: Batch, s1: Batch) -> MixedEncoder | None:
+    """The mixed encoder when outputs have both low-cardinality and continuous coordinates."""
+    if batch_kind(s0) != "vector":
+        return None
+    pooled = np.concatenate([np.asarray(s0), np.asarray(s1)])
+    card = [len(np.unique(pooled[:, j])) for j in range(pooled.shape[1])]
+    disc = tuple(j for j, c in enumerate(card) if c <= BINS)
+    cont = tuple(j for j, c in enumerate(card) if c > BINS)
+    if not disc or not cont:
+        return None
+    pats = np.unique(pooled[:, list(disc)], axis=0)
+    if len(pats) > MAX_EXACT_CELLS:
+        return None
+    sums = pooled[:, list(cont)].sum(axis=1)
+    edges = np.unique(np.quantile(sums, np.linspace(0, 1, 4 * BINS + 1)[1:-1]))
+    return MixedEncoder(disc, cont, np.ascontiguousarray(pats), edges)
+
+
 # --------------------------------------------------------------------------- scores
 @dataclass(frozen=True)
 class Score:
@@ -160,7 +212,7 @@ class ThresholdEvent:
 
 @dataclass(frozen=True)
 class CellEvent:
-    encoder: ValueEncoder | BinEncoder
+    encoder: ValueEncoder | BinEncoder | MixedEncoder
     cells: np.ndarray = field(compare=False)
 
     def contains(self, b: Batch) -> np.ndarray:
@@ -188,8 +240,8 @@ class Candidate:
 # --------------------------------------------------------------------------- selection
 def _projected(ca: np.ndarray, cb: np.ndarray, n_sel: int, n_cert: int, a_each: float,
                delta: float) -> np.ndarray:
-    pa = clopper_pearson_lower(ca, n_sel, 0.16)
-    pb = clopper_pearson_upper(cb, n_sel, 0.16)
+    pa = clopper_pearson_lower(ca, n_sel, SHRINK)
+    pb = clopper_pearson_upper(cb, n_sel, SHRINK)
     return epsilon_lower_bound(pa * n_cert, n_cert, pb * n_cert, n_cert, a_each, delta)
 
 
@@ -236,67 +288,91 @@ def make_encoder(s0: Batch, s1: Batch) -> ValueEncoder | BinEncoder:
     return BinEncoder(cols, tuple(edges), tuple(exact))
 
 
-def _cell_candidates(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
-                     out: list[Candidate]) -> None:
-    enc = make_encoder(s0, s1)
-    e0, e1 = enc.encode(s0), enc.encode(s1)
-    m = int(max(e0.max(initial=-1), e1.max(initial=-1))) + 1
+def _split(b: Batch) -> tuple[Batch, Batch]:
+    h = len(b) // 2
+    return b[:h], b[h:]
+
+
+def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: int,
+                     a_each: float, delta: float, out: list[Candidate],
+                     enc: ValueEncoder | BinEncoder | MixedEncoder | None = None) -> None:
+    enc = enc or make_encoder(*fit)
+    f0, f1 = enc.encode(fit[0]), enc.encode(fit[1])
+    e0, e1 = enc.encode(ev[0]), enc.encode(ev[1])
+    m = int(max(f0.max(initial=-1), f1.max(initial=-1), e0.max(initial=-1),
+                e1.max(initial=-1))) + 1
     if m <= 0:
         return
+    g0 = np.bincount(f0[f0 >= 0], minlength=m).astype(float)
+    g1 = np.bincount(f1[f1 >= 0], minlength=m).astype(float)
     c0 = np.bincount(e0[e0 >= 0], minlength=m).astype(float)
     c1 = np.bincount(e1[e1 >= 0], minlength=m).astype(float)
-    seen = np.nonzero((c0 + c1) > 0)[0]
-    llr = np.log((c0[seen] + 0.5) / (c1[seen] + 0.5))
-    n_sel = len(s0)
+    seen = np.nonzero((g0 + g1) > 0)[0]
+    llr = np.log((g0[seen] + 0.5) / (g1[seen] + 0.5))
+    n_ev = len(ev[0])
     for direction in (0, 1):
         order = seen[np.argsort(-llr if direction == 0 else llr, kind="stable")]
         ca, cb = (c0, c1) if direction == 0 else (c1, c0)
         pa, pb = np.cumsum(ca[order]), np.cumsum(cb[order])
-        proj = _projected(pa, pb, n_sel, n_cert, a_each, delta)
+        proj = _projected(pa, pb, n_ev, n_cert, a_each, delta)
         i = int(np.argmax(proj))
         cells = np.sort(order[: i + 1])
         out.append(Candidate(CellEvent(enc, cells), direction, float(proj[i]),
                              (int(c0[cells].sum()), int(c1[cells].sum()))))
 
 
-def _threshold_candidates(score: Score, s0: Batch, s1: Batch, n_cert: int, a_each: float,
-                          delta: float, out: list[Candidate]) -> None:
-    v0, v1 = np.sort(score(s0)), np.sort(score(s1))
-    grid = np.unique(np.concatenate([v0, v1]))
+def _threshold_candidates(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
+                          n_cert: int, a_each: float, delta: float,
+                          out: list[Candidate]) -> None:
+    grid = np.unique(np.concatenate([score(fit[0]), score(fit[1])]))
     if len(grid) > MAX_THRESHOLDS:
         grid = np.unique(np.quantile(grid, np.linspace(0, 1, MAX_THRESHOLDS)))
-    n_sel = len(v0)
-    ge0 = n_sel - np.searchsorted(v0, grid, side="left")
-    ge1 = n_sel - np.searchsorted(v1, grid, side="left")
+    v0, v1 = np.sort(score(ev[0])), np.sort(score(ev[1]))
+    n_ev = len(v0)
+    ge0 = n_ev - np.searchsorted(v0, grid, side="left")
+    ge1 = n_ev - np.searchsorted(v1, grid, side="left")
     le0 = np.searchsorted(v0, grid, side="right")
     le1 = np.searchsorted(v1, grid, side="right")
     for geq, (k0, k1) in ((True, (ge0, ge1)), (False, (le0, le1))):
         for direction in (0, 1):
             ca, cb = (k0, k1) if direction == 0 else (k1, k0)
-            proj = _projected(ca, cb, n_sel, n_cert, a_each, delta)
+            proj = _projected(ca, cb, n_ev, n_cert, a_each, delta)
             i = int(np.argmax(proj))
             out.append(Candidate(ThresholdEvent(score, float(grid[i]), geq), direction,
                                  float(proj[i]), (int(k0[i]), int(k1[i]))))
 
 
 def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
-                  top: int = 1) -> list[Candidate]:
-    """The ``top`` candidates with the best projected bound (distinct events), best first."""
+                  top: int = 1, crossfit: bool = True) -> list[Candidate]:
+    """The ``top`` candidates with the best projected bound (distinct events), best first.
+
+    With ``crossfit`` (default) the selection split is halved: the first half builds each family
+    (cell encoder and likelihood-ratio order, threshold grid, discriminant weights), the second
+    half scores the nested events of every family, so the choice is not fooled by cells whose
+    ratio looks extreme by chance (all of it still before any certification run)."""
     cands: list[Candidate] = []
     kind = batch_kind(s0)
-    _cell_candidates(s0, s1, n_cert, a_each, delta, cands)
+    if crossfit and len(s0) >= 2 * MIN_HALF:
+        (a0, b0), (a1, b1) = _split(s0), _split(s1)
+        fit, ev = (a0, a1), (b0, b1)
+    else:
+        fit = ev = (s0, s1)
+    _cell_candidates(fit, ev, n_cert, a_each, delta, cands)
     if kind == "scalar":
-        _threshold_candidates(Score(), s0, s1, n_cert, a_each, delta, cands)
+        _threshold_candidates(Score(), fit, ev, n_cert, a_each, delta, cands)
     elif kind == "vector":
-        a0, a1 = np.asarray(s0), np.asarray(s1)
-        for j in range(a0.shape[1]):
-            if np.ptp(a0[:, j]) > 0 or np.ptp(a1[:, j]) > 0:
-                _threshold_candidates(Score(col=j), s0, s1, n_cert, a_each, delta, cands)
-        var = 0.5 * (a0.var(axis=0) + a1.var(axis=0))
-        diff = a0.mean(axis=0) - a1.mean(axis=0)
+        mixed = make_mixed_encoder(*fit)
+        if mixed is not None:
+            _cell_candidates(fit, ev, n_cert, a_each, delta, cands, mixed)
+        x0, x1 = np.asarray(fit[0]), np.asarray(fit[1])
+        for j in range(x0.shape[1]):
+            if np.ptp(x0[:, j]) > 0 or np.ptp(x1[:, j]) > 0:
+                _threshold_candidates(Score(col=j), fit, ev, n_cert, a_each, delta, cands)
+        var = 0.5 * (x0.var(axis=0) + x1.var(axis=0))
+        diff = x0.mean(axis=0) - x1.mean(axis=0)
         w = np.where(var > 0, diff / np.where(var > 0, var, 1.0), 0.0)
         if np.count_nonzero(w) > 1:
-            _threshold_candidates(Score(w=w), s0, s1, n_cert, a_each, delta, cands)
+            _threshold_candidates(Score(w=w), fit, ev, n_cert, a_each, delta, cands)
     cands.sort(key=lambda c: -c.projected)
     chosen: list[Candidate] = []
     for c in cands:
