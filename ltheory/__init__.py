@@ -1,7 +1,11 @@
 """ltheory: exact, certified combinatorial learning theory and sound privacy audits."""
 
 from ltheory.core import HypothesisClass, class_from_json, class_to_json, load_class, save_class
+from ltheory.dims.littlestone import littlestone_dimension
 from ltheory.dims.result import DimensionResult
+from ltheory.dims.soa import StandardOptimalAlgorithm
+from ltheory.dims.threshold import threshold_dimension
+from ltheory.dims.vc import vc_dimension
 from ltheory.errors import (
     BudgetExceededError,
     CertificateError,
@@ -21,9 +25,13 @@ __all__ = [
     "HypothesisClass",
     "InvalidInputError",
     "LtheoryError",
+    "StandardOptimalAlgorithm",
     "UnknownFamilyError",
     "class_from_json",
     "class_to_json",
     "load_class",
+    "littlestone_dimension",
     "save_class",
+    "threshold_dimension",
+    "vc_dimension",
 ]

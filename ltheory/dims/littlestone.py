@@ -1,0 +1,211 @@
+"""Exact Littlestone dimension by memoised branch and bound over version spaces.
+
+Definitions (Littlestone 1988; Ben-David, Pál, Shalev-Shwartz 2009; Alon, Beimel, Moran, Stemmer
+2020, §3.1): a *mistake tree* of depth d is a complete binary tree whose internal nodes are
+labelled by domain points; a root-to-leaf path spells a labelled sample (x_1, y_1) ... (x_d, y_d),
+y_i = 1 when the path goes to the "1" child.  H *shatters* the tree if every path is realised by
+some h in H.  The Littlestone dimension Ldim(H) is the largest depth of a shattered tree
+(Ldim(∅) = -1, Ldim({h}) = 0).  It satisfies the recursion
+
+    Ldim(V) = max over points x that split V of 1 + min(Ldim(V_x^0), Ldim(V_x^1)),
+
+where V_x^b = {h in V : h(x) = b}, and the bound Ldim(V) <= floor(log2 |V|).
+
+Algorithm.  Version spaces are Python-int bitsets over the hypotheses of H (bit j = hypothesis
+j), split points are the columns of H as bitsets.  ``_Solver.bounds(V, need, cap)`` is a
+fail-soft alpha-beta search: it returns proven bounds (lo, hi) on Ldim(V) and stops as soon as
+lo >= cap (the caller needs no more), hi < need (V cannot help the caller), or lo == hi.
+Bounds are memoised per version space and only ever tightened.  Inside a node:
+
+* only points on which V is not constant are considered ("active" points, inherited from the
+  parent, since a child's active points are a subset of its parent's);
+* splits are deduplicated (two points with equal or complementary columns on V give the same
+  split);
+* splits are tried most balanced first: a split whose smaller side has s hypotheses is worth at
+  most 1 + floor(log2 s), so the loop stops as soon as that cannot beat the best value found;
+* the smaller side is solved first, and the larger side only up to the value of the smaller one.
+
+The witness tree is rebuilt from the memo.  The Standard Optimal Algorithm (Littlestone 1988),
+which predicts the label whose version space has the larger Ldim, is in :mod:`ltheory.dims.soa`
+and shares this solver.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dims.budget import Budget, BudgetExpired
+from ltheory.dims.result import DimensionResult
+from ltheory.errors import InvalidInputError
+
+_INF = 1 << 30
+
+
+class _Solver:
+    """Branch-and-bound Littlestone solver for one class; reusable across queries (SOA)."""
+
+    def __init__(self, H: HypothesisClass, budget: Budget | None = None) -> None:
+        self.H = H
+        self.cols = H.column_bitsets()
+        self.full = (1 << len(H)) - 1
+        self.memo: dict[int, tuple[int, int]] = {}
+        self.budget = budget
+        self.nodes = 0
+        self._strings: list[str] | None = None
+
+    # ------------------------------------------------------------------ core search
+    def active_points(self, V: int, candidates: list[int] | None = None) -> list[int]:
+        pts = range(len(self.cols)) if candidates is None else candidates
+        cols = self.cols
+        return [x for x in pts if (cols[x] & V) not in (0, V)]
+
+    def bounds(self, V: int, need: int, cap: int, active: list[int] | None = None
+               ) -> tuple[int, int]:
+        """Proven (lo, hi) with lo <= Ldim(V) <= hi; stops once lo >= cap, hi < need or lo == hi."""
+        s = V.bit_count()
+        if s <= 1:
+            return s - 1, s - 1
+        memo = self.memo
+        entry = memo.get(V)
+        if entry is None:
+            lo, hi = 1, s.bit_length() - 1
+        else:
+            lo, hi = entry
+        if lo >= cap or hi < need or lo == hi:
+            return lo, hi
+        self.nodes += 1
+        if self.budget is not None and self.budget.expired():
+            raise BudgetExpired
+        cols = self.cols
+        if active is None:
+            active = self.active_points(V)
+        # Collect the distinct splits of V, each as (smaller side, larger side).
+        seen: set[int] = set()
+        splits: list[tuple[int, int, int]] = []
+        new_active: list[int] = []
+        for x in active:
+            a = cols[x] & V
+            if a == 0 or a == V:
+                continue
+            new_active.append(x)
+            b = V ^ a
+            ca, cb = a.bit_count(), b.bit_count()
+            if cb < ca:
+                a, b, ca = b, a, cb
+            if a in seen:
+                continue
+            seen.add(a)
+            splits.append((ca, a, b))
+        splits.sort(key=lambda t: t[0], reverse=True)
+        best = lo
+        upper_seen = lo  # max over explored splits of their proven upper bound
+        cut = min(cap, hi)
+        finished = True
+        for ca, a, b in splits:
+            bound = ca.bit_length()  # 1 + floor(log2 |smaller side|)
+            if bound <= best:
+                break  # neither this split nor any later one can beat best
+            if max(upper_seen, bound) < need:
+                upper_seen = max(upper_seen, bound)
+                break  # nothing left can reach what the caller needs
+            a_lo, a_hi = self.bounds(a, best, cut - 1, new_active)
+            if a_hi < best:
+                upper_seen = max(upper_seen, 1 + a_hi)
+                continue
+            b_lo, b_hi = self.bounds(b, best, min(cut - 1, a_lo), new_active)
+            upper_seen = max(upper_seen, 1 + min(a_hi, b_hi))
+            if b_hi < best:
+                continue
+            val = 1 + min(a_lo, b_lo)
+            if val > best:
+                best = val
+                if best >= cut:
+                    finished = best >= hi
+                    break
+        else:
+            finished = True
+        new_lo = max(lo, best)
+        new_hi = hi if not finished else min(hi, max(best, upper_seen))
+        if new_lo > new_hi:  # pragma: no cover - would be a logic error
+            raise AssertionError("Littlestone search produced inconsistent bounds")
+        memo[V] = (new_lo, new_hi)
+        return new_lo, new_hi
+
+    def ldim(self, V: int) -> int:
+        lo, hi = self.bounds(V, 0, _INF)
+        while lo != hi:  # pragma: no cover - the unbounded call always resolves
+            lo, hi = self.bounds(V, 0, _INF)
+        return lo
+
+    def at_least(self, V: int, d: int) -> bool:
+        """Is Ldim(V) >= d?"""
+        lo, hi = self.bounds(V, d, d)
+        while lo < d <= hi:
+            lo, hi = self.bounds(V, d, d)
+        return lo >= d
+
+    # ------------------------------------------------------------------ witness
+    def tree(self, V: int, d: int) -> dict[str, Any]:
+        """A mistake tree of depth d shattered by V (requires Ldim(V) >= d)."""
+        if d == 0:
+            return {"hypothesis": self.strings[(V & -V).bit_length() - 1]}
+        splits = [(x, self.cols[x] & V) for x in self.active_points(V)]
+        memo = self.memo
+
+        def proven(W: int) -> bool:
+            s = W.bit_count()
+            return (s - 1 if s <= 1 else memo.get(W, (1, 0))[0]) >= d - 1
+
+        # Prefer splits already proven in the memo; fall back to searching.
+        ordered = [t for t in splits if proven(t[1]) and proven(V ^ t[1])] + splits
+        for x, a in ordered:
+            b = V ^ a
+            if self.at_least(a, d - 1) and self.at_least(b, d - 1):
+                return {"point": self.H.domain[x],
+                        "children": {"0": self.tree(b, d - 1), "1": self.tree(a, d - 1)}}
+        raise AssertionError("no split reaches the claimed depth")  # pragma: no cover
+
+    @property
+    def strings(self) -> list[str]:
+        if self._strings is None:
+            self._strings = self.H.to_strings()
+        return self._strings
+
+    def witness(self, d: int) -> dict[str, Any] | None:
+        return None if d < 0 else self.tree(self.full, d)
+
+
+def littlestone_dimension(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
+    """The Littlestone dimension of a finite class, with a shattered mistake tree as witness.
+
+    ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False`` and
+    proven ``lower``/``upper`` bounds (``value`` = ``lower``, the witness certifies ``lower``).
+    The empty class has dimension -1 (witness ``None``).
+    """
+    if not isinstance(H, HypothesisClass):
+        raise InvalidInputError(
+            f"littlestone_dimension needs a HypothesisClass, got {type(H).__name__}")
+    t0 = time.perf_counter()
+    bud = Budget(budget)
+    m = len(H)
+    if m <= 1:
+        d = m - 1
+        solver = _Solver(H)
+        return DimensionResult("ldim", d, solver.witness(d), True, d, d,
+                               time.perf_counter() - t0, {"nodes": 0, "memo": 0})
+    solver = _Solver(H, bud)
+    V = solver.full
+    exact = True
+    try:
+        lo = solver.ldim(V)
+        hi = lo
+    except BudgetExpired:
+        exact = False
+        lo, hi = solver.memo.get(V, (1, m.bit_length() - 1))
+    solver.budget = None  # the witness for a proven lower bound is cheap to rebuild
+    witness = solver.witness(lo)
+    stats = {"nodes": solver.nodes, "memo": len(solver.memo)}
+    return DimensionResult("ldim", lo, witness, exact and lo == hi, lo, hi,
+                           time.perf_counter() - t0, stats)

@@ -1,0 +1,206 @@
+"""Exact threshold dimension with a threshold ladder as witness.
+
+Definition (Shelah 1978; Hodges 1997; Alon, Beimel, Moran, Stemmer 2020, §3.1): points
+x_1, ..., x_k are *threshold-shattered* by H if there are h_1, ..., h_k in H with
+h_i(x_j) = 1 iff i <= j.  The threshold dimension T(H) is the largest such k (T(∅) = -1 by
+convention; T(H) = 0 when every hypothesis is identically 0).  Shelah's theorem (ABMS20,
+Thm. 3.2): T(H) >= floor(log2 Ldim(H)) and Ldim(H) >= floor(log2 T(H)).
+
+Algorithm.  A ladder is a sequence of *pairs* p_i = (h_i, x_i) with h_i(x_i) = 1.  Pair a may
+stand before pair b iff h_a(x_b) = 1 and h_b(x_a) = 0 (write a -> b); a sequence is a ladder
+iff a -> b for every earlier a and later b (distinctness of points and hypotheses follows).  So
+T(H) is the longest sequence in which every earlier pair points to every later one.  After a
+prefix, the pairs that may follow it form the candidate set C (the intersection of the
+successor sets of the prefix), and the longest continuation depends on C alone:
+
+    L(C) = max over b in C of 1 + L(C ∩ succ(b)),   L(∅) = 0.
+
+We memoise L on C (a Python-int bitset over the pairs) and prune a branch when 1 + the
+number of distinct points (or hypotheses) in C ∩ succ(b) cannot beat the best value known;
+the whole search is capped by T <= min(|H|, |X|).  A greedy ladder gives the first lower
+bound; the target is then raised one step at a time, each step either finding a longer
+ladder or proving there is none.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dims.budget import Budget, BudgetExpired
+from ltheory.dims.result import DimensionResult
+from ltheory.errors import InvalidInputError
+
+
+class _ThresholdSearch:
+    def __init__(self, H: HypothesisClass, budget: Budget | None) -> None:
+        M = H.matrix
+        hs, xs = np.nonzero(M)
+        self.h_of = hs.tolist()
+        self.x_of = xs.tolist()
+        P = len(hs)
+        self.P = P
+        # succ[a] = bitset of pairs b with h_a(x_b) = 1 and h_b(x_a) = 0.
+        ha_xb = M[hs][:, xs].astype(bool)          # [a, b] = h_a(x_b)
+        succ_mat = ha_xb & ~ha_xb.T
+        packed = np.packbits(succ_mat, axis=1, bitorder="little") if P else succ_mat
+        self.succ = [int.from_bytes(row.tobytes(), "little") for row in packed]
+        # Masks of the pairs sharing a point, to count distinct points in a candidate set.
+        self.point_masks = self._group_masks(xs, M.shape[1])
+        self.hyp_masks = self._group_masks(hs, M.shape[0])
+        self.memo: dict[int, int] = {}
+        self.budget = budget
+        self.nodes = 0
+
+    @staticmethod
+    def _group_masks(keys: np.ndarray, size: int) -> list[int]:
+        masks = [0] * size
+        for i, k in enumerate(keys.tolist()):
+            masks[k] |= 1 << i
+        return [mk for mk in masks if mk]
+
+    def _distinct(self, C: int) -> int:
+        """An upper bound on the ladder length inside C: min(#points, #hypotheses) in C."""
+        pts = sum(1 for mk in self.point_masks if mk & C)
+        if pts <= 2:
+            return pts
+        hyps = 0
+        for mk in self.hyp_masks:
+            if mk & C:
+                hyps += 1
+                if hyps >= pts:
+                    return pts
+        return hyps
+
+    def longest(self, C: int, need: int) -> int:
+        """L(C) exactly if L(C) >= need; otherwise some value < need (a proven upper bound)."""
+        if C == 0:
+            return 0
+        got = self.memo.get(C)
+        if got is not None and (got >= 0 or -got - 1 < need):
+            # exact value, or an upper bound (stored as -(ub+1)) still below what we need
+            return got if got >= 0 else -got - 1
+        self.nodes += 1
+        if self.budget is not None and self.budget.expired():
+            raise BudgetExpired
+        ub = self._distinct(C)
+        if ub < need:
+            self.memo[C] = -(ub + 1)
+            return ub
+        best = 0
+        branches = []
+        skipped = 0  # upper bound on the branches not explored (each worth <= 1 + its points)
+        rest = C
+        pmasks = self.point_masks
+        while rest:
+            low = rest & -rest
+            b = low.bit_length() - 1
+            rest ^= low
+            nxt = C & self.succ[b]
+            pts = 0  # a ladder continuing after b uses distinct points of nxt
+            for mk in pmasks:
+                if mk & nxt:
+                    pts += 1
+            if 1 + pts >= need:
+                branches.append((pts, nxt))
+            else:
+                skipped = max(skipped, 1 + pts)
+        branches.sort(key=lambda t: -t[0])
+        explored = 0  # max over explored branches of a proven upper bound on their value
+        for pts, nxt in branches:
+            if 1 + pts <= best:
+                skipped = max(skipped, 1 + pts)
+                break
+            target = max(best, need - 1)
+            val = 1 + self.longest(nxt, target)  # exact if >= 1 + target, else an upper bound
+            explored = max(explored, val)
+            if val > best:
+                best = val
+                if best >= ub:
+                    break
+        if best >= need or best >= ub:
+            self.memo[C] = best  # exact: every branch not explored is worth <= best
+            return best
+        upper = min(max(best, explored, skipped, 1), need - 1)
+        self.memo[C] = -(upper + 1)
+        return upper
+
+    def greedy_ladder(self, C: int) -> list[int]:
+        """A ladder built greedily, each step keeping the largest candidate set (a lower bound)."""
+        out: list[int] = []
+        while C:
+            best_b, best_next = -1, -1
+            rest = C
+            while rest:
+                low = rest & -rest
+                b = low.bit_length() - 1
+                rest ^= low
+                size = (C & self.succ[b]).bit_count()
+                if size > best_next:
+                    best_b, best_next = b, size
+            out.append(best_b)
+            C &= self.succ[best_b]
+        return out
+
+    def ladder(self, C: int, k: int) -> list[int]:
+        """A sequence of k pairs in C forming a ladder (requires L(C) >= k)."""
+        out: list[int] = []
+        while k > 0:
+            rest = C
+            while rest:
+                low = rest & -rest
+                b = low.bit_length() - 1
+                rest ^= low
+                nxt = C & self.succ[b]
+                if self.longest(nxt, k - 1) >= k - 1:
+                    out.append(b)
+                    C, k = nxt, k - 1
+                    break
+            else:  # pragma: no cover - would be a logic error
+                raise AssertionError("no continuation reaches the claimed length")
+        return out
+
+
+def threshold_dimension(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
+    """The threshold dimension of a finite class, with a ladder
+    ``{"points": [x1..xk], "hypotheses": [h1..hk]}`` (h_i(x_j) = 1 iff i <= j) as witness.
+
+    ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False`` with
+    proven ``lower`` and ``upper``.  The empty class has threshold dimension -1.
+    """
+    if not isinstance(H, HypothesisClass):
+        raise InvalidInputError(
+            f"threshold_dimension needs a HypothesisClass, got {type(H).__name__}")
+    t0 = time.perf_counter()
+    bud = Budget(budget)
+    if len(H) == 0:
+        return DimensionResult("tdim", -1, None, True, -1, -1, time.perf_counter() - t0, {})
+    search = _ThresholdSearch(H, bud)
+    full = (1 << search.P) - 1
+    upper = min(len(H), H.domain_size)
+    best_seq = search.greedy_ladder(full)
+    lower = len(best_seq)
+    exact = True
+    try:
+        # Raise the target one step at a time: each step either finds a longer ladder or
+        # proves that none exists (L(full) < target).
+        while lower < upper:
+            val = search.longest(full, lower + 1)
+            if val < lower + 1:
+                upper = lower
+                break
+            lower = val
+            best_seq = search.ladder(full, lower)
+    except BudgetExpired:
+        exact = False
+    strings = H.to_strings()
+    witness: dict[str, Any] = {
+        "points": [H.domain[search.x_of[p]] for p in best_seq],
+        "hypotheses": [strings[search.h_of[p]] for p in best_seq],
+    }
+    return DimensionResult("tdim", lower, witness, exact and lower == upper, lower, upper,
+                           time.perf_counter() - t0,
+                           {"nodes": search.nodes, "memo": len(search.memo), "pairs": search.P})
