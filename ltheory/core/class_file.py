@@ -103,7 +103,15 @@ def load_class(path: str | os.PathLike[str]) -> HypothesisClass:
 
 
 def save_class(H: HypothesisClass, path: str | os.PathLike[str], name: str | None = None) -> None:
-    """Write a class file (one hypothesis per line, for readable diffs)."""
+    """Write a class file (one hypothesis per line, for readable diffs).
+
+    The format needs at least one hypothesis, so saving an empty class raises ClassFileError.
+    """
+    if not isinstance(H, HypothesisClass):
+        raise InvalidInputError(f"save_class needs a HypothesisClass, got {type(H).__name__}")
+    if len(H) == 0:
+        raise ClassFileError(f"{path}: cannot save an empty class; the ltheory.class/1 format "
+                             "needs at least one hypothesis")
     doc = class_to_json(H, name)
     lines = ["{", f'  "format": {json.dumps(doc["format"])},']
     if "name" in doc:

@@ -89,12 +89,15 @@ class HypothesisClass:
     def from_strings(cls, hypotheses: Iterable[str], domain: Sequence[Any] | int | None = None,
                      *, name: str | None = None) -> HypothesisClass:
         """Build a class from bit strings; character i of each string is the value on point i."""
+        if isinstance(hypotheses, (str, bytes)):
+            raise InvalidInputError("from_strings needs a list of bit strings, got a single "
+                                    "string; wrap it in a list: from_strings([" +
+                                    repr(hypotheses)[:40] + "])")
         rows = list(hypotheses)
-        if isinstance(rows, str):  # pragma: no cover - guarded below
-            rows = [rows]
         if not rows:
-            n = 0 if domain is None else _domain_len(domain)
-            return cls(np.zeros((0, n), dtype=np.uint8), domain, name=name, _trusted=True)
+            labels = _normalise_domain(0 if domain is None else domain, None)
+            return cls(np.zeros((0, len(labels)), dtype=np.uint8), labels, name=name,
+                       _trusted=True)
         n = len(rows[0]) if isinstance(rows[0], str) else -1
         for i, r in enumerate(rows):
             if not isinstance(r, str):
@@ -248,7 +251,13 @@ class HypothesisClass:
 
     def subclass(self, rows: Any) -> HypothesisClass:
         """The sub-class of the given rows (a boolean mask or indices), domain unchanged."""
-        return HypothesisClass(self.matrix[np.asarray(rows)], self._domain, _trusted=True)
+        idx = np.asarray(rows)
+        if idx.dtype != bool:
+            idx = idx.astype(np.intp).ravel()
+        elif idx.shape != (len(self),):
+            raise InvalidInputError(f"a boolean row mask needs length {len(self)}, got "
+                                    f"{idx.shape}")
+        return HypothesisClass(self.matrix[idx], self._domain, _trusted=True)
 
     def _check_same_domain(self, other: HypothesisClass, op: str) -> None:
         if not isinstance(other, HypothesisClass):
