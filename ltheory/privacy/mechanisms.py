@@ -39,6 +39,7 @@ __all__ = [
     "RandomizedResponse",
     "ReportNoisyMax",
     "SparseVector",
+    "TabulatedMechanism",
     "StableHistogram",
     "are_neighbours",
     "count_query",
@@ -630,7 +631,8 @@ class StableHistogram(Mechanism):
         return np.where((counts[None, :] > 0) & (noisy >= self.tau), noisy, 0.0)
 
     def default_pair(self) -> tuple[Dataset, Dataset]:
-        return (((0, 0),) * 4, ((0, 0),) * 3 + ((1, 0),))
+        """A new cell with count 1 appears: released with probability below δ."""
+        return (((0, 0),) * 20, ((0, 0),) * 19 + ((1, 0),))
 
 
 class MultiplicativeWeights(Mechanism):
@@ -670,3 +672,44 @@ class MultiplicativeWeights(Mechanism):
 
     def default_pair(self) -> tuple[Dataset, Dataset]:
         return (((0, 0), (1, 0)), ((self.bins - 1, 0), (1, 0)))
+
+
+class TabulatedMechanism(Mechanism):
+    """A mechanism given by its output distributions: ``table[dataset] = {output: probability}``
+    (outputs are integers 0..m−1 or any hashables).  Every two distinct tabulated datasets are
+    treated as neighbours (relation ``"tabulated"``).  Useful for tests and for auditing a
+    mechanism whose distributions are known analytically; ``epsilon``/``delta`` are its claim."""
+
+    name = "tabulated"
+    neighbour_relation = "tabulated"
+
+    def __init__(self, table: dict, epsilon: float = 1.0, delta: float = 0.0) -> None:
+        self.epsilon = _check_epsilon(epsilon)
+        self.delta = _check_delta(delta)
+        self.table = {}
+        for d, dist in table.items():
+            p = np.array(list(dist.values()), dtype=float)
+            if p.size == 0 or np.any(p < 0) or abs(p.sum() - 1) > 1e-9:
+                raise InvalidInputError(f"table[{d!r}] is not a probability distribution")
+            self.table[d] = (list(dist.keys()), np.cumsum(p / p.sum()), p / p.sum())
+
+    def are_neighbours(self, d0: Dataset, d1: Dataset) -> bool:
+        return d0 in self.table and d1 in self.table and d0 != d1
+
+    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> Any:
+        try:
+            keys, cdf, _ = self.table[dataset]
+        except (KeyError, TypeError):
+            raise InvalidInputError(f"dataset {dataset!r} is not in the table") from None
+        idx = np.minimum(np.searchsorted(cdf, rng.random(n), side="right"), len(keys) - 1)
+        if all(isinstance(k, int) for k in keys):
+            return np.asarray(keys, dtype=np.int64)[idx]
+        return [keys[i] for i in idx]
+
+    def output_distribution(self, dataset: Dataset) -> dict[Hashable, float]:
+        keys, _, p = self.table[dataset]
+        return dict(zip(keys, p.tolist(), strict=True))
+
+    def default_pair(self) -> tuple[Dataset, Dataset]:
+        a, b = list(self.table)[:2]
+        return a, b

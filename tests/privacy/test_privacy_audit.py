@@ -7,9 +7,12 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ltheory.errors import InvalidInputError, LtheoryError
 from ltheory.privacy import AuditReport, MechanismError, audit, min_runs
+from ltheory.privacy.auditing.exact import exact_epsilon
 from ltheory.privacy.mechanisms import (
     ExponentialMechanism,
     GeometricMechanism,
@@ -18,8 +21,10 @@ from ltheory.privacy.mechanisms import (
     NoisyMaxWithValue,
     RandomizedResponse,
     SparseVector,
+    TabulatedMechanism,
     thresholds,
 )
+from ltheory.privacy.stats import max_certifiable_epsilon
 
 D0, D1 = ((0, 0),), ((0, 1),)
 EM = ExponentialMechanism(thresholds(7), 1.0)
@@ -219,3 +224,23 @@ def test_numpy_dataset_ok() -> None:
     r = audit(SparseVector(1.0, variant=1), np.zeros(3), np.array([1.0, 0, 0]),
               claimed_epsilon=1.0, runs=10_000, seed=0)
     assert r.verdict == "consistent"
+
+
+@given(st.lists(st.floats(0.02, 1.0), min_size=2, max_size=5), st.data())
+@settings(max_examples=25)
+def test_random_finite_mechanisms(w0: list[float], data: st.DataObject) -> None:
+    """Reports are well-formed and the exact ε is the hockey-stick value of the two tables."""
+    w1 = data.draw(st.lists(st.floats(0.0, 1.0), min_size=len(w0), max_size=len(w0))
+                   .filter(lambda w: sum(w) > 0.05))
+    p0 = {i: w / sum(w0) for i, w in enumerate(w0)}
+    p1 = {i: w / sum(w1) for i, w in enumerate(w1)}
+    eps = data.draw(st.floats(0.1, 3.0))
+    m = TabulatedMechanism({"a": p0, "b": p1}, epsilon=eps)
+    r = audit(m, "a", "b", claimed_epsilon=eps, runs=4_000, seed=data.draw(st.integers(0, 99)))
+    a, b = np.array(list(p0.values())), np.array(list(p1.values()))
+    assert r.exact_epsilon == pytest.approx(exact_epsilon(a, b))
+    assert 0.0 <= r.epsilon_lower_bound <= max_certifiable_epsilon(1800, 0.025) + 1e-9
+    assert (r.verdict == "violation") == (r.epsilon_lower_bound > eps)
+    assert json.loads(r.to_json())["runs"] == 4_000
+    with pytest.raises(InvalidInputError, match="neighbours"):
+        audit(m, "a", "zzz", claimed_epsilon=eps, runs=4_000, seed=0)
