@@ -1,0 +1,251 @@
+"""The ``ltheory`` command line (typer + rich).
+
+    ltheory dims SPEC [--only vc,ldim,tdim] [--budget SECONDS] [--json]
+    ltheory catalog [FAMILY] [--json]
+    ltheory demo [--json]
+    ltheory audit NAME ...            (see ``ltheory audit --help``)
+
+SPEC is a catalog family with parameters as one argument (``"thresholds n=64"``) or a path to a
+class file.  ``--json`` prints exactly one JSON document.  Exit codes: 0 success, 1 a check or
+audit found a violation, 2 bad input (one line on stderr naming the fault).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ltheory import catalog
+from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dims.certificates import verify
+from ltheory.dims.littlestone import littlestone_dimension
+from ltheory.dims.result import DimensionResult
+from ltheory.dims.threshold import threshold_dimension
+from ltheory.dims.vc import vc_dimension
+from ltheory.errors import LtheoryError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Exact, certified learning-theory dimensions and sound privacy audits.")
+
+DIMENSIONS: dict[str, Callable[..., DimensionResult]] = {
+    "vc": vc_dimension,
+    "ldim": littlestone_dimension,
+    "tdim": threshold_dimension,
+}
+TITLES = {"vc": "VC", "ldim": "Littlestone", "tdim": "threshold"}
+
+# The demo's embedded default: catalog classes whose three dimensions take well under a minute
+# together on one core.
+DEMO_SPECS = [
+    "thresholds n=64",
+    "intervals n=19 empty=true",
+    "points n=16 zero=true",
+    "parities n=4",
+    "conjunctions n=4 k=4 monotone=true",
+    "decision_lists n=3 k=1 monotone=false",
+    "halfspaces g=4 dim=2",
+    "affine p=2 n=3 d=1 exact=false",
+    "weight_at_most n=8 d=2",
+    "random m=120 n=16 p=0.5 seed=0",
+]
+
+
+def _fail(message: str) -> typer.Exit:
+    """Print one line on stderr and return the exit for bad input (code 2)."""
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}",
+                                                                markup=False)
+    return typer.Exit(2)
+
+
+def _parse_only(only: str | None) -> list[str]:
+    if only is None:
+        return list(DIMENSIONS)
+    names = [s.strip() for s in only.split(",") if s.strip()]
+    bad = [s for s in names if s not in DIMENSIONS]
+    if bad or not names:
+        raise _fail(f"--only takes a comma-separated subset of vc,ldim,tdim; got {only!r}")
+    return names
+
+
+def _compute(H: HypothesisClass, names: list[str], budget: float | None
+             ) -> dict[str, DimensionResult]:
+    out = {}
+    for nm in names:
+        res = DIMENSIONS[nm](H, budget=budget)
+        verify(H, res)  # every witness is re-checked by the independent checker
+        out[nm] = res
+    return out
+
+
+def _result_json(r: DimensionResult) -> dict[str, Any]:
+    d = r.to_json()
+    d["verified"] = True
+    return d
+
+
+def _cell(r: DimensionResult) -> str:
+    return str(r.value) if r.exact else f"{r.lower}..{r.upper}"
+
+
+def _known_mark(spec: str, H: HypothesisClass, key: str, r: DimensionResult) -> str:
+    """'=' if the catalog states this value and it agrees, '!' if it disagrees, '' otherwise."""
+    if H.name is None or " " not in spec:
+        return ""
+    try:
+        name, params = catalog.parse_spec(spec)
+        known = catalog.known_values(name, **params)
+    except LtheoryError:
+        return ""
+    kv = known.get(key)
+    if kv is None or not r.exact:
+        return ""
+    return " ✓" if kv.value == r.value else " ✗"
+
+
+@app.command()
+def dims(
+    spec: Annotated[str, typer.Argument(help="catalog family with parameters, e.g. "
+                                        "'thresholds n=64', or a class file path")],
+    only: Annotated[str | None, typer.Option(help="comma-separated subset of vc,ldim,tdim")
+                    ] = None,
+    budget: Annotated[float | None, typer.Option(help="time limit in seconds per dimension; "
+                                                 "past it, proven bounds are reported")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
+) -> None:
+    """Exact VC, Littlestone and threshold dimensions of a class, each with a verified witness."""
+    names = _parse_only(only)
+    try:
+        H = catalog.from_spec(spec)
+        results = _compute(H, names, budget)
+    except LtheoryError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        doc: dict[str, Any] = {"class": {"name": H.name or spec, "domain_size": H.domain_size,
+                                         "size": len(H)}}
+        doc.update({nm: _result_json(r) for nm, r in results.items()})
+        typer.echo(json.dumps(doc))
+        return
+    console = Console()
+    table = Table(title=f"{H.name or spec}: {len(H)} hypotheses on {H.domain_size} points")
+    for col in ("dimension", "value", "exact", "witness", "seconds"):
+        table.add_column(col)
+    for nm, r in results.items():
+        w = json.dumps(r.witness_json())
+        table.add_row(TITLES[nm], _cell(r), "yes" if r.exact else f"no ({r.lower}..{r.upper})",
+                      w if len(w) <= 60 else w[:57] + "...", f"{r.seconds:.3f}")
+    console.print(table)
+
+
+@app.command("catalog")
+def catalog_cmd(
+    family: Annotated[str | None, typer.Argument(help="a family to describe")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
+) -> None:
+    """List the catalog's families, or describe one (domain, parameters, known values)."""
+    try:
+        infos = [catalog.describe(family)] if family else [catalog.describe(f)
+                                                           for f in catalog.families()]
+    except LtheoryError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        def info_json(i: Any) -> dict[str, Any]:
+            return {"name": i.name, "summary": i.summary, "domain": i.domain,
+                    "parameters": [{"name": p.name, "type": p.type, "default": p.default,
+                                    "accepted": p.accepted(), "doc": p.doc}
+                                   for p in i.parameters],
+                    "known": [{"key": k.key, "formula": k.formula, "when": k.when,
+                               "citation": k.citation, "note": k.note,
+                               "disagreement": k.disagreement} for k in i.known],
+                    "examples": list(i.examples)}
+        typer.echo(json.dumps([info_json(i) for i in infos] if family is None
+                              else info_json(infos[0])))
+        return
+    console = Console()
+    if family is None:
+        table = Table(title="ltheory catalog")
+        table.add_column("family")
+        table.add_column("parameters")
+        table.add_column("summary")
+        for i in infos:
+            params = " ".join(f"{p.name}={p.default}" for p in i.parameters)
+            table.add_row(i.name, params, i.summary)
+        console.print(table)
+        return
+    i = infos[0]
+    console.print(f"[bold]{i.name}[/bold]: {i.summary}", highlight=False)
+    console.print(f"domain: {i.domain}", highlight=False)
+    for p in i.parameters:
+        console.print(f"  {p.name} ({p.type}, default {p.default}): {p.accepted()}. {p.doc}",
+                      highlight=False)
+    if i.known:
+        table = Table(title="known values")
+        for col in ("quantity", "formula", "when", "source"):
+            table.add_column(col)
+        for k in i.known:
+            table.add_row(k.key, k.formula, k.when or "", k.citation +
+                          (f" [disagreement: {k.disagreement}]" if k.disagreement else ""))
+        console.print(table)
+    for ex in i.examples:
+        console.print(f"  example: ltheory dims '{ex}'", highlight=False)
+
+
+@app.command()
+def demo(as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")]
+         = False) -> None:
+    """Exact, verified dimensions of a few catalog classes (the embedded default, < 1 minute)."""
+    t0 = time.perf_counter()
+    rows = []
+    for spec in DEMO_SPECS:
+        try:
+            H = catalog.from_spec(spec)
+            results = _compute(H, list(DIMENSIONS), budget=20.0)
+        except LtheoryError as exc:
+            raise _fail(f"{spec}: {exc}") from None
+        rows.append((spec, H, results))
+    if as_json:
+        typer.echo(json.dumps([{"class": {"name": spec, "domain_size": H.domain_size,
+                                          "size": len(H)},
+                                **{nm: _result_json(r) for nm, r in res.items()}}
+                               for spec, H, res in rows]))
+        return
+    console = Console()
+    table = Table(title="ltheory demo: exact dimensions, every witness re-checked "
+                        "(✓ = agrees with the catalog's cited value)")
+    for col in ("class", "|X|", "|H|", "VC", "Ldim", "T", "seconds"):
+        table.add_column(col, justify="right" if col not in ("class",) else "left")
+    for spec, H, res in rows:
+        table.add_row(spec, str(H.domain_size), str(len(H)),
+                      *[_cell(res[k]) + _known_mark(spec, H, k, res[k]) for k in DIMENSIONS],
+                      f"{sum(r.seconds for r in res.values()):.2f}")
+    console.print(table)
+    console.print(f"total {time.perf_counter() - t0:.1f} s. Try: ltheory dims 'intervals n=40' "
+                  "--json, ltheory catalog, ltheory audit --help", highlight=False)
+
+
+def _register_optional_commands() -> None:
+    from ltheory.privacy.cli_audit import register
+
+    register(app)
+
+
+_register_optional_commands()
+
+
+def main() -> None:
+    """Console-script entry point: never lets a traceback escape for ltheory's own errors."""
+    try:
+        app()
+    except LtheoryError as exc:  # pragma: no cover - commands catch their own
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
