@@ -129,6 +129,9 @@ def register(app: typer.Typer) -> None:
         from ltheory.privacy.auditing.search import audit_search
 
         try:
+            if not claimed_epsilon > 0 or claimed_epsilon == float("inf"):
+                raise InvalidInputError(f"--claimed-epsilon must be a finite number > 0, got "
+                                        f"{claimed_epsilon!r}")
             m = build_mechanism(name, param or [], claimed_epsilon)
             a, b = m.default_pair()
             if d0 is not None:

@@ -585,26 +585,36 @@ def _bin_counts(dataset: Dataset, bins: int) -> np.ndarray:
 
 
 class Histogram(Mechanism):
-    """Laplace histogram of the records' points x over ``bins`` cells.  Under substitution two
-    cells change by 1 (ℓ1 sensitivity 2), so ``Lap(2/ε)`` noise per cell gives ε-DP (Dwork & Roth
-    2014, Section 3.3).  ``wrong_scale=True`` is the INCORRECT variant (negative control) that uses
-    the add/remove scale ``Lap(1/ε)`` while claiming ε under substitution: truly 2ε-DP."""
+    """Laplace histogram of the records' points x over ``bins`` cells (Dwork, McSherry, Nissim &
+    Smith 2006; Dwork & Roth 2014, Section 3.3).  Under substitution two cells change by 1 (ℓ1
+    sensitivity 2), so ``Lap(2/ε)`` per cell gives ε-DP; under ``relation="add_remove"`` one cell
+    changes and ``Lap(1/ε)`` suffices.  ``wrong_scale=True`` is the INCORRECT variant (negative
+    control) that uses the add/remove scale ``Lap(1/ε)`` while claiming ε under substitution:
+    truly 2ε-DP."""
 
     name = "histogram"
 
-    def __init__(self, epsilon: float = 1.0, bins: int = 4, wrong_scale: bool = False) -> None:
+    def __init__(self, epsilon: float = 1.0, bins: int = 4, wrong_scale: bool = False,
+                 relation: str = "substitution") -> None:
         self.epsilon = _check_epsilon(epsilon)
         self.bins = int(bins)
-        self.wrong_scale = bool(wrong_scale)
+        if relation not in ("substitution", "add_remove"):
+            raise InvalidInputError(f"relation must be 'substitution' or 'add_remove', got "
+                                    f"{relation!r}")
+        self.neighbour_relation = relation
+        self.wrong_scale = bool(wrong_scale) and relation == "substitution"
+        self.scale = (1.0 if self.wrong_scale or relation == "add_remove" else 2.0) / self.epsilon
         self.true_epsilon = 2 * self.epsilon if self.wrong_scale else self.epsilon
         if self.wrong_scale:
             self.name = "histogram_wrong_scale"
 
     def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        scale = (1.0 if self.wrong_scale else 2.0) / self.epsilon
-        return _bin_counts(dataset, self.bins)[None, :] + rng.laplace(0, scale, (n, self.bins))
+        return _bin_counts(dataset, self.bins)[None, :] + rng.laplace(0, self.scale,
+                                                                      (n, self.bins))
 
     def default_pair(self) -> tuple[Dataset, Dataset]:
+        if self.neighbour_relation == "add_remove":
+            return (((0, 0), (1, 0)), ((1, 0),))
         return (((0, 0), (1, 0)), ((1, 0), (1, 0)))
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing.search import audit_search, labelled_neighbours, query_patterns
-from ltheory.privacy.mechanisms import ExponentialMechanism, SparseVector, thresholds
+from ltheory.privacy.mechanisms import ExponentialMechanism, Histogram, SparseVector, thresholds
 
 
 def test_patterns_are_neighbours() -> None:
@@ -25,6 +25,15 @@ def test_labelled_generators() -> None:
     assert len(labelled_neighbours(m, d, "flip")) == 2
     assert len(labelled_neighbours(m, d, "move")) == 4
     assert len(labelled_neighbours(m, d, "substitution")) == 10
+    assert len(labelled_neighbours(m, d, "add_remove")) == 2 + 6
+
+
+def test_add_remove_search_on_histogram() -> None:
+    m = Histogram(1.0, bins=3, relation="add_remove")
+    s = audit_search(m, ((0, 0), (1, 0)), claimed_epsilon=1.0, runs=100_000, pilot_runs=10_000,
+                     seed=0)
+    assert s.pairs_considered == 2 + 6
+    assert s.report.verdict == "consistent" and s.report.epsilon_lower_bound > 0.5
 
 
 def test_search_finds_worst_flip_of_exponential_mechanism() -> None:

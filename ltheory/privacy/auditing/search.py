@@ -5,7 +5,9 @@ Neighbour generators (``neighbours=``):
 
 * labelled datasets (relation ``substitution``): ``"flip"`` (flip one label), ``"move"`` (move one
   record to another domain point, same label), ``"substitution"`` (every single-record
-  substitution over domain × {0, 1}); ``"auto"`` = substitution.
+  substitution over domain × {0, 1}), ``"add_remove"`` (remove one record, or add one record
+  (z, b) for every domain point z and label b); ``"auto"`` = substitution, or add_remove for a
+  mechanism declaring that relation.
 * query answers (relation ``query_answers``): ``"patterns"`` — the input patterns of Ding et al.
   2018 (StatDP, Section 5.2), offsets around the given answer vector scaled by the sensitivity:
   one above, one below, one above rest below, one below rest above, half-half, all above,
@@ -73,7 +75,14 @@ def _domain_size(mechanism: Any, dataset: Sequence) -> int:
 def labelled_neighbours(mechanism: Any, dataset: Sequence, kind: str) -> list[tuple]:
     d = tuple((x, int(y)) for x, y in dataset)
     out: list[tuple] = []
-    m = _domain_size(mechanism, d) if kind in ("move", "substitution") else 0
+    m = _domain_size(mechanism, d) if kind in ("move", "substitution", "add_remove") else 0
+    if kind == "add_remove":
+        for i, r in enumerate(d):
+            out.append((f"remove record {i}: {r}", d, d[:i] + d[i + 1:]))
+        for z in range(m):
+            for b in (0, 1):
+                out.append((f"add record {(z, b)}", d, d + ((z, b),)))
+        return out
     for i, (x, y) in enumerate(d):
         subs: list[tuple] = []
         if kind == "flip":
@@ -141,10 +150,12 @@ def candidate_pairs(mechanism: Any, dataset: Any, neighbours: Any, seed: int) ->
         pats = query_patterns(dataset, float(getattr(mechanism, "sensitivity", 1.0)),
                               0 if neighbours == "patterns" else 8, rng)
         return pats if neighbours != "sample" else [p for p in pats if p[0].startswith("random")]
-    kind = "substitution" if neighbours == "auto" else neighbours
-    if kind not in ("flip", "move", "substitution"):
+    kind = neighbours
+    if neighbours == "auto":
+        kind = "add_remove" if rel == "add_remove" else "substitution"
+    if kind not in ("flip", "move", "substitution", "add_remove"):
         raise InvalidInputError(f"neighbours={neighbours!r} unknown; accepted: auto, flip, move, "
-                                "substitution, patterns, sample, or a list of pairs")
+                                "substitution, add_remove, patterns, sample, or a list of pairs")
     try:
         return labelled_neighbours(mechanism, dataset, kind)
     except (TypeError, ValueError):
