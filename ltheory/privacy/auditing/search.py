@@ -15,8 +15,9 @@ Neighbour generators (``neighbours=``):
   ``"auto"`` = patterns and 8 random pairs.
 * an explicit list of ``(d0, d1)`` or ``(name, d0, d1)``.
 
-At most ``max_pairs`` pairs are piloted (a seeded random subset when there are more).  The pilot
-ranks pairs by their pilot lower bound (then point estimate).  The final audit uses seeds
+At most ``max_pairs`` pairs are piloted (a seeded random subset when there are more).  Pairs are
+ranked by the bound their pilot's certified event is projected to reach with the final number of
+runs (then by the pilot lower bound).  The final audit uses seeds
 independent of the pilot's, so its bound is sound for the chosen pair.
 """
 
@@ -30,7 +31,16 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.auditing.core import AuditReport, _jsonable, audit, check_neighbours, min_runs
+from ltheory.privacy.auditing.core import (
+    AuditReport,
+    _jsonable,
+    audit,
+    check_neighbours,
+    min_runs,
+    split_runs,
+)
+from ltheory.privacy.auditing.events import SHRINK
+from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper, epsilon_lower_bound
 
 
 @dataclass(frozen=True)
@@ -193,9 +203,10 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
         r = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon, claimed_delta=claimed_delta,
                   runs=pilot, seed=int(s), alpha=alpha, executor=executor, **audit_kw)
         ranking.append({"pattern": name, "pilot_lower_bound": r.epsilon_lower_bound,
+                        "projected_bound": _project(r, runs, alpha, float(claimed_delta)),
                         "pilot_point_estimate": r.epsilon_point_estimate,
                         "exact_epsilon": r.exact_epsilon, "_pair": (a, b)})
-    ranking.sort(key=lambda d: (-d["pilot_lower_bound"], -_finite(d["pilot_point_estimate"])))
+    ranking.sort(key=lambda d: (-d["projected_bound"], -d["pilot_lower_bound"]))
     best = ranking[0]
     a, b = best["_pair"]
     final = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon, claimed_delta=claimed_delta,
@@ -206,5 +217,12 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     return SearchReport(final, best["pattern"], a, b, tuple(ranking), len(pairs))
 
 
-def _finite(x: float) -> float:
-    return x if np.isfinite(x) else 1e300
+def _project(r: AuditReport, runs: int, alpha: float, delta: float) -> float:
+    """The bound the pilot's certified event is projected to reach with the final ``runs``
+    (pilot frequencies shrunk to their 98% Clopper–Pearson bounds, as in event selection)."""
+    c = r.counts["certification"]
+    ka, kb = (c["d0"], c["d1"]) if r.direction.startswith("P[M(d0)") else (c["d1"], c["d0"])
+    _, n_final = split_runs(runs, r.selection_runs / r.runs)
+    pa = clopper_pearson_lower(ka, c["n"], SHRINK) * n_final
+    pb = clopper_pearson_upper(kb, c["n"], SHRINK) * n_final
+    return float(epsilon_lower_bound(pa, n_final, pb, n_final, alpha / 2, delta))
