@@ -1,0 +1,432 @@
+"""Tests of the catalog of concept-class families (ltheory.catalog, catalog/*.toml)."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ltheory import HypothesisClass, save_class
+from ltheory import catalog as cat
+from ltheory.errors import InvalidInputError, UnknownFamilyError
+
+ALL = {"affine", "conjunctions", "decision_lists", "disjunctions", "halfspaces", "intervals",
+       "parities", "planted", "points", "random", "thresholds", "weight_at_least",
+       "weight_at_most"}
+
+
+# ---------------------------------------------------------------------------- registry
+def test_families_and_describe() -> None:
+    assert set(cat.families()) == ALL
+    for name in cat.families():
+        info = cat.describe(name)
+        assert info.name == name and info.summary and info.domain
+        assert info.parameters, name
+        for spec in info.known:
+            assert spec.citation
+            assert spec.key in cat.KNOWN_KEYS
+        for ex in info.examples:
+            assert cat.parse_spec(ex)[0] == name
+
+
+def test_every_family_builds_with_defaults_and_examples() -> None:
+    for name in cat.families():
+        H = cat.family(name)
+        assert isinstance(H, HypothesisClass) and len(H) > 0
+        assert H.name is not None and H.name.startswith(name)
+        for ex in cat.describe(name).examples:
+            if ex.startswith("halfspaces") or ex.startswith("planted"):
+                continue  # built in dedicated tests (slower)
+            assert len(cat.from_spec(ex)) > 0
+
+
+def test_class_name_lists_all_parameters() -> None:
+    assert cat.family("thresholds", n=64).name == "thresholds n=64"
+    H = cat.from_spec("conjunctions n=4 k=2 monotone=true")
+    assert H.name == "conjunctions n=4 k=2 monotone=true"
+    assert cat.family("conjunctions", n=3).name == "conjunctions n=3 k=3 monotone=false"
+
+
+# ---------------------------------------------------------------------------- sizes
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 64])
+def test_thresholds(n: int) -> None:
+    H = cat.family("thresholds", n=n)
+    assert len(H) == n + 1 and H.domain_size == n
+    for t, h in enumerate(H.to_strings()):
+        assert h == "0" * t + "1" * (n - t)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 10])
+def test_intervals(n: int) -> None:
+    assert len(cat.family("intervals", n=n)) == n * (n + 1) // 2 + 1
+    H = cat.family("intervals", n=n, empty=False)
+    assert len(H) == n * (n + 1) // 2
+    assert "0" * n not in H
+    for h in H:
+        ones = [i for i, c in enumerate(h) if c == "1"]
+        assert ones == list(range(ones[0], ones[-1] + 1))
+
+
+def test_points() -> None:
+    assert len(cat.family("points", n=6)) == 6
+    H = cat.family("points", n=6, zero=True)
+    assert len(H) == 7 and "000000" in H and "001000" in H
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 5])
+def test_parities(n: int) -> None:
+    H = cat.family("parities", n=n)
+    assert len(H) == 2**n and H.domain_size == 2**n
+    if n:
+        assert H.domain[0] == "0" * n and H.domain[-1] == "1" * n
+
+
+def _brute_terms(n: int, k: int, monotone: bool, op: str) -> set[str]:
+    pts = list(itertools.product((0, 1), repeat=n))
+    out = set()
+    lits = [(i, s) for i in range(n) for s in ((1,) if monotone else (0, 1))]
+    for r in range(k + 1):
+        for t in itertools.combinations(lits, r):
+            if len({i for i, _ in t}) < r:
+                continue
+            if op == "and":
+                out.add("".join("1" if all(x[i] == s for i, s in t) else "0" for x in pts))
+            else:
+                out.add("".join("1" if any(x[i] == s for i, s in t) else "0" for x in pts))
+    return out
+
+
+@pytest.mark.parametrize("fam,op", [("conjunctions", "and"), ("disjunctions", "or")])
+@pytest.mark.parametrize("n,k,monotone", [(3, 3, True), (3, 3, False), (4, 2, True),
+                                          (4, 2, False), (3, 0, False)])
+def test_conjunctions_disjunctions(fam: str, op: str, n: int, k: int, monotone: bool) -> None:
+    H = cat.family(fam, n=n, k=k, monotone=monotone)
+    base = 1 if monotone else 2
+    assert len(H) == sum(math.comb(n, j) * base**j for j in range(k + 1))
+    assert set(H) == _brute_terms(n, k, monotone, op)
+
+
+def test_conjunction_domain_labels() -> None:
+    H = cat.family("conjunctions", n=2, k=1, monotone=True)
+    assert H.domain == ("00", "01", "10", "11")
+    assert set(H) == {"1111", "0011", "0101"}  # 1, x1, x2
+
+
+def _brute_decision_lists(n: int, k: int, monotone: bool) -> set[str]:
+    pts = list(itertools.product((0, 1), repeat=n))
+    lits = [(i, s) for i in range(n) for s in ((1,) if monotone else (0, 1))]
+    terms = [t for r in range(1, k + 1) for t in itertools.combinations(lits, r)
+             if len({i for i, _ in t}) == r]
+    out = set()
+    # a list never needs a term twice; enumerate all orderings of distinct terms, each with a bit
+    for r in range(len(terms) + 1):
+        for seq in itertools.permutations(terms, r):
+            for bits in itertools.product((0, 1), repeat=r + 1):
+                vals = []
+                for x in pts:
+                    v = bits[-1]
+                    for t, b in zip(seq, bits, strict=False):
+                        if all(x[i] == s for i, s in t):
+                            v = b
+                            break
+                    vals.append(str(v))
+                out.add("".join(vals))
+    return out
+
+
+@pytest.mark.parametrize("n,k,monotone", [(1, 1, False), (2, 1, False), (2, 1, True),
+                                          (3, 1, True)])
+def test_decision_lists_against_brute_force(n: int, k: int, monotone: bool) -> None:
+    H = cat.family("decision_lists", n=n, k=k, monotone=monotone)
+    assert set(H) == _brute_decision_lists(n, k, monotone)
+
+
+def test_decision_lists_contain_conjunctions_and_disjunctions() -> None:
+    H = set(cat.family("decision_lists", n=3))
+    assert set(cat.family("conjunctions", n=3)) <= H
+    assert set(cat.family("disjunctions", n=3)) <= H
+    H2 = set(cat.family("decision_lists", n=3, k=2))
+    assert len(H2) == 254  # all 256 functions but parity and its negation
+    assert len(cat.family("decision_lists", n=3, k=3)) == 256
+
+
+def _separable(points: np.ndarray, labels: tuple[int, ...]) -> bool:
+    from scipy.optimize import linprog
+
+    sgn = np.where(np.array(labels) == 1, 1.0, -1.0)
+    A = np.hstack([points, np.ones((len(points), 1))])
+    res = linprog(np.zeros(A.shape[1]), A_ub=-(sgn[:, None] * A), b_ub=-np.ones(len(points)),
+                  bounds=[(None, None)] * A.shape[1], method="highs")
+    return res.status == 0
+
+
+@pytest.mark.parametrize("g,dim", [(2, 1), (5, 1), (2, 2), (3, 2), (2, 3)])
+def test_halfspaces_against_brute_force(g: int, dim: int) -> None:
+    H = cat.family("halfspaces", g=g, dim=dim)
+    pts = np.array(list(itertools.product(range(g), repeat=dim)), dtype=float)
+    brute = {"".join(map(str, lab)) for lab in itertools.product((0, 1), repeat=len(pts))
+             if _separable(pts, lab)}
+    assert set(H) == brute
+    if dim == 1:
+        assert len(H) == 2 * g
+    if (g, dim) == (2, 2):
+        assert len(H) == 14  # all but the two XOR labellings
+    if (g, dim) == (2, 3):
+        assert len(H) == 104  # threshold functions of 3 variables
+    assert H.domain[0] == "(" + ",".join("0" * dim) + ")"
+
+
+def _gbinom(n: int, k: int, q: int) -> int:
+    num = den = 1
+    for i in range(k):
+        num *= q ** (n - i) - 1
+        den *= q ** (i + 1) - 1
+    return num // den
+
+
+@pytest.mark.parametrize("p,n,d", [(2, 2, 1), (2, 3, 1), (2, 3, 2), (2, 4, 2), (3, 2, 1),
+                                   (3, 3, 2), (5, 2, 1), (2, 3, 3), (2, 2, 5)])
+def test_affine_counts(p: int, n: int, d: int) -> None:
+    H = cat.family("affine", p=p, n=n, d=d)
+    assert H.domain_size == p**n
+    expect = sum(p ** (n - j) * _gbinom(n, j, p) for j in range(min(d, n) + 1))
+    assert len(H) == expect
+    if d <= n:
+        He = cat.family("affine", p=p, n=n, d=d, exact=True)
+        assert len(He) == p ** (n - d) * _gbinom(n, d, p)
+        assert all(h.count("1") == p**d for h in He)
+
+
+def test_affine_lines_of_f3() -> None:
+    H = cat.family("affine", p=3, n=2, d=1, exact=True)
+    assert len(H) == 12 and H.domain[:3] == ("00", "01", "02")
+    line = {"00", "11", "22"}
+    assert "".join("1" if x in line else "0" for x in H.domain) in H
+
+
+@pytest.mark.parametrize("n,d", [(0, 0), (5, 0), (5, 2), (6, 6), (4, 9)])
+def test_weight_families(n: int, d: int) -> None:
+    lo = cat.family("weight_at_most", n=n, d=d)
+    hi = cat.family("weight_at_least", n=n, d=d)
+    expect = sum(math.comb(n, j) for j in range(min(d, n) + 1))
+    assert len(lo) == len(hi) == expect
+    assert all(h.count("1") <= d for h in lo)
+    assert all(h.count("1") >= n - d for h in hi)
+
+
+def test_random_is_seeded_and_deduplicated() -> None:
+    a = cat.from_spec("random m=200 n=20 p=0.5 seed=3")
+    b = cat.family("random", m=200, n=20, p=0.5, seed=3)
+    assert a == b and len(a) <= 200
+    rng = np.random.default_rng(3)
+    rows = (rng.random((200, 20)) < 0.5).astype(np.uint8)
+    assert a == HypothesisClass.from_matrix(rows)
+    assert cat.family("random", m=200, n=20, seed=4) != a
+    assert len(cat.family("random", m=50, n=3, seed=0)) <= 8  # duplicates removed
+
+
+def test_planted_shatters_its_planted_set() -> None:
+    H = cat.family("planted", m=1024, n=60, d=9, seed=0)
+    assert H.name == "planted m=1024 n=60 d=9 p=0.5 seed=0"
+    P = cat.planted_points(m=1024, n=60, d=9, seed=0)
+    assert len(P) == 9
+    assert len(H.restrict(P)) == 512
+    small = cat.family("planted", m=8, n=5, d=3, seed=1)
+    assert len(small.restrict(cat.planted_points(8, 5, 3, seed=1))) == 8
+
+
+# ---------------------------------------------------------------------------- errors
+@pytest.mark.parametrize("call,exc,words", [
+    (lambda: cat.family("nope"), UnknownFamilyError, ["nope", "thresholds"]),
+    (lambda: cat.family("thresholds", m=3), UnknownFamilyError, ["'m'", "parameters: n"]),
+    (lambda: cat.family("thresholds", n=-1), InvalidInputError, ["'n'", "0 <= n"]),
+    (lambda: cat.family("thresholds", n=2.5), InvalidInputError, ["'n'", "integer"]),
+    (lambda: cat.family("thresholds", n=True), InvalidInputError, ["integer"]),
+    (lambda: cat.family("thresholds", n=10**9), InvalidInputError, ["out of range"]),
+    (lambda: cat.family("intervals", n=4, empty="yes"), InvalidInputError, ["true or false"]),
+    (lambda: cat.family("random", m=5000, n=5000), InvalidInputError, ["2^22", "cells"]),
+    (lambda: cat.family("random", p=1.5), InvalidInputError, ["'p'"]),
+    (lambda: cat.family("parities", n=30), InvalidInputError, ["'n'"]),
+    (lambda: cat.family("affine", p=4, n=2, d=1), InvalidInputError, ["prime"]),
+    (lambda: cat.family("affine", p=2, n=12, d=1), InvalidInputError, ["'n'"]),
+    (lambda: cat.family("affine", p=3, n=7, d=1), InvalidInputError, ["1024"]),
+    (lambda: cat.family("affine", p=2, n=2, d=3, exact=True), InvalidInputError, ["d <= n"]),
+    (lambda: cat.family("halfspaces", g=7, dim=2), InvalidInputError, ["36"]),
+    (lambda: cat.family("planted", m=100, n=60, d=9), InvalidInputError, ["2^d"]),
+    (lambda: cat.family("planted", m=1024, n=5, d=9), InvalidInputError, ["n >= d"]),
+    (lambda: cat.family("decision_lists", n=5, k=2), InvalidInputError, ["n <= 3"]),
+    (lambda: cat.from_spec("thresholds n=abc$"), InvalidInputError, ["'n'"]),
+    (lambda: cat.from_spec("thresholds 64"), InvalidInputError, ["key=value"]),
+    (lambda: cat.from_spec("thresholds n=3 n=4"), InvalidInputError, ["twice"]),
+    (lambda: cat.from_spec("   "), InvalidInputError, ["empty"]),
+    (lambda: cat.from_spec("nofamily n=3"), UnknownFamilyError, ["nofamily", "families"]),
+    (lambda: cat.from_spec("missing/dir/cls.json"), InvalidInputError, ["does not exist"]),
+    (lambda: cat.from_spec("thresholds n=__import__('os')"), InvalidInputError, ["'n'"]),
+    (lambda: cat.describe("zzz"), UnknownFamilyError, ["zzz"]),
+])
+def test_errors(call, exc, words) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(exc) as info:
+        call()
+    msg = str(info.value)
+    assert "\n" not in msg
+    for w in words:
+        assert w in msg
+
+
+# ---------------------------------------------------------------------------- specs
+def test_parse_spec_values() -> None:
+    name, params = cat.parse_spec("random m=200 n=20 p=0.5 seed=3 flag=TRUE word=abc")
+    assert name == "random"
+    assert params == {"m": 200, "n": 20, "p": 0.5, "seed": 3, "flag": True, "word": "abc"}
+    assert isinstance(params["m"], int) and isinstance(params["p"], float)
+
+
+def test_from_spec_class_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    H = cat.family("intervals", n=5)
+    path = tmp_path / "iv.json"
+    save_class(H, path)
+    assert cat.from_spec(str(path)) == H
+    assert cat.from_spec(path) == H
+
+
+@pytest.mark.parametrize("name", sorted(ALL - {"halfspaces"}))
+def test_from_spec_round_trips_the_name(name: str) -> None:
+    H = cat.family(name)
+    assert cat.from_spec(H.name) == H
+    assert cat.from_spec(H.name).name == H.name
+
+
+@given(st.integers(0, 300))
+def test_thresholds_property(n: int) -> None:
+    H = cat.from_spec(f"thresholds n={n}")
+    assert len(H) == n + 1
+    kv = cat.known_values("thresholds", n=n)
+    assert kv["tdim"].value == n
+    assert kv["ldim"].value == (n + 1).bit_length() - 1
+
+
+@given(st.integers(0, 40), st.integers(0, 40), st.floats(0, 1), st.integers(0, 2**32))
+def test_random_spec_round_trip(m: int, n: int, p: float, seed: int) -> None:
+    H = cat.family("random", m=m, n=n, p=p, seed=seed)
+    assert cat.from_spec(H.name) == H
+    assert len(H) <= max(m, 0) and H.domain_size == n
+
+
+# ---------------------------------------------------------------------------- formulas
+def test_formula_evaluator() -> None:
+    ev = cat.evaluate_formula
+    assert ev("floor(log2(n + 1))", {"n": 2**60 - 1}) == 60
+    assert ev("floor(log2(n + 1))", {"n": 2**60 - 2}) == 59
+    assert ev("ceil(log2(n))", {"n": 9}) == 4
+    assert ev("comb(n, 2) + max(1, k) // 2", {"n": 5, "k": 4}) == 12
+    assert ev("n >= 2 and not zero", {"n": 3, "zero": False}) is True
+    assert ev("1 if empty else 0", {"empty": True}) == 1
+    assert ev("gbinom(4, 2, 2)", {}) == 35
+    assert ev("affine_count(2, 3, 0, 1)", {}) == 36
+    assert ev("binsum(4, 2, 2)", {}) == 1 + 8 + 24
+    for bad in ["__import__('os')", "n.real", "[n]", "n ** 100000", "open('x')", "'a' + n",
+                "lambda: 1", "(1).__class__", "m + 1", "n +"]:
+        with pytest.raises(InvalidInputError):
+            ev(bad, {"n": 3})
+
+
+def test_known_values_shape() -> None:
+    kv = cat.known_values("thresholds", n=64)
+    assert set(kv) == {"vc", "ldim", "tdim"}
+    assert (kv["vc"].value, kv["ldim"].value, kv["tdim"].value) == (1, 6, 64)
+    assert all(v.citation for v in kv.values())
+    assert kv["ldim"].kind == "value" and kv["ldim"].dimension == "ldim"
+    hv = cat.known_values("random", m=200, n=20)
+    assert hv["vc_upper"].kind == "upper" and hv["vc_upper"].value == 7
+    assert "vc" not in cat.known_values("intervals", n=1)
+    with pytest.raises(UnknownFamilyError):
+        cat.known_values("thresholds", q=1)
+
+
+# ---------------------------------------------------------------------------- exact checks
+def _algorithm(dim: str):  # type: ignore[no-untyped-def]
+    module, fn = {"vc": ("ltheory.dims.vc", "vc_dimension"),
+                  "ldim": ("ltheory.dims.littlestone", "littlestone_dimension"),
+                  "tdim": ("ltheory.dims.threshold", "threshold_dimension")}[dim]
+    try:
+        mod = importlib.import_module(module)
+    except ImportError:
+        pytest.skip(f"{module} is not available yet")
+    if not hasattr(mod, fn):
+        pytest.skip(f"{module}.{fn} is not available yet")
+    return getattr(mod, fn)
+
+
+FAST_SETTINGS = [
+    "thresholds n=1", "thresholds n=5", "thresholds n=8",
+    "intervals n=5", "intervals n=6 empty=false", "intervals n=1",
+    "points n=1 zero=true", "points n=5", "points n=5 zero=true",
+    "parities n=1", "parities n=2", "parities n=3",
+    "conjunctions n=3 monotone=true", "conjunctions n=3", "conjunctions n=4 k=2 monotone=true",
+    "conjunctions n=4 k=1 monotone=true", "conjunctions n=3 k=1",
+    "disjunctions n=3 monotone=true", "disjunctions n=3", "disjunctions n=4 k=2 monotone=true",
+    "disjunctions n=4 k=1 monotone=true",
+    "decision_lists n=2", "decision_lists n=3 monotone=true", "decision_lists n=2 k=2",
+    "halfspaces g=2 dim=2", "halfspaces g=3 dim=2", "halfspaces g=2 dim=3", "halfspaces g=4 dim=1",
+    "affine p=2 n=2 d=0", "affine p=2 n=3 d=1", "affine p=3 n=2 d=1", "affine p=2 n=3 d=2",
+    "weight_at_most n=6 d=2", "weight_at_most n=4 d=4", "weight_at_least n=6 d=2",
+    "weight_at_least n=3 d=5",
+    "random m=30 n=8 seed=1", "planted m=64 n=12 d=4 seed=2",
+]
+SLOW_SETTINGS = [
+    "thresholds n=31", "intervals n=12", "parities n=4", "conjunctions n=4",
+    "disjunctions n=4", "conjunctions n=6 k=2 monotone=true", "decision_lists n=3",
+    "decision_lists n=4 monotone=true", "halfspaces g=4 dim=2", "affine p=3 n=3 d=1",
+    "affine p=5 n=2 d=1", "weight_at_most n=10 d=3", "random m=200 n=20 p=0.5 seed=3",
+    "planted m=256 n=30 d=6 seed=5",
+]
+
+
+def _cases(settings: list[str], slow: bool) -> list:  # type: ignore[type-arg]
+    out = []
+    for spec in settings:
+        name, params = cat.parse_spec(spec)
+        for key, kv in cat.known_values(name, **params).items():
+            marks = [pytest.mark.slow] if slow else []
+            if kv.disagreement:
+                marks.append(pytest.mark.xfail(reason=f"published value disagrees: "
+                                               f"{kv.disagreement}", strict=True))
+            out.append(pytest.param(spec, key, marks=marks, id=f"{spec}-{key}"))
+    return out
+
+
+def _check_known_value(spec: str, key: str) -> None:
+    name, params = cat.parse_spec(spec)
+    kv = cat.known_values(name, **params)[key]
+    H = cat.from_spec(spec)
+    res = _algorithm(kv.dimension)(H)
+    assert res.exact, f"{spec}: {kv.dimension} not computed exactly"
+    if kv.kind == "value":
+        assert res.value == kv.value, f"{spec}: {key} computed {res.value}, catalog {kv.value}"
+    elif kv.kind == "lower":
+        assert res.value >= kv.value, f"{spec}: {key} computed {res.value} < bound {kv.value}"
+    else:
+        assert res.value <= kv.value, f"{spec}: {key} computed {res.value} > bound {kv.value}"
+
+
+@pytest.mark.parametrize("spec,key", _cases(FAST_SETTINGS, slow=False))
+def test_known_values_match_exact_computation(spec: str, key: str) -> None:
+    _check_known_value(spec, key)
+
+
+@pytest.mark.parametrize("spec,key", _cases(SLOW_SETTINGS, slow=True))
+def test_known_values_match_exact_computation_slow(spec: str, key: str) -> None:
+    _check_known_value(spec, key)
+
+
+@pytest.mark.slow
+def test_planted_benchmark_vc() -> None:
+    """The VC benchmark class: 1,024 random hypotheses on 60 points, planted shattered set 9."""
+    vc = _algorithm("vc")
+    res = vc(cat.family("planted", m=1024, n=60, d=9, seed=0))
+    assert res.exact and 9 <= res.value <= 10
