@@ -4,5 +4,6 @@ function of the public API.)"""
 
 from ltheory.privacy.auditing.core import AuditReport, audit, min_runs
 from ltheory.privacy.auditing.outputs import MechanismError
+from ltheory.privacy.auditing.search import SearchReport, audit_search
 
-__all__ = ["AuditReport", "MechanismError", "audit", "min_runs"]
+__all__ = ["AuditReport", "MechanismError", "SearchReport", "audit", "audit_search", "min_runs"]
