@@ -53,6 +53,20 @@ def soundness(n_audits: int, runs: int) -> list[dict]:
     return rows
 
 
+def soundness_many(n_audits: int = 2000) -> list[dict]:
+    """The error rate of the bound estimated more finely: many small audits."""
+    rows = []
+    for label, (m, a, b), runs in (("randomized_response eps=1", (RandomizedResponse(1.0), D0, D1),
+                                    10_000),
+                                   ("exponential thresholds(7), worst flip", em_small(), 20_000)):
+        true = audit(m, a, b, claimed_epsilon=1.0, runs=runs, seed=0).exact_epsilon
+        above = sum(audit(m, a, b, claimed_epsilon=1.0, runs=runs, seed=50_000 + s,
+                          executor="serial").epsilon_lower_bound > true for s in range(n_audits))
+        rows.append({"case": label, "audits": n_audits, "runs_each": runs,
+                     "share_above_true": above / n_audits})
+    return rows
+
+
 def tightness(quick: bool) -> list[dict]:
     cases = [("randomized_response eps=1 (target >= 0.9, <= 1e6 runs)",
               (RandomizedResponse(1.0), D0, D1), 1.0, [10**5, 10**6]),
@@ -72,7 +86,7 @@ def tightness(quick: bool) -> list[dict]:
     return rows
 
 
-def detection(runs: int) -> list[dict]:
+def detection(runs: int, seeds: int = 10) -> list[dict]:
     variants = [NoisyMaxWithValue(1.0), SparseVector(1.0, variant=3),
                 SparseVector(1.0, variant=4), SparseVector(1.0, variant=5),
                 SparseVector(1.0, variant=6), Histogram(1.0, wrong_scale=True)]
@@ -81,9 +95,12 @@ def detection(runs: int) -> list[dict]:
         a, b = m.default_pair()
         n = 5 * runs // 2 if m.name == "svt3" else runs
         r = audit(m, a, b, claimed_epsilon=m.epsilon, runs=n, seed=0)
+        flagged = [audit(m, a, b, claimed_epsilon=m.epsilon, runs=n, seed=100 + s).verdict
+                   == "violation" for s in range(seeds)]
         rows.append({"mechanism": m.name, "claimed": m.epsilon, "true": m.true_epsilon,
                      "exact_at_pair": r.exact_epsilon, "runs": n,
                      "bound": round(r.epsilon_lower_bound, 4), "verdict": r.verdict,
+                     "flagged_over_seeds": f"{sum(flagged)}/{seeds}",
                      "d0": a, "d1": b, "seconds": round(r.seconds, 2)})
     for m in (SparseVector(1.0, variant=1), SparseVector(1.0, variant=2)):
         a, b = m.default_pair()
@@ -131,9 +148,10 @@ def main() -> None:
     out = {
         "throughput": throughput(),
         "tightness": tightness(args.quick),
-        "detection": detection(400_000),
+        "detection": detection(400_000, 3 if args.quick else 10),
         "worst_pairs": worst_pairs(),
         "soundness": soundness(50 if args.quick else 200, 100_000),
+        "soundness_many": soundness_many(200 if args.quick else 2000),
     }
     print(json.dumps(out, indent=1, default=str, ensure_ascii=False))
 
