@@ -244,3 +244,17 @@ def test_random_finite_mechanisms(w0: list[float], data: st.DataObject) -> None:
     assert json.loads(r.to_json())["runs"] == 4_000
     with pytest.raises(InvalidInputError, match="neighbours"):
         audit(m, "a", "zzz", claimed_epsilon=eps, runs=4_000, seed=0)
+
+
+def test_learner_with_fit_only() -> None:
+    class Learner:
+        claim = (1.0, 0.0)
+
+        def fit(self, dataset, rng):
+            keep = rng.random() < np.e / (1 + np.e)
+            return "1" if (dataset[0][1] == 1) == keep else "0"
+
+    r = audit(Learner(), D0, D1, claimed_epsilon=1.0, runs=20_000, seed=0)
+    assert r.verdict == "consistent" and r.epsilon_lower_bound > 0.7
+    with pytest.raises(InvalidInputError, match="callable"):
+        audit(object(), D0, D1, claimed_epsilon=1.0, runs=20_000, seed=0)

@@ -221,9 +221,10 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     t0 = time.perf_counter()
     eps, delta, runs, alpha = _check_params(claimed_epsilon, claimed_delta, runs, alpha,
                                             selection_fraction, events)
-    if not (callable(mechanism) or hasattr(mechanism, "sample")):
-        raise InvalidInputError("mechanism must be callable as mechanism(dataset, rng) or offer "
-                                "mechanism.sample(dataset, n, rng)")
+    if not (callable(mechanism) or hasattr(mechanism, "sample") or hasattr(mechanism, "fit")):
+        raise InvalidInputError("mechanism must be callable as mechanism(dataset, rng), offer "
+                                "mechanism.sample(dataset, n, rng), or be a learner with "
+                                ".fit(dataset, rng)")
     if check_neighbours_:
         check_neighbours(mechanism, d0, d1)
     n_sel, n_cert = split_runs(runs, selection_fraction)

@@ -2,7 +2,8 @@
 
 A batch is one of: a 1-D float array (scalar outputs), a 2-D float array (vector outputs, one row
 per run) or a list of hashable objects (anything else).  ``draw`` uses ``mechanism.sample`` when
-present and otherwise calls ``mechanism(dataset, rng)`` n times.
+present, otherwise calls ``mechanism(dataset, rng)`` (or a learner's ``fit(dataset, rng)``) n
+times.
 """
 
 from __future__ import annotations
@@ -69,8 +70,10 @@ def draw(mechanism: Any, dataset: Any, n: int, rng: np.random.Generator) -> Batc
     try:
         if hasattr(mechanism, "sample"):
             raw = mechanism.sample(dataset, n, rng)
-        else:
+        elif callable(mechanism):
             raw = [mechanism(dataset, rng) for _ in range(n)]
+        else:                                   # a learner: .fit(dataset, rng) -> hypothesis
+            raw = [mechanism.fit(dataset, rng) for _ in range(n)]
     except MechanismError:
         raise
     except Exception as exc:  # the mechanism is user code: report, never a traceback
