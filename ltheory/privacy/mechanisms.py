@@ -213,14 +213,25 @@ class GeometricMechanism(Mechanism):
         f = int(round(self.query(dataset)))
         lo, hi = self.clamp
 
-        def cdf(k: int) -> float:  # P[Z <= k]
-            return a ** (-k) / (1 + a) if k < 0 else 1.0 - a ** (k + 1) / (1 + a)
+        def point(k: int) -> float:       # P[Z = k]
+            return (1 - a) / (1 + a) * a ** abs(k)
+
+        def below(k: int) -> float:       # P[Z <= k]
+            return a ** (-k) / (1 + a) if k <= 0 else 1.0 - above(k + 1)
+
+        def above(k: int) -> float:       # P[Z >= k]
+            return a ** k / (1 + a) if k >= 0 else 1.0 - below(k - 1)
 
         dist: dict[Hashable, float] = {}
         for o in range(lo, hi + 1):
-            up = 1.0 if o == hi else cdf(o - f)
-            down = 0.0 if o == lo else cdf(o - 1 - f)
-            dist[o] = up - down
+            if lo == hi:
+                dist[o] = 1.0
+            elif o == lo:
+                dist[o] = below(o - f)
+            elif o == hi:
+                dist[o] = above(o - f)
+            else:
+                dist[o] = point(o - f)
         return dist
 
 
