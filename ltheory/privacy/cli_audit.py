@@ -1,7 +1,7 @@
 """The ``ltheory audit`` command; ``register(app)`` adds it to the top-level typer app.
 
 ``ltheory audit NAME [--param k=v ...] --claimed-epsilon E --runs N [--seed S] [--alpha A]
-[--claimed-delta D] [--d0 JSON --d1 JSON] [--search] [--json] [--plot FILE]``
+[--claimed-delta D] [--d0 JSON --d1 JSON] [--search] [--tradeoff] [--json] [--plot FILE]``
 
 NAME is one of ``MECHANISMS``; parameters are converted with the constructor's annotations
 (int, float, bool, "lo,hi" int pairs), never evaluated.  The mechanism's ε defaults to the claimed
@@ -123,6 +123,8 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
         plot: Annotated[str | None, typer.Option("--plot", help="PNG of the two output "
                                                  "distributions, event marked.")] = None,
+        tradeoff: Annotated[bool, typer.Option("--tradeoff", help="Add the (epsilon, delta) "
+                                               "curve to the report.")] = False,
     ) -> None:
         """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
         from ltheory.privacy.auditing.core import audit
@@ -154,12 +156,12 @@ def register(app: typer.Typer) -> None:
                 if search:
                     s = audit_search(m, a, claimed_epsilon=claimed_epsilon,
                                      claimed_delta=claimed_delta, runs=runs, seed=seed,
-                                     alpha=alpha, progress=progress_cb)
+                                     alpha=alpha, progress=progress_cb, tradeoff=tradeoff)
                     report, a, b = s.report, s.d0, s.d1
                 else:
                     report = audit(m, a, b, claimed_epsilon=claimed_epsilon,
                                    claimed_delta=claimed_delta, runs=runs, seed=seed,
-                                   alpha=alpha, progress=progress_cb)
+                                   alpha=alpha, progress=progress_cb, tradeoff=tradeoff)
             finally:
                 if prog is not None:
                     prog.stop()

@@ -70,3 +70,10 @@ def test_plot_and_search(tmp_path) -> None:
             "--plot", str(png2))
     assert r.exit_code == 1, r.output
     assert png2.exists()
+
+
+def test_tradeoff_curve_in_json() -> None:
+    r = run("randomized_response", "--claimed-epsilon", "1", "--runs", "20000", "--json",
+            "--tradeoff")
+    d = json.loads(r.stdout)
+    assert len(d["tradeoff"]) == 41 and "delta_exact" in d["tradeoff"][0]
