@@ -103,18 +103,14 @@ def test_saved_file_has_one_hypothesis_per_line(tmp_path: Path) -> None:
     assert sum(line.strip().strip(",") in ('"000"', '"011"', '"111"') for line in lines) == 3
 
 
-@pytest.mark.xfail(strict=False, reason="core inconsistency: save_class() writes an empty class "
-                   "as '\"hypotheses\": []', which load_class() then rejects ('field "
-                   "\\'hypotheses\\' is empty'); either save_class should refuse with "
-                   "ClassFileError or the format should allow an empty class")
-def test_save_empty_class_is_refused_or_round_trips(tmp_path: Path) -> None:
+def test_save_empty_class_is_refused(tmp_path: Path) -> None:
+    """An empty class cannot be written: the format needs a hypothesis and load_class would reject
+    the file (regression, fixed in 328dd83)."""
     E = HypothesisClass.from_strings([], domain=2)
     p = tmp_path / "empty.json"
-    try:
+    with pytest.raises(ClassFileError, match="empty class"):
         save_class(E, p)
-    except ClassFileError:
-        return
-    assert load_class(p) == E
+    assert not p.exists()
 
 
 # --------------------------------------------------------------------------- malformations

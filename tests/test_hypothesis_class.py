@@ -90,23 +90,15 @@ def test_constructor_errors(build: object, msg: str) -> None:
         build()  # type: ignore[operator]
 
 
-@pytest.mark.xfail(strict=False, reason="core bug: HypothesisClass.from_strings('0101') (a bare "
-                   "string) is iterated character by character and silently becomes the class "
-                   "{'0', '1'} on ONE point; hypothesis_class.py from_strings, `rows = "
-                   "list(hypotheses)` makes the following isinstance(rows, str) guard dead code")
 def test_from_strings_rejects_a_bare_string() -> None:
-    try:
-        H = HypothesisClass.from_strings("0101")  # type: ignore[arg-type]
-    except InvalidInputError:
-        return
-    assert H.to_strings() == ["0101"]  # the only other acceptable reading
+    """Regression (fixed in 328dd83): a bare string used to become a one-point class."""
+    with pytest.raises(InvalidInputError, match="single string"):
+        HypothesisClass.from_strings("0101")  # type: ignore[arg-type]
 
 
-@pytest.mark.xfail(strict=False, reason="core bug: from_strings([], domain=-1) raises numpy's "
-                   "ValueError('negative dimensions are not allowed') from np.zeros((0, -1)) "
-                   "before the domain is validated, instead of InvalidInputError")
 def test_empty_class_with_negative_domain_is_invalid_input() -> None:
-    with pytest.raises(InvalidInputError):
+    """Regression (fixed in 328dd83): used to leak numpy's ValueError."""
+    with pytest.raises(InvalidInputError, match="non-negative"):
         HypothesisClass.from_strings([], domain=-1)
 
 
@@ -205,12 +197,10 @@ def test_subclass_mask_and_indices() -> None:
     assert len(THR.subclass(np.zeros(5, dtype=bool))) == 0
 
 
-@pytest.mark.xfail(strict=False, reason="core bug: HypothesisClass.subclass([]) raises IndexError "
-                   "(np.asarray([]) is float64, not a valid index array) instead of returning "
-                   "the empty sub-class; hit e.g. by StandardOptimalAlgorithm.version_space() "
-                   "once the version space is empty")
 def test_subclass_empty_index_list() -> None:
-    assert len(THR.subclass([])) == 0
+    """Regression (fixed in 328dd83): subclass([]) used to raise IndexError."""
+    E = THR.subclass([])
+    assert len(E) == 0 and E.domain == THR.domain
 
 
 # --------------------------------------------------------------------------- set operations

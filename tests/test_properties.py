@@ -315,15 +315,13 @@ def test_soa_predicts_the_side_of_larger_ldim(data: st.DataObject, H: Hypothesis
             V.version_space([(x, 1 - b)]))
 
 
-@pytest.mark.xfail(strict=False, reason="HypothesisClass.subclass([]) raises IndexError (core "
-                   "bug), so StandardOptimalAlgorithm.version_space() crashes once no hypothesis "
-                   "is consistent (soa.py passes an empty index list)")
 def test_soa_version_space_after_contradiction() -> None:
     SOA = soa_class()
     soa = SOA(HypothesisClass.from_strings(["01", "10"]))
     soa.update(0, 1)
     soa.update(1, 1)  # no hypothesis has both
     assert len(soa.version_space()) == 0
+    assert soa.predict(0) in (0, 1)  # still usable, though the mistake bound no longer applies
 
 
 def _walk_against(soa: Any, tree: dict[str, Any]) -> tuple[int, list[tuple[str, int]], str]:
@@ -398,7 +396,15 @@ def test_soa_exhaustive_adversary_slow(H: HypothesisClass) -> None:
 
 
 # --------------------------------------------------------------------------- budgets
-@pytest.mark.parametrize("kind", KINDS)
+TDIM_BUDGET_BUG = ("threshold.py bug: threshold_dimension sets `lower = val` before "
+                   "`best_seq = search.ladder(full, lower)`; ladder() calls longest(), which can "
+                   "raise BudgetExpired, so the result claims lower=val with the previous, "
+                   "shorter ladder as witness (e.g. lower 7, 5-point ladder)")
+KINDS_BUDGET = ["vc", "ldim", pytest.param("tdim", marks=pytest.mark.xfail(
+    strict=False, reason=TDIM_BUDGET_BUG))]
+
+
+@pytest.mark.parametrize("kind", KINDS_BUDGET)
 @given(H=lst.hypothesis_classes(min_points=6, max_points=8, min_size=20, max_size=60))
 @settings(max_examples=20)
 def test_budgeted_results_are_certified_bounds(kind: str, H: HypothesisClass) -> None:
@@ -409,6 +415,55 @@ def test_budgeted_results_are_certified_bounds(kind: str, H: HypothesisClass) ->
     verify(H, r)
     true = exact(kind, H)
     assert r.lower <= true <= r.upper
+
+
+class _CountdownBudget:
+    """A stand-in for ltheory.dims.budget.Budget that expires after a fixed number of checks, so
+    that budget exhaustion is deterministic (the real one reads the wall clock)."""
+
+    def __init__(self, seconds: float | None, checks: int) -> None:
+        self.seconds = seconds
+        self.left = checks
+
+    def expired(self) -> bool:
+        if self.seconds is None:
+            return False
+        self.left -= 1
+        return self.left < 0
+
+    def elapsed(self) -> float:
+        return 0.0
+
+
+_BUDGET_CLASS = HypothesisClass.from_strings([
+    "11011001", "00110110", "10001100", "00011000", "01100100", "00010100", "10110101",
+    "10111010", "10010101", "11001000", "00110000", "01110101", "10100110", "01100000",
+    "01111001", "10101010", "11011000", "11000001", "01000110", "10001110", "01010111",
+    "10101101", "00001010", "11001010", "10011000", "10111100", "11001111", "11010101",
+    "00010101", "10011100", "00001110", "10010010", "01000111", "11010001", "11110110",
+    "11110011", "10010100", "00101000", "11100111", "00100000", "11100000", "00000111",
+    "10100111", "01011101", "00110010", "11101111", "10101001"])
+
+
+@pytest.mark.parametrize("kind, module", [
+    ("vc", "ltheory.dims.vc"), ("ldim", "ltheory.dims.littlestone"),
+    pytest.param("tdim", "ltheory.dims.threshold",
+                 marks=pytest.mark.xfail(strict=False, reason=TDIM_BUDGET_BUG)),
+])
+def test_budget_expiring_at_every_step_gives_certified_bounds(
+        kind: str, module: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deterministic version: let the budget run out after 0, 1, 2, ... checks; every result must
+    verify and bracket the exact value."""
+    mod = pytest.importorskip(module)
+    H = _BUDGET_CLASS
+    true = exact(kind, H)
+    algo = ALGOS[kind]()
+    for checks in range(0, 400, 3):
+        monkeypatch.setattr(mod, "Budget",
+                            lambda seconds, c=checks, **_: _CountdownBudget(seconds, c))
+        r = algo(H, budget=1.0)
+        verify(H, r)
+        assert r.lower <= true <= r.upper, (checks, r)
 
 
 @pytest.mark.parametrize("kind", KINDS)
