@@ -112,8 +112,9 @@ def register(app: typer.Typer) -> None:
         runs: Annotated[int, typer.Option("--runs", help="Total runs (half per dataset).")],
         param: Annotated[list[str] | None, typer.Option("--param", "-p",
                                                         help="Mechanism parameter k=v.")] = None,
-        claimed_delta: Annotated[float, typer.Option("--claimed-delta",
-                                                     help="Claimed delta in [0, 1).")] = 0.0,
+        claimed_delta: Annotated[float | None, typer.Option(
+            "--claimed-delta", help="Claimed delta in [0, 1) (default: the mechanism's "
+            "claimed delta, 0 for pure DP).")] = None,
         seed: Annotated[int, typer.Option("--seed")] = 0,
         alpha: Annotated[float, typer.Option("--alpha", help="Error probability.")] = 0.05,
         d0: Annotated[str | None, typer.Option("--d0", help="Dataset d0 as JSON.")] = None,
@@ -135,6 +136,8 @@ def register(app: typer.Typer) -> None:
                 raise InvalidInputError(f"--claimed-epsilon must be a finite number > 0, got "
                                         f"{claimed_epsilon!r}")
             m = build_mechanism(name, param or [], claimed_epsilon)
+            if claimed_delta is None:
+                claimed_delta = float(getattr(m, "delta", 0.0))
             a, b = m.default_pair()
             if d0 is not None:
                 a = _dataset(d0, "d0")

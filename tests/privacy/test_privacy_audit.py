@@ -21,6 +21,7 @@ from ltheory.privacy.mechanisms import (
     NoisyMaxWithValue,
     RandomizedResponse,
     SparseVector,
+    StableHistogram,
     TabulatedMechanism,
     thresholds,
 )
@@ -258,3 +259,11 @@ def test_learner_with_fit_only() -> None:
     assert r.verdict == "consistent" and r.epsilon_lower_bound > 0.7
     with pytest.raises(InvalidInputError, match="callable"):
         audit(object(), D0, D1, claimed_epsilon=1.0, runs=20_000, seed=0)
+
+
+def test_delta_matters_for_stable_histogram() -> None:
+    """(ε, δ)-DP but not ε-DP: flagged at δ = 0, consistent at its claimed δ."""
+    m = StableHistogram(1.0, 1e-3)
+    kw = dict(claimed_epsilon=1.0, runs=4_000_000, seed=0)
+    assert audit(m, *m.default_pair(), claimed_delta=0.0, **kw).verdict == "violation"
+    assert audit(m, *m.default_pair(), claimed_delta=1e-3, **kw).verdict == "consistent"

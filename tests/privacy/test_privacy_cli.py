@@ -77,3 +77,12 @@ def test_tradeoff_curve_in_json() -> None:
             "--tradeoff")
     d = json.loads(r.stdout)
     assert len(d["tradeoff"]) == 41 and "delta_exact" in d["tradeoff"][0]
+
+
+def test_claimed_delta_defaults_to_mechanism_claim() -> None:
+    r = run("stable_histogram", "--claimed-epsilon", "1", "--runs", "40000", "--json")
+    d = json.loads(r.stdout)
+    assert d["claimed_delta"] == 1e-3 and r.exit_code == 0
+    r = run("stable_histogram", "--claimed-epsilon", "1", "--claimed-delta", "0", "--runs",
+            "400000", "--json")
+    assert json.loads(r.stdout)["claimed_delta"] == 0.0
