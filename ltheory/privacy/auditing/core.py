@@ -206,7 +206,7 @@ def exact_distributions(mechanism: Any, d0: Any, d1: Any) -> tuple[np.ndarray, n
 def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
           claimed_delta: float = 0.0, runs: int, seed: int | None, alpha: float = 0.05,
           executor: Any = None, selection_fraction: float = 0.1, events: int = 1,
-          tradeoff: bool | int = False, check_neighbours_: bool = True,
+          tradeoff: bool | int = False, verify_neighbours: bool = True,
           progress: Callable[[int, int], None] | None = None) -> AuditReport:
     """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1).
 
@@ -214,7 +214,11 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     draws fresh entropy, reported back); ``executor`` None (serial, or a local process pool from
     2·10^6 runs), "serial", "process", or any ``concurrent.futures.Executor``;
     ``selection_fraction`` the share of runs used to choose the event; ``events`` how many events
-    are certified (Bonferroni); ``tradeoff`` adds the (ε, δ) curve (True = 41 points, or an int).
+    are certified (Bonferroni); ``tradeoff`` adds the (ε, δ) curve (True = 41 points, or an int):
+    ``delta_lower_bound(ε) = p_lower − e^ε·p_upper`` for the certified event (sound at level α
+    simultaneously for every ε) and, in exact mode, ``delta_exact(ε)``; ``verify_neighbours=False``
+    skips the neighbour check (for relations the auditor cannot check); ``progress(done, total)``
+    is called after every chunk.
     Raises ``InvalidInputError`` on bad input (including too few runs, with the minimum needed) and
     ``MechanismError`` when the mechanism raises or returns unusable outputs.
     """
@@ -225,7 +229,7 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         raise InvalidInputError("mechanism must be callable as mechanism(dataset, rng), offer "
                                 "mechanism.sample(dataset, n, rng), or be a learner with "
                                 ".fit(dataset, rng)")
-    if check_neighbours_:
+    if verify_neighbours:
         check_neighbours(mechanism, d0, d1)
     n_sel, n_cert = split_runs(runs, selection_fraction)
     a_each = alpha / (2 * events)
