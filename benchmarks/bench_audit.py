@@ -70,6 +70,8 @@ def soundness_many(n_audits: int = 2000) -> list[dict]:
 def tightness(quick: bool) -> list[dict]:
     cases = [("randomized_response eps=1 (target >= 0.9, <= 1e6 runs)",
               (RandomizedResponse(1.0), D0, D1), 1.0, [10**5, 10**6]),
+             ("exponential, thresholds(7), eps=1, worst pair (target >= 0.85, <= 1e6 runs)",
+              em_small(), 1.0, [10**5, 10**6]),
              ("exponential, 1024 outputs, eps=1, worst pair (target >= 0.85, <= 1e6 runs)",
               em_1024(), 1.0, [10**5, 10**6]),
              ("laplace counting eps=0.1 (target >= 0.085, <= 2e7 runs)",
