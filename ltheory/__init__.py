@@ -1,5 +1,6 @@
 """ltheory: exact, certified combinatorial learning theory and sound privacy audits."""
 
+from ltheory import catalog
 from ltheory.core import HypothesisClass, class_from_json, class_to_json, load_class, save_class
 from ltheory.dims.littlestone import littlestone_dimension
 from ltheory.dims.result import DimensionResult
@@ -18,6 +19,7 @@ from ltheory.errors import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "catalog",
     "BudgetExceededError",
     "CertificateError",
     "ClassFileError",

@@ -396,12 +396,7 @@ def test_soa_exhaustive_adversary_slow(H: HypothesisClass) -> None:
 
 
 # --------------------------------------------------------------------------- budgets
-TDIM_BUDGET_BUG = ("threshold.py bug: threshold_dimension sets `lower = val` before "
-                   "`best_seq = search.ladder(full, lower)`; ladder() calls longest(), which can "
-                   "raise BudgetExpired, so the result claims lower=val with the previous, "
-                   "shorter ladder as witness (e.g. lower 7, 5-point ladder)")
-KINDS_BUDGET = ["vc", "ldim", pytest.param("tdim", marks=pytest.mark.xfail(
-    strict=False, reason=TDIM_BUDGET_BUG))]
+KINDS_BUDGET = ["vc", "ldim", "tdim"]
 
 
 @pytest.mark.parametrize("kind", KINDS_BUDGET)
@@ -447,8 +442,7 @@ _BUDGET_CLASS = HypothesisClass.from_strings([
 
 @pytest.mark.parametrize("kind, module", [
     ("vc", "ltheory.dims.vc"), ("ldim", "ltheory.dims.littlestone"),
-    pytest.param("tdim", "ltheory.dims.threshold",
-                 marks=pytest.mark.xfail(strict=False, reason=TDIM_BUDGET_BUG)),
+    ("tdim", "ltheory.dims.threshold"),
 ])
 def test_budget_expiring_at_every_step_gives_certified_bounds(
         kind: str, module: str, monkeypatch: pytest.MonkeyPatch) -> None:

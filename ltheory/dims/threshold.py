@@ -192,8 +192,12 @@ def threshold_dimension(H: HypothesisClass, budget: float | None = None) -> Dime
             if val < lower + 1:
                 upper = lower
                 break
+            # The ladder of length val is proven (memoised); rebuild it without the budget so the
+            # witness always certifies the bound we report.
+            search.budget, saved = None, search.budget
+            best_seq = search.ladder(full, val)
+            search.budget = saved
             lower = val
-            best_seq = search.ladder(full, lower)
     except BudgetExpired:
         exact = False
     strings = H.to_strings()

@@ -30,6 +30,7 @@ once (children only take candidates after the chosen one).
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -57,17 +58,24 @@ class _VCSearch:
         self.node_limit: int | None = None
         self.M16 = M.astype(np.int16)
 
-    def _refine_scores(self, codes: np.ndarray, k: int, cand: np.ndarray) -> np.ndarray:
-        """For each candidate point, min over cells of S of min(#ones, #zeros) in that cell."""
+    def _refine_scores(self, codes: np.ndarray, k: int, cand: np.ndarray,
+                       with_collisions: bool = False) -> Any:
+        """For each candidate point y: min over the cells of S of min(#ones, #zeros) of y in
+        that cell (and, if asked, the number of pairs of hypotheses that S + y does not
+        separate: lower means more evenly filled cells)."""
         order = np.argsort(codes, kind="stable")
         sizes = np.bincount(codes, minlength=1 << k)
         if (sizes == 0).any():
-            return np.full(len(cand), -1)
+            empty = np.full(len(cand), -1)
+            return (empty, empty) if with_collisions else empty
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
         sub = self.M16[order][:, cand]
         ones = np.add.reduceat(sub, starts, axis=0).astype(np.int64)
         zeros = sizes[:, None] - ones
-        return np.minimum(ones, zeros).min(axis=0)
+        mins = np.minimum(ones, zeros).min(axis=0)
+        if with_collisions:
+            return mins, (ones * ones + zeros * zeros).sum(axis=0)
+        return mins
 
     def greedy(self, start: list[int] | None = None) -> list[int]:
         """Grow a shattered set from ``start`` by the point giving the most balanced cells."""
@@ -170,15 +178,15 @@ class _VCSearch:
         r = d - k  # points still needed
         if len(cand) < r:
             return None
-        scores = self._refine_scores(codes, k, cand)
+        scores, collisions = self._refine_scores(codes, k, cand, with_collisions=True)
         need = 1 << (r - 1)
         keep = scores >= need
-        cand, scores = cand[keep], scores[keep]
+        cand, collisions = cand[keep], collisions[keep]
         if len(cand) < r:
             return None
         if r == 1:
-            return S + [int(cand[int(np.argmax(scores))])]
-        order = np.argsort(-scores, kind="stable")
+            return S + [int(cand[0])]
+        order = np.argsort(collisions, kind="stable")  # most evenly filled cells first
         cand = cand[order]
         for i in range(len(cand) - r + 1):
             x = int(cand[i])
@@ -208,7 +216,7 @@ def vc_dimension(H: HypothesisClass, budget: float | None = None) -> DimensionRe
     best: list[int] = []
     try:
         best = search.multistart_greedy()
-        width, limit = 256, 2_000
+        width, limit = 256, 500
         if len(best) < upper:
             wide = search.beam(width)
             best = wide if len(wide) > len(best) else best
