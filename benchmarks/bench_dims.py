@@ -37,7 +37,7 @@ def baseline_ldim(H: HypothesisClass) -> int:
     M = H.matrix
     n = H.domain_size
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def ld(V: frozenset[int]) -> int:
         if len(V) <= 1:
             return len(V) - 1
