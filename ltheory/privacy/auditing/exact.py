@@ -60,7 +60,8 @@ def exact_epsilon(p0: np.ndarray, p1: np.ndarray, delta: float = 0.0, tol: float
     both = (p0 > 0) & (p1 > 0)
     if not both.any():
         return 0.0
-    top = float(np.max(np.abs(np.log(p0[both] / p1[both]))))
+    # difference of logs: the ratio itself can overflow when p1 is subnormal
+    top = float(np.max(np.abs(np.log(p0[both]) - np.log(p1[both]))))
     if delta <= 0:
         return top
     if delta_of_epsilon(p0, p1, 0.0) <= delta:
