@@ -8,6 +8,7 @@ classes on at most ~7 points.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations, permutations, product
 from typing import Any
@@ -39,14 +40,13 @@ def vc_reference(H: Any) -> int:
     return best
 
 
-def ldim_reference(H: Any) -> int:
-    """Ldim(H) by the recursive definition (Littlestone 1987):
+def _ldim_function(n: int) -> Callable[[frozenset[Row]], int]:
+    """The memoised recursive definition (Littlestone 1987) on a domain of n points:
 
     Ldim(∅) = −1; for V ≠ ∅, Ldim(V) = max(0, max over x splitting V of
     1 + min(Ldim(V_x^0), Ldim(V_x^1))) where V_x^b = {h ∈ V : h(x) = b}.  (A point that does not
-    split V would contribute 1 + Ldim(∅) = 0, so skipping it changes nothing.)  Memoised on V.
+    split V would contribute 1 + Ldim(∅) = 0, so skipping it changes nothing.)
     """
-    n = H.domain_size
 
     @cache
     def L(V: frozenset[Row]) -> int:
@@ -56,12 +56,16 @@ def ldim_reference(H: Any) -> int:
         for x in range(n):
             V0 = frozenset(h for h in V if h[x] == 0)
             V1 = frozenset(h for h in V if h[x] == 1)
-            if not V0 or not V1:
-                continue
-            best = max(best, 1 + min(L(V0), L(V1)))
+            if V0 and V1:
+                best = max(best, 1 + min(L(V0), L(V1)))
         return best
 
-    return L(rows(H))
+    return L
+
+
+def ldim_reference(H: Any) -> int:
+    """Ldim(H) by the recursive definition, memoised on version spaces."""
+    return _ldim_function(H.domain_size)(rows(H))
 
 
 def is_threshold_ladder(hyps: frozenset[Row], xs: tuple[int, ...]) -> bool:
@@ -125,18 +129,7 @@ def ldim_witness(H: Any) -> dict[str, Any] | None:
     """A shattered complete mistake tree of depth Ldim(H), in the JSON witness format, built by
     following the recursive definition (``None`` for the empty class)."""
     n = H.domain_size
-
-    @cache
-    def L(V: frozenset[Row]) -> int:
-        if not V:
-            return -1
-        best = 0
-        for x in range(n):
-            V0 = frozenset(h for h in V if h[x] == 0)
-            V1 = frozenset(h for h in V if h[x] == 1)
-            if V0 and V1:
-                best = max(best, 1 + min(L(V0), L(V1)))
-        return best
+    L = _ldim_function(n)
 
     def tree(V: frozenset[Row], d: int) -> dict[str, Any]:
         if d == 0:

@@ -122,6 +122,17 @@ def _point(ctx: _Ctx, label: Any, where: str) -> int:
     return i
 
 
+def _distinct_points(ctx: _Ctx, labels: Any, where: str, name: str) -> list[int]:
+    """The indices of a list of distinct domain labels (CertificateError on a repeat)."""
+    idx: list[int] = []
+    for pos, lab in enumerate(labels):
+        i = _point(ctx, lab, f"{where}[{pos}]")
+        if i in idx:
+            raise CertificateError(f"{where.split(':')[0]}: duplicate point {lab!r} in {name}")
+        idx.append(i)
+    return idx
+
+
 def _hypothesis_row(ctx: _Ctx, h: Any, where: str) -> tuple[int, ...]:
     """Parse a '0'/'1' string of the right length and check it is a hypothesis of H."""
     if not isinstance(h, str):
@@ -157,12 +168,7 @@ def verify_vc(H: HypothesisClass, witness: Any, value: Any) -> None:
     if not _is_sequence(witness):
         raise CertificateError(f"{what}: the witness must be a list of domain labels, got "
                                f"{type(witness).__name__}")
-    idx: list[int] = []
-    for pos, lab in enumerate(witness):
-        i = _point(ctx, lab, f"{what}: witness[{pos}]")
-        if i in idx:
-            raise CertificateError(f"{what}: duplicate point {lab!r} in the witness set")
-        idx.append(i)
+    idx = _distinct_points(ctx, witness, f"{what}: witness", "the witness set")
     if len(idx) != v:
         raise CertificateError(f"{what}: the witness has {len(idx)} points but the claimed "
                                f"value is {v}")
@@ -268,12 +274,7 @@ def verify_threshold(H: HypothesisClass, witness: Any, value: Any) -> None:
     if len(points) != v:
         raise CertificateError(f"{what}: the ladder has {len(points)} points but the claimed "
                                f"value is {v}")
-    idx: list[int] = []
-    for pos, lab in enumerate(points):
-        i = _point(ctx, lab, f"{what}: points[{pos}]")
-        if i in idx:
-            raise CertificateError(f"{what}: duplicate point {lab!r} in 'points'")
-        idx.append(i)
+    idx = _distinct_points(ctx, points, f"{what}: points", "'points'")
     rows = [_hypothesis_row(ctx, h, f"{what}: hypotheses[{pos}]") for pos, h in enumerate(hyps)]
     for a, row in enumerate(rows):          # a = i - 1
         for b, xi in enumerate(idx):        # b = j - 1
