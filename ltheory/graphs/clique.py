@@ -1,0 +1,283 @@
+"""Exact clique number ω_m(H) = ω(G_m(H)) of the contradiction graph, with a witness clique.
+
+Definitions (Alon, Moran, Schefler, Yehudayoff, "A unified characterization of private
+learnability via graph theory", COLT 2024; seed 002 §5, Definitions 3 and 5, Theorem 5): a clique
+of G_m(H) is a family of H-realizable samples of size m that pairwise contradict; ω_m is its
+largest size.  Theorem 5: either ω_m = 2^m for every m, or ω_m ≤ poly(m), and H is
+approximate-DP learnable iff ω_m ≤ poly(m).
+
+Bounds used as fast paths (each proven here, each certified by the witness or by a count):
+
+* **ω_m ≤ |H|.**  Distinct members S ≠ S' of a clique contradict, so no h realises both; choosing
+  a realising hypothesis for each member is therefore injective.  (More generally the sets
+  I_h = {samples realised by h} are independent and cover all vertices: a colouring by |H|
+  colours.)
+* **ω_m ≤ 2^m.**  Members of a clique pairwise contradict, so for any total labelling g at most one
+  member is consistent with g; a uniformly random g is consistent with a sample on j ≤ m distinct
+  points with probability 2^{-j} ≥ 2^{-m}, and summing over the clique gives |C| 2^{-m} ≤ 1.
+* **ω_m = 2^m when H shatters an m-set T** (VC(H) ≥ m): the 2^m labellings of T are realizable
+  and any two differ at a point of T.
+* **ω_m = 2^m when Ldim(H) ≥ m**: a shattered mistake tree of depth m (no repeated point on a
+  path) has 2^m root-to-leaf paths, each a realizable sample of m distinct points; two distinct
+  paths diverge at a node x where one goes to child 0 and the other to child 1, so they label x
+  differently: a contradiction.  Since VC ≤ Ldim, this subsumes the previous case, but a
+  shattered set is cheaper to find.
+* **Monotone in m:** ω_m ≥ ω_{m'} for m' ≤ m (extend every member of a clique of G_{m'} by points
+  labelled by a realising hypothesis; contradictions survive).  Hence ω_m ≥ 2^{min(m, Ldim)}.
+
+Exact search (``method``):
+
+* ``"bnb"`` (default): bitset branch and bound with greedy-colouring bounds (San Segundo's BBMC,
+  after Tomita's MCQ/MCS): vertices renumbered by non-increasing degree, candidate sets are Python
+  ints, each node colours its candidates greedily (a colour class is built by repeatedly taking
+  the lowest candidate and removing its neighbours) and only branches on vertices whose colour can
+  still beat the incumbent.  Seeded with the fast-path lower bound and the witness clique.
+* ``"networkx"``: ``networkx.algorithms.clique.max_weight_clique(G, weight=None)``, the baseline.
+  ``benchmarks/bench_graphs.py`` measures both on the same graphs.
+
+Budgets: ``budget`` (seconds) stops the search and returns the incumbent clique as a proven lower
+bound with the best proven upper bound (exact=False); ``max_vertices`` caps the graph size
+(:class:`~ltheory.errors.BudgetExceededError` when exceeded and the fast paths did not settle it).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dims.littlestone import littlestone_dimension
+from ltheory.dims.result import DimensionResult
+from ltheory.dims.vc import vc_dimension
+from ltheory.errors import InvalidInputError
+from ltheory.graphs.contradiction import (
+    DEFAULT_MAX_VERTICES,
+    ContradictionGraph,
+    check_order,
+    contradiction_graph,
+)
+
+__all__ = ["clique_number", "max_clique", "fast_path_clique"]
+
+_METHODS = ("bnb", "networkx")
+
+
+class _Expired(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------- fast paths
+def _pad(pairs: list[list[Any]], H: HypothesisClass, m: int, h: str) -> list[list[Any]]:
+    """Extend a realizable sample (list of [label, bit], distinct points) to m distinct points
+    labelled by the realising hypothesis h (a bit string); pad with repeats if |X| < m."""
+    used = {p[0] for p in pairs}
+    out = [list(p) for p in pairs]
+    for i, lab in enumerate(H.domain):
+        if len(out) >= m:
+            break
+        if lab not in used:
+            out.append([lab, int(h[i])])
+    while len(out) < m:
+        out.append(list(out[-1]))
+    return out
+
+
+def _tree_paths(tree: dict[str, Any], prefix: list[list[Any]]) -> list[tuple[list[list[Any]],
+                                                                              str]]:
+    if "hypothesis" in tree:
+        return [(prefix, tree["hypothesis"])]
+    out = []
+    for b in ("0", "1"):
+        out += _tree_paths(tree["children"][b], prefix + [[tree["point"], int(b)]])
+    return out
+
+
+def _truncate(tree: dict[str, Any], depth: int) -> list[tuple[list[list[Any]], str]]:
+    """Paths of the top ``depth`` levels of a mistake tree, each with a realising hypothesis."""
+    paths = []
+    for path, h in _tree_paths(tree, []):
+        paths.append((path[:depth], h))
+    seen: dict[str, tuple[list[list[Any]], str]] = {}
+    for p, h in paths:
+        seen.setdefault(repr(p), (p, h))
+    return list(seen.values())
+
+
+def fast_path_clique(H: HypothesisClass, m: int, budget: float | None = None
+                     ) -> tuple[list[list[list[Any]]], dict[str, Any]]:
+    """A clique of G_m(H) of size 2^{min(m, d)} from a shattered set (d = VC) or a shattered
+    mistake tree (d = Ldim), whichever is larger, as JSON samples; and the stats used."""
+    m = check_order(H, m)
+    stats: dict[str, Any] = {}
+    if H.domain_size == 0:
+        return [], stats
+    vc = vc_dimension(H, budget=budget)
+    stats["vc"] = vc.value if vc.exact else [vc.lower, vc.upper]
+    best: list[list[list[Any]]] = []
+    d = min(m, int(vc.lower))
+    if d >= 0:
+        T = list(vc.witness)[:d]
+        idx = [H.point_index(x) for x in T]
+        M = H.matrix
+        for code in range(1 << d):
+            want = [(code >> j) & 1 for j in range(d)]
+            row = next(r for r in range(len(H))
+                       if all(int(M[r, i]) == w for i, w in zip(idx, want, strict=True)))
+            h = "".join(map(str, M[row].tolist()))
+            best.append(_pad([[x, w] for x, w in zip(T, want, strict=True)], H, m, h))
+    if len(best) < (1 << m):
+        ld = littlestone_dimension(H, budget=budget)
+        stats["ldim"] = ld.value if ld.exact else [ld.lower, ld.upper]
+        dl = min(m, int(ld.lower))
+        if (1 << max(dl, 0)) > len(best) and ld.witness is not None:
+            best = [_pad(p, H, m, h) for p, h in _truncate(ld.witness, dl)]
+    return best, stats
+
+
+# --------------------------------------------------------------------------- exact search
+def max_clique(adj: list[int], lower: int = 0, initial: list[int] | None = None,
+               deadline: float | None = None, upper: int | None = None
+               ) -> tuple[list[int], bool, int]:
+    """Maximum clique of a graph given by adjacency bitsets (BBMC-style branch and bound).
+
+    Returns (clique, complete, nodes): ``complete`` is False when the deadline stopped the
+    search (the clique is then only the incumbent).  ``lower``/``initial`` seed the incumbent;
+    the search stops early once it reaches ``upper`` (a proven bound)."""
+    V = len(adj)
+    if V == 0:
+        return [], True, 0
+    order = sorted(range(V), key=lambda v: -adj[v].bit_count())
+    pos = [0] * V
+    for i, v in enumerate(order):
+        pos[v] = i
+    # renumbered adjacency: bit i = order[i]
+    nadj = []
+    for v in order:
+        a = adj[v]
+        b = 0
+        while a:
+            low = a & -a
+            b |= 1 << pos[low.bit_length() - 1]
+            a ^= low
+        nadj.append(b)
+    best: list[int] = [pos[v] for v in initial] if initial else []
+    best_size = max(len(best), lower)
+    nodes = 0
+    target = upper if upper is not None else V + 1
+
+    def colour_sort(P: int, kmin: int) -> list[tuple[int, int]]:
+        out = []
+        U = P
+        k = 0
+        while U:
+            k += 1
+            Q = U
+            while Q:
+                low = Q & -Q
+                v = low.bit_length() - 1
+                Q &= ~nadj[v] & ~low
+                U &= ~low
+                if k >= kmin:
+                    out.append((v, k))
+        return out
+
+    def expand(P: int, C: list[int]) -> None:
+        nonlocal best, best_size, nodes
+        nodes += 1
+        if deadline is not None and nodes & 255 == 0 and time.perf_counter() > deadline:
+            raise _Expired
+        kmin = best_size - len(C) + 1
+        for v, col in reversed(colour_sort(P, max(kmin, 1))):
+            if len(C) + col <= best_size or best_size >= target:
+                return
+            C.append(v)
+            NP = P & nadj[v]
+            if NP:
+                expand(NP, C)
+            elif len(C) > best_size:
+                best = list(C)
+                best_size = len(C)
+            C.pop()
+            P &= ~(1 << v)
+
+    complete = True
+    try:
+        expand((1 << V) - 1, [])
+    except _Expired:
+        complete = False
+    return [order[i] for i in best], complete, nodes
+
+
+def _greedy_colouring_bound(adj: list[int]) -> int:
+    """Number of colours of a greedy colouring (an upper bound on ω)."""
+    V = len(adj)
+    U = (1 << V) - 1
+    k = 0
+    while U:
+        k += 1
+        Q = U
+        while Q:
+            low = Q & -Q
+            v = low.bit_length() - 1
+            Q &= ~adj[v] & ~low
+            U &= ~low
+    return k
+
+
+def _networkx_clique(graph: ContradictionGraph) -> list[int]:
+    import networkx as nx
+
+    clique, _ = nx.algorithms.clique.max_weight_clique(graph.to_networkx(with_samples=False),
+                                                       weight=None)
+    return list(clique)
+
+
+def clique_number(H: HypothesisClass, m: int, budget: float | None = None, *,
+                  method: str = "bnb", fast_paths: bool = True,
+                  max_vertices: int | None = DEFAULT_MAX_VERTICES) -> DimensionResult:
+    """ω_m(H), the clique number of the contradiction graph G_m(H), with a witness clique.
+
+    Returns a :class:`DimensionResult` of kind ``"clique"`` whose witness is a list of samples,
+    each a list of m ``[LABEL, BIT]`` pairs (DESIGN.md), pairwise contradicting and each realised
+    by H.  Bounds: max(clique found) ≤ ω_m ≤ min(2^m, |H|, greedy colouring number).
+    ``method`` is ``"bnb"`` (bitset branch and bound) or ``"networkx"`` (max_weight_clique);
+    ``fast_paths=False`` skips the VC/Littlestone shortcut (for benchmarks).  Raises
+    :class:`InvalidInputError` for m < 1 or an empty class.
+    """
+    t0 = time.perf_counter()
+    m = check_order(H, m)
+    if method not in _METHODS:
+        raise InvalidInputError(f"method must be one of {', '.join(_METHODS)}; got {method!r}")
+    deadline = None if budget is None else t0 + float(budget)
+    upper = min(1 << m, len(H)) if H.domain_size > 0 else 0
+    stats: dict[str, Any] = {"m": m}
+    witness: list[list[list[Any]]] = []
+    if fast_paths and upper > 0:
+        witness, fstats = fast_path_clique(H, m, budget=budget)
+        stats.update(fstats)
+        if len(witness) >= upper:
+            stats["method"] = "fast-path"
+            return DimensionResult("clique", len(witness), witness, True, len(witness), upper,
+                                   time.perf_counter() - t0, stats)
+    if H.domain_size == 0:
+        stats["method"] = "empty-domain"
+        return DimensionResult("clique", 0, [], True, 0, 0, time.perf_counter() - t0, stats)
+    graph = contradiction_graph(H, m, max_vertices=max_vertices)
+    stats["vertices"] = len(graph)
+    stats["method"] = method
+    if method == "networkx":
+        vs = _networkx_clique(graph)
+        witness = graph.samples(vs)
+        return DimensionResult("clique", len(vs), witness, True, len(vs), len(vs),
+                               time.perf_counter() - t0, stats)
+    upper = min(upper, _greedy_colouring_bound(graph.adj))
+    stats["colouring_bound"] = upper
+    lower = len(witness)
+    vs, complete, nodes = max_clique(graph.adj, lower=lower, deadline=deadline, upper=upper)
+    stats["nodes"] = nodes
+    if len(vs) >= lower:
+        witness = graph.samples(vs)
+    value = len(witness)
+    exact = complete or value >= upper
+    return DimensionResult("clique", value, witness, exact, value, value if exact else upper,
+                           time.perf_counter() - t0, stats)
