@@ -16,6 +16,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -227,6 +228,37 @@ def demo(as_json: Annotated[bool, typer.Option("--json", help="print one JSON do
     console.print(table)
     console.print(f"total {time.perf_counter() - t0:.1f} s. Try: ltheory dims 'intervals n=40' "
                   "--json, ltheory catalog, ltheory audit --help", highlight=False)
+
+
+@app.command()
+def check(
+    ids: Annotated[list[str] | None, typer.Argument(help="check ids or prefixes (default: all)")
+                   ] = None,
+    quick: Annotated[bool, typer.Option(help="fewer and smaller classes (for CI)")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
+    plot: Annotated[str | None, typer.Option(help="write PNG plots into this folder")] = None,
+    markdown_file: Annotated[str | None, typer.Option("--markdown", help="also write the "
+                                                      "Markdown report to this file")] = None,
+) -> None:
+    """Evaluate the seed papers' bounds on concrete classes; exit 1 if a statement fails."""
+    from proofs_check import run_checks
+    from proofs_check.report import markdown, plots, to_json
+
+    try:
+        results = run_checks(ids or None, quick=quick)
+    except LtheoryError as exc:
+        raise _fail(str(exc)) from None
+    text = markdown(results)
+    if markdown_file:
+        Path(markdown_file).write_text(text, encoding="utf-8")
+    if plot:
+        plots(results, plot)
+    if as_json:
+        typer.echo(json.dumps(to_json(results)))
+    else:
+        Console().print(text, markup=False, highlight=False)
+    if any(r.holds is False for r in results):
+        raise typer.Exit(1)
 
 
 def _register_optional_commands() -> None:

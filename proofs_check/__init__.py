@@ -1,0 +1,38 @@
+"""Theorem checks: every statement of the seed papers that can be evaluated on finite classes.
+
+``all_checks()`` lists them (one module per paper); ``run_checks(ids, quick)`` runs them;
+``python -m proofs_check`` and ``ltheory check`` print the report.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from proofs_check.base import Check, CheckResult, Evidence
+
+#: one module per paper; each defines CHECKS
+MODULES = ["proofs_check.abms2020"]
+
+__all__ = ["Check", "CheckResult", "Evidence", "all_checks", "run_checks"]
+
+
+def all_checks() -> list[Check]:
+    out: list[Check] = []
+    for name in MODULES:
+        out.extend(importlib.import_module(name).CHECKS)
+    return out
+
+
+def run_checks(ids: list[str] | None = None, quick: bool = False) -> list[CheckResult]:
+    """Run the checks whose id is in ``ids`` (or starts with one of them), or all of them."""
+    checks = all_checks()
+    if ids:
+        known = {c.id for c in checks}
+        unknown = [i for i in ids if i not in known and not any(k.startswith(i) for k in known)]
+        if unknown:
+            from ltheory.errors import InvalidInputError
+
+            raise InvalidInputError(f"unknown check id(s) {', '.join(unknown)}; known: "
+                                    f"{', '.join(sorted(known))}")
+        checks = [c for c in checks if any(c.id == i or c.id.startswith(i) for i in ids)]
+    return [c.run(quick) for c in checks]

@@ -1,0 +1,239 @@
+"""Checks of Alon, Beimel, Moran, Stemmer, "Closure Properties for Private Classification and
+Online Prediction", COLT 2020 (seed ``001_ed369e7bc84e5ca0.txt``): the statements that do not
+need composed classes (unions, Shelah–Hodges, the affine-subspace example, Sauer–Shelah–Perles).
+
+Each statement is evaluated on catalog families at several sizes, on seeded random classes and
+on the paper's own constructions.  Exact values come from ``ltheory.dims`` and every one of them
+is certified by its witness before it is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from math import comb
+
+import numpy as np
+import sympy
+
+from ltheory import catalog
+from ltheory.core.hypothesis_class import HypothesisClass
+from proofs_check.base import Check, Evidence, dims, eq_row, evaluate_bound, le_row, witness_of
+
+SOURCE = "001_ed369e7bc84e5ca0.txt"
+_t1, _t2, _d1, _d2, _d, _k, _T, _L, _n = sympy.symbols("t1 t2 d1 d2 d k T Ldim n",
+                                                       integer=True, nonnegative=True)
+
+
+def _ladder(n: int, lo: int, hi: int) -> HypothesisClass:
+    """{h_i : lo < i <= hi} on [n] with h_i(j) = 1 iff i <= j (points and i numbered from 1)."""
+    i = np.arange(lo + 1, hi + 1)[:, None]
+    j = np.arange(1, n + 1)[None, :]
+    return HypothesisClass.from_matrix((i <= j).astype(np.uint8), domain=n)
+
+
+def _random(m: int, n: int, seed: int, p: float = 0.5) -> HypothesisClass:
+    return catalog.family("random", m=m, n=n, p=p, seed=seed)
+
+
+def _union_pairs(quick: bool) -> Iterator[tuple[str, dict, HypothesisClass, HypothesisClass]]:
+    sizes = (6, 10) if quick else (6, 10, 16)
+    for n in sizes:
+        yield ("thresholds ∪ points", {"n": n}, catalog.family("thresholds", n=n),
+               catalog.family("points", n=n))
+        yield ("intervals ∪ complements of intervals", {"n": n},
+               catalog.family("intervals", n=n, empty=True),
+               catalog.family("intervals", n=n, empty=True).complement())
+        yield ("weight<=2 ∪ thresholds", {"n": n}, catalog.family("weight_at_most", n=n, d=2),
+               catalog.family("thresholds", n=n))
+    for seed in range(4 if quick else 12):
+        n = 8 + seed % 4
+        yield ("random ∪ random", {"m": 24, "n": n, "seed": seed},
+               _random(24, n, 2 * seed), _random(24, n, 2 * seed + 1))
+
+
+def _obs41(quick: bool) -> Iterator[Evidence]:
+    expr = _t1 + _t2
+    for name, params, H1, H2 in _union_pairs(quick):
+        t1, t2 = dims(H1, "tdim")["tdim"], dims(H2, "tdim")["tdim"]
+        U = H1.union(H2)
+        tu = dims(U, "tdim")["tdim"]
+        yield le_row(name, params, tu, evaluate_bound(expr, t1=t1, t2=t2),
+                     {"T(H1)": t1, "T(H2)": t2, "T(H1∪H2)": tu}, lambda U=U: witness_of(U, "tdim"))
+    for t1, t2 in ((1, 1), (2, 3), (4, 4)) if quick else ((1, 1), (2, 3), (4, 4), (5, 7)):
+        n = t1 + t2
+        H1, H2 = _ladder(n, 0, t1), _ladder(n, t1, n)
+        v = dims(H1, "tdim")["tdim"], dims(H2, "tdim")["tdim"], dims(H1.union(H2), "tdim")["tdim"]
+        row = eq_row("tightness construction (ladder split at t1)", {"t1": t1, "t2": t2},
+                     v[2], t1 + t2, {"T(H1)": v[0], "T(H2)": v[1], "T(H1∪H2)": v[2]},
+                     note="the construction must have T(H1)=t1, T(H2)=t2, T(H1∪H2)=t1+t2")
+        ok = row.holds and v[0] == t1 and v[1] == t2
+        yield Evidence(row.subject, row.params, row.values, row.bound, ok, row.slack,
+                       None if ok else {"values": row.values}, row.note)
+
+
+def _prop42(quick: bool) -> Iterator[Evidence]:
+    expr = _d1 + _d2 + 1
+    for name, params, H1, H2 in _union_pairs(quick):
+        d1, d2 = dims(H1, "ldim")["ldim"], dims(H2, "ldim")["ldim"]
+        U = H1.union(H2)
+        du = dims(U, "ldim")["ldim"]
+        yield le_row(name, params, du, evaluate_bound(expr, d1=d1, d2=d2),
+                     {"Ldim(H1)": d1, "Ldim(H2)": d2, "Ldim(H1∪H2)": du},
+                     lambda U=U: witness_of(U, "ldim"))
+    cases = ((0, 0, 3), (1, 1, 4), (1, 2, 5), (2, 2, 6)) if quick else (
+        (0, 0, 3), (1, 1, 4), (1, 2, 5), (2, 2, 6), (2, 3, 8), (3, 3, 9))
+    for d1, d2, n in cases:
+        H1 = catalog.family("weight_at_most", n=n, d=d1)
+        H2 = catalog.family("weight_at_least", n=n, d=d2)
+        U = H1.union(H2)
+        v = dims(H1, "ldim")["ldim"], dims(H2, "ldim")["ldim"]
+        du = dims(U, "ldim", "vc")
+        ok = v == (d1, d2) and du["ldim"] == d1 + d2 + 1 and du["vc"] == d1 + d2 + 1
+        yield Evidence("tightness: weight<=d1 ∪ weight>=n-d2", {"d1": d1, "d2": d2, "n": n},
+                       {"Ldim(H1)": v[0], "Ldim(H2)": v[1], "Ldim(H1∪H2)": du["ldim"],
+                        "VC(H1∪H2)": du["vc"]}, d1 + d2 + 1, ok, d1 + d2 + 1 - du["ldim"],
+                       None if ok else witness_of(U, "ldim"),
+                       "the paper also states VC(H1∪H2) = d1+d2+1 for this construction")
+
+
+def _split(H: HypothesisClass, k: int, seed: int) -> list[HypothesisClass]:
+    """H cut into k non-empty random pieces (a union of k classes equal to H)."""
+    rng = np.random.default_rng(seed)
+    labels = rng.permutation(np.arange(len(H)) % k)
+    return [H.subclass(labels == i) for i in range(k)]
+
+
+def _prop43(quick: bool) -> Iterator[Evidence]:
+    expr = 3 * _d + 3 * sympy.log(_k, 2)
+    classes = [("intervals", {"n": 12}, catalog.family("intervals", n=12, empty=True)),
+               ("thresholds", {"n": 32}, catalog.family("thresholds", n=32)),
+               ("random", {"m": 60, "n": 10, "seed": 3}, _random(60, 10, 3))]
+    for name, params, H in classes:
+        for k in (2, 4, 8) if quick else (2, 3, 4, 8, 16):
+            pieces = _split(H, k, seed=k)
+            d = max(dims(P, "ldim")["ldim"] for P in pieces)
+            du = dims(H, "ldim")["ldim"]
+            bound = evaluate_bound(expr, d=d, k=k)
+            yield le_row(f"{name} cut into {k} random pieces", {**params, "k": k}, du, bound,
+                         {"max Ldim(Hi)": d, "Ldim(∪Hi)": du}, lambda H=H: witness_of(H, "ldim"))
+    # Lower-bound construction: k' = 2^floor(log k) copies of H, one per pattern on new points.
+    for name, H in (("thresholds n=6", catalog.family("thresholds", n=6)),
+                    ("points n=5", catalog.family("points", n=5))):
+        d = dims(H, "ldim")["ldim"]
+        for k in (2, 4, 8) if quick else (2, 3, 4, 8, 16):
+            z = k.bit_length() - 1
+            pats = ((np.arange(1 << z)[:, None] >> np.arange(z)[None, :]) & 1).astype(np.uint8)
+            M = H.matrix
+            rows = np.concatenate([np.concatenate([M, np.repeat(p[None, :], len(H), 0)], 1)
+                                   for p in pats], 0)
+            Hp = HypothesisClass.from_matrix(rows)
+            measured = dims(Hp, "ldim")["ldim"]
+            ok = measured >= d + z
+            yield Evidence(f"lower-bound construction on {name}", {"k": k, "d": d},
+                           {"Ldim(H')": measured, "d + floor(log2 k)": d + z}, d + z, ok,
+                           measured - (d + z), None if ok else witness_of(Hp, "ldim"),
+                           "H' is a union of 2^floor(log2 k) copies of H; claim Ldim(H') >= "
+                           "d + floor(log2 k)")
+
+
+def _remark43(quick: bool) -> Iterator[Evidence]:
+    """After Prop. 4.3 the paper writes: for X=[kt], H_i = {h_j : (i-1)t < j <= it} with
+    h_j(x)=1 iff j <= x, "Ldim(H_i) = t for all i and Ldim(∪H_i) = k·t".  Evaluated literally
+    (Ldim) and as the threshold dimension T, which the surrounding text is about."""
+    for k, t in ((2, 3), (3, 4)) if quick else ((2, 3), (3, 4), (4, 4), (2, 8)):
+        n = k * t
+        pieces = [_ladder(n, (i - 1) * t, i * t) for i in range(1, k + 1)]
+        U = pieces[0].union(*pieces[1:])
+        ld = [dims(P, "ldim")["ldim"] for P in pieces]
+        td = [dims(P, "tdim")["tdim"] for P in pieces]
+        lu, tu = dims(U, "ldim")["ldim"], dims(U, "tdim")["tdim"]
+        ok_ldim = all(v == t for v in ld) and lu == k * t
+        ok_tdim = all(v == t for v in td) and tu == k * t
+        yield Evidence("threshold segments (as stated: Ldim)", {"k": k, "t": t},
+                       {"Ldim(H_i)": ld, "Ldim(∪H_i)": lu}, {"Ldim(H_i)": t, "Ldim(∪H_i)": k * t},
+                       ok_ldim, None, None if ok_ldim else witness_of(U, "ldim"),
+                       "" if ok_ldim else
+                       f"stated Ldim(H_i)=t={t}, Ldim(∪)=kt={k * t}; exact Ldim(H_i)={ld[0]} "
+                       f"(= floor(log2 t)), Ldim(∪)={lu} (= floor(log2 kt)). The statement holds "
+                       f"for the threshold dimension: T(H_i)={td[0]}, T(∪)={tu}.")
+        yield Evidence("threshold segments (read as T)", {"k": k, "t": t},
+                       {"T(H_i)": td, "T(∪H_i)": tu}, {"T(H_i)": t, "T(∪H_i)": k * t}, ok_tdim,
+                       None, None if ok_tdim else witness_of(U, "tdim"))
+
+
+def _shelah_classes(quick: bool) -> Iterator[tuple[str, dict, HypothesisClass]]:
+    for n in (8, 16, 31) if quick else (8, 16, 31, 64, 255):
+        yield "thresholds", {"n": n}, catalog.family("thresholds", n=n)
+    for n in (6, 12) if quick else (6, 12, 20):
+        yield "intervals", {"n": n}, catalog.family("intervals", n=n, empty=True)
+    for n in (3, 4):
+        yield "parities", {"n": n}, catalog.family("parities", n=n)
+        yield "monotone conjunctions", {"n": n}, catalog.family("conjunctions", n=n, k=n,
+                                                                 monotone=True)
+    for seed in range(5 if quick else 20):
+        m, n = 20 + 7 * seed, 8 + seed % 5
+        yield "random", {"m": m, "n": n, "seed": seed}, _random(m, n, seed)
+
+
+def _thm32(quick: bool) -> Iterator[Evidence]:
+    for name, params, H in _shelah_classes(quick):
+        v = dims(H, "ldim", "tdim")
+        L, T = v["ldim"], v["tdim"]
+        lhs_t = (L.bit_length() - 1) if L >= 1 else None   # floor(log2 Ldim)
+        lhs_l = (T.bit_length() - 1) if T >= 1 else None   # floor(log2 T)
+        ok = (lhs_t is None or T >= lhs_t) and (lhs_l is None or L >= lhs_l)
+        yield Evidence(name, params, {"Ldim": L, "T": T},
+                       {"T >= floor(log2 Ldim)": lhs_t, "Ldim >= floor(log2 T)": lhs_l}, ok,
+                       {"T - floor(log2 Ldim)": None if lhs_t is None else T - lhs_t,
+                        "Ldim - floor(log2 T)": None if lhs_l is None else L - lhs_l},
+                       None if ok else {"ldim": witness_of(H, "ldim"),
+                                        "tdim": witness_of(H, "tdim")})
+
+
+def _affine(quick: bool) -> Iterator[Evidence]:
+    cases = ((2, 2, 0), (2, 3, 1), (3, 2, 1), (2, 3, 2)) if quick else (
+        (2, 2, 0), (2, 3, 1), (3, 2, 1), (2, 3, 2), (3, 3, 1), (5, 2, 1), (2, 4, 1))
+    for p, n, d in cases:
+        H = catalog.family("affine", p=p, n=n, d=d, exact=False)
+        L = dims(H, "ldim")["ldim"]
+        yield eq_row("affine subspaces of F_p^n of dimension <= d", {"p": p, "n": n, "d": d},
+                     L, d, {"Ldim": L}, lambda H=H: witness_of(H, "ldim"),
+                     "" if L == d else f"exact Ldim is {L} = d+1, not d (the witness is a "
+                     "shattered mistake tree of depth d+1)")
+
+
+def _sauer(quick: bool) -> Iterator[Evidence]:
+    classes = list(_shelah_classes(quick)) + [
+        ("weight<=d", {"n": n, "d": d}, catalog.family("weight_at_most", n=n, d=d))
+        for n, d in ((6, 2), (8, 3), (10, 2))]
+    for name, params, H in classes:
+        n = H.domain_size
+        vc = dims(H, "vc")["vc"]
+        bound = sum(comb(n, i) for i in range(vc + 1))
+        yield le_row(name, params, len(H), bound, {"|H|": len(H), "VC": vc, "n": n},
+                     lambda H=H: witness_of(H, "vc"),
+                     "tight (equality) for the weight<=d classes" if name == "weight<=d" else "")
+
+
+CHECKS = [
+    Check("abms20.obs4.1", SOURCE, "Observation 4.1",
+          "T(H1 ∪ H2) <= T(H1) + T(H2), tight for every t1, t2.", _t1 + _t2, _obs41),
+    Check("abms20.prop4.2", SOURCE, "Proposition 4.2",
+          "Ldim(H1 ∪ H2) <= Ldim(H1) + Ldim(H2) + 1, tight (weight<=d1 ∪ weight>=n-d2).",
+          _d1 + _d2 + 1, _prop42),
+    Check("abms20.prop4.3", SOURCE, "Proposition 4.3",
+          "If Ldim(Hi) <= d then Ldim(∪_{i<=k} Hi) <= 3d + 3 log2 k; some unions reach "
+          "d + floor(log2 k).", 3 * _d + 3 * sympy.log(_k, 2), _prop43),
+    Check("abms20.remark4.3", SOURCE, "Remark after Proposition 4.3",
+          "For X = [kt], H_i = {h_j : (i-1)t < j <= it}: Ldim(H_i) = t and Ldim(∪ H_i) = kt.",
+          None, _remark43, kind="value"),
+    Check("abms20.thm3.2", SOURCE, "Theorem 3.2 (Shelah 1978; Hodges 1997)",
+          "T(H) >= floor(log2 Ldim(H)) and Ldim(H) >= floor(log2 T(H)).",
+          sympy.floor(sympy.log(_L, 2)), _thm32),
+    Check("abms20.sec1.affine", SOURCE, "§1 example (affine subspaces)",
+          "For X = F^n and H the affine subspaces of dimension <= d, Ldim(H) = d.",
+          _d, _affine, kind="value"),
+    Check("ssp.lemma", SOURCE, "Sauer–Shelah–Perles lemma (used in §5 and §7)",
+          "|H| <= sum_{i <= VC(H)} C(n, i) on an n-point domain.",
+          sympy.Sum(sympy.binomial(_n, sympy.Symbol("i")), (sympy.Symbol("i"), 0, _d)), _sauer),
+]

@@ -1,0 +1,93 @@
+"""proofs_check: statements evaluated on concrete classes; findings reported with witnesses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from ltheory import catalog
+from ltheory.cli import app
+from ltheory.dims.certificates import verify
+from ltheory.dims.result import DimensionResult
+from proofs_check import all_checks, run_checks
+from proofs_check.report import markdown, to_json
+
+
+@pytest.fixture(scope="module")
+def quick_results():
+    return {r.check.id: r for r in run_checks(quick=True)}
+
+
+def test_every_check_is_documented_and_produces_rows(quick_results) -> None:
+    ids = [c.id for c in all_checks()]
+    assert len(ids) == len(set(ids))
+    for c in all_checks():
+        assert c.source.endswith(".txt") and c.statement and c.text
+        assert quick_results[c.id].rows, c.id
+
+
+@pytest.mark.parametrize("cid", ["abms20.obs4.1", "abms20.prop4.2", "abms20.prop4.3",
+                                 "abms20.thm3.2", "ssp.lemma"])
+def test_true_statements_hold_on_every_row(quick_results, cid: str) -> None:
+    res = quick_results[cid]
+    assert res.holds is True
+    assert all(row.holds for row in res.rows)
+
+
+def test_union_tightness_constructions_reach_their_bounds(quick_results) -> None:
+    tight = [r for r in quick_results["abms20.prop4.2"].rows if r.subject.startswith("tight")]
+    assert tight and all(r.slack == 0 for r in tight)
+    tight_t = [r for r in quick_results["abms20.obs4.1"].rows if r.subject.startswith("tight")]
+    assert tight_t and all(r.slack == 0 for r in tight_t)
+
+
+def test_affine_finding_is_reported_with_a_verifying_witness(quick_results) -> None:
+    res = quick_results["abms20.sec1.affine"]
+    assert res.holds is False
+    for row in res.rows:
+        p, n, d = row.params["p"], row.params["n"], row.params["d"]
+        assert row.values["Ldim"] == d + 1 and row.holds is False
+        H = catalog.family("affine", p=p, n=n, d=d, exact=False)
+        # the attached witness is a shattered tree of depth d+1: the statement's value is wrong
+        verify(H, DimensionResult("ldim", d + 1, row.witness, True, d + 1, d + 1))
+
+
+def test_remark_after_prop43_fails_for_ldim_but_holds_for_T(quick_results) -> None:
+    rows = quick_results["abms20.remark4.3"].rows
+    as_stated = [r for r in rows if "as stated" in r.subject]
+    as_t = [r for r in rows if "read as T" in r.subject]
+    assert as_stated and all(r.holds is False and r.witness for r in as_stated)
+    assert as_t and all(r.holds is True for r in as_t)
+
+
+def test_reports_json_and_markdown(quick_results) -> None:
+    results = list(quick_results.values())
+    doc = to_json(results)
+    json.dumps(doc)  # serialisable
+    for item in doc:
+        assert {"id", "source", "statement", "holds", "rows"} <= set(item)
+    text = markdown(results)
+    assert "**FAILS**" in text and "Observation 4.1" in text
+
+
+def test_cli_check_exit_codes() -> None:
+    runner = CliRunner()
+    res = runner.invoke(app, ["check", "abms20.obs4.1", "--quick", "--json"])
+    assert res.exit_code == 0
+    assert json.loads(res.stdout)[0]["holds"] is True
+    res = runner.invoke(app, ["check", "abms20.sec1.affine", "--quick", "--json"])
+    assert res.exit_code == 1
+    res = runner.invoke(app, ["check", "no.such.check"])
+    assert res.exit_code == 2 and "unknown check" in res.stderr
+
+
+@pytest.mark.slow
+def test_full_check_run_is_consistent() -> None:
+    results = run_checks(quick=False)
+    verdicts = {r.check.id: r.holds for r in results}
+    assert verdicts["abms20.sec1.affine"] is False
+    assert verdicts["abms20.remark4.3"] is False
+    assert all(v for k, v in verdicts.items() if k not in ("abms20.sec1.affine",
+                                                           "abms20.remark4.3"))
