@@ -91,3 +91,12 @@ def test_full_check_run_is_consistent() -> None:
     assert verdicts["abms20.remark4.3"] is False
     assert all(v for k, v in verdicts.items() if k not in ("abms20.sec1.affine",
                                                            "abms20.remark4.3"))
+
+
+def test_consistent_learner_theorem_simulation(quick_results) -> None:
+    res = quick_results["pac.thm1"]
+    assert res.holds is True
+    for row in res.rows:
+        lo, hi = row.values["95% CI"]
+        assert 0 <= lo <= row.values["rate"] <= hi <= 1
+        assert row.params["samples"] >= 2 * __import__("math").log(2) / row.params["alpha"]
