@@ -1,0 +1,56 @@
+"""Adapters that turn third-party differential-privacy code into auditable mechanisms.
+
+Each adapter is a mechanism in the sense of DESIGN.md ("Python API"): callable as
+``mechanism(dataset, rng)``, with a vectorised ``sample(dataset, n, rng)`` and its library's privacy
+claim as data (``.claim = (ε, δ)``), so ``ltheory.privacy.audit`` can check the claim of code we did
+not write.  The libraries are the optional extra ``thirdparty``
+(``pip install ltheory[thirdparty]``):
+
+* ``ltheory.privacy.adapters.diffprivlib_mechanisms`` — IBM diffprivlib's ``Laplace``,
+  ``Geometric``, ``Gaussian``, ``Exponential`` and ``Snapping`` mechanisms;
+* ``ltheory.privacy.adapters.diffprivlib_models`` — diffprivlib's ``GaussianNB``,
+  ``LogisticRegression`` and ``DecisionTreeClassifier`` (output: predictions on a probe set, or
+  the fitted parameters), with neighbouring datasets that stress a model (``model_neighbours``);
+* ``ltheory.privacy.adapters.opendp_measurements`` — OpenDP's Laplace, Gaussian, geometric,
+  randomized-response and noisy-max measurements;
+* ``ltheory.privacy.adapters.floatbits`` — bit-level features of floating-point outputs
+  (exponent, trailing zero bits and low-order bits of the significand) as a post-processing
+  wrapper, to test the floating-point weakness of naive Laplace noise (Mironov 2012).
+
+The modules import their library lazily and raise ``InvalidInputError`` naming the extra when it
+is missing.  Randomness: diffprivlib draws from the ``numpy.random.RandomState`` passed as
+``random_state``, which the adapters seed from the auditor's ``rng`` (runs are reproducible);
+OpenDP samples from OS randomness and cannot be seeded (runs are not bit-reproducible, the bound
+is still sound because every run is a fresh, independent draw).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "DiffprivlibLaplace": "diffprivlib_mechanisms",
+    "DiffprivlibGeometric": "diffprivlib_mechanisms",
+    "DiffprivlibGaussian": "diffprivlib_mechanisms",
+    "DiffprivlibExponential": "diffprivlib_mechanisms",
+    "DiffprivlibSnapping": "diffprivlib_mechanisms",
+    "DiffprivlibModel": "diffprivlib_models",
+    "model_neighbours": "diffprivlib_models",
+    "OpenDPLaplace": "opendp_measurements",
+    "OpenDPGaussian": "opendp_measurements",
+    "OpenDPGeometric": "opendp_measurements",
+    "OpenDPRandomizedResponse": "opendp_measurements",
+    "OpenDPNoisyMax": "opendp_measurements",
+    "BitFeatures": "floatbits",
+    "float_features": "floatbits",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        mod = importlib.import_module(f"{__name__}.{_EXPORTS[name]}")
+        return getattr(mod, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

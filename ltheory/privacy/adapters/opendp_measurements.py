@@ -1,0 +1,226 @@
+"""OpenDP measurements as auditable mechanisms (optional extra ``thirdparty``; opendp ≥ 0.12).
+
+What is audited: the library's measurement itself, built with ``opendp.prelude`` after
+``dp.enable_features("contrib")``.  Where OpenDP allows it, ``sample(dataset, n, rng)`` is one call
+of the *vector* version of the measurement on ``[x] * n`` (independent noise per coordinate, so the
+n coordinates are n independent runs on x); otherwise it calls the measurement n times.
+
+Claims: the ε (or (ε, δ)) the measurement's own privacy map returns at ``d_in`` = the declared
+sensitivity (OpenDP documentation, https://docs.opendp.org/en/v0.16.0/api/python/
+opendp.measurements.html): ``make_laplace`` (float: discrete Laplace on a 2^k grid, Canonne, Kamath
+& Steinke 2020; integer: the geometric mechanism) ε = Δ/scale; ``make_gaussian`` ρ = (Δ/scale)²/2
+zCDP, converted by ``make_zCDP_to_approxDP`` and ``make_fix_delta`` to (ε, δ) at the δ given;
+``make_randomized_response_bool`` / ``make_randomized_response`` ε = ln(p/(1−p)·(k−1));
+``make_noisy_max`` (Gumbel / exponential noise, McKenna & Sheldon 2020) ε = 2Δ/scale.
+
+Randomness: OpenDP samples from OS randomness and cannot be seeded, so runs (and reports) are not
+bit-reproducible; ``rng`` is accepted and ignored.  The auditor's bound stays sound: every run is a
+fresh independent draw, and the event is still chosen before the certification runs.
+Library objects hold C pointers and do not pickle: adapters rebuild them in each worker process.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ltheory.errors import InvalidInputError
+from ltheory.privacy.adapters._common import (
+    ScalarQueryAdapter,
+    _check_delta,
+    require,
+    scalar_answer,
+)
+
+__all__ = ["OpenDPGaussian", "OpenDPGeometric", "OpenDPLaplace", "OpenDPNoisyMax",
+           "OpenDPRandomizedResponse"]
+
+
+def _dp() -> Any:
+    dp = require("opendp.prelude")
+    dp.enable_features("contrib")
+    return dp
+
+
+def _positive(name: str, v: Any) -> float:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"{name} must be a number > 0, got {v!r}") from None
+    if not math.isfinite(f) or f <= 0:
+        raise InvalidInputError(f"{name} must be a finite number > 0, got {v!r}")
+    return f
+
+
+class _OpenDP(ScalarQueryAdapter):
+    library = "opendp"
+    reproducible = False
+
+    def _measurement(self, key: str) -> Any:
+        cache = self.__dict__.setdefault("_cache", {})
+        if key not in cache:
+            cache[key] = self._make(key)
+        return cache[key]
+
+    def _make(self, key: str) -> Any:
+        raise NotImplementedError
+
+
+class OpenDPLaplace(_OpenDP):
+    """``make_laplace(scale)`` on one float (or, ``integer=True``, one integer: the geometric /
+    discrete Laplace mechanism); vectorised over ``vector_domain``.  Claim: ε = map(Δ)."""
+
+    def __init__(self, scale: float = 1.0, sensitivity: float = 1.0, integer: bool = False) -> None:
+        self.scale = _positive("scale", scale)
+        self.sensitivity = _positive("sensitivity", sensitivity)
+        self.integer = bool(integer)
+        if self.integer and self.sensitivity != int(self.sensitivity):
+            raise InvalidInputError("an integer Laplace needs an integer sensitivity")
+        self.name = "opendp.make_laplace[int]" if integer else "opendp.make_laplace[float]"
+        d_in = int(self.sensitivity) if integer else self.sensitivity
+        self.epsilon = float(self._measurement("atom").map(d_in))
+
+    def default_pair(self) -> tuple[Any, Any]:
+        return (0, int(self.sensitivity)) if self.integer else (0.0, self.sensitivity)
+
+    def _make(self, key: str) -> Any:
+        dp = _dp()
+        t = int if self.integer else float
+        atom = dp.atom_domain(T=t) if self.integer else dp.atom_domain(T=t, nan=False)
+        if key == "atom":
+            return dp.m.make_laplace(atom, dp.absolute_distance(T=t), self.scale)
+        return dp.m.make_laplace(dp.vector_domain(atom), dp.l1_distance(T=t), self.scale)
+
+    def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
+        v = scalar_answer(dataset)
+        x: Any = float(v)
+        if self.integer:
+            if v != int(v):
+                raise InvalidInputError(f"the integer Laplace needs an integer answer, got {v!r}")
+            x = int(v)
+        return np.asarray(self._measurement("vector")([x] * int(n)), dtype=float)
+
+
+class OpenDPGeometric(OpenDPLaplace):
+    """``make_geometric(scale)`` on one integer (the two-sided geometric mechanism, with its
+    constant-time bounded variant); vectorised.  Claim: ε = map(Δ)."""
+
+    def __init__(self, scale: float = 1.0, sensitivity: int = 1) -> None:
+        super().__init__(scale, sensitivity, integer=True)
+        self.name = "opendp.make_geometric"
+
+    def _make(self, key: str) -> Any:
+        dp = _dp()
+        if key == "atom":
+            return dp.m.make_geometric(dp.atom_domain(T=int), dp.absolute_distance(T=int),
+                                       self.scale)
+        return dp.m.make_geometric(dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int),
+                                   self.scale)
+
+
+class OpenDPGaussian(_OpenDP):
+    """``make_gaussian(scale)`` on one float, a ρ-zCDP measurement; the claim is the (ε, δ) of
+    ``make_fix_delta(make_zCDP_to_approxDP(m), delta)`` at d_in = Δ — audit at that δ."""
+
+    name = "opendp.make_gaussian"
+
+    def __init__(self, scale: float = 4.0, delta: float = 1e-5, sensitivity: float = 1.0) -> None:
+        self.scale = _positive("scale", scale)
+        self.sensitivity = _positive("sensitivity", sensitivity)
+        self.delta = _check_delta(delta)
+        if self.delta <= 0:
+            raise InvalidInputError("the Gaussian measurement is audited at a delta > 0")
+        dp = _dp()
+        fixed = dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(self._measurement("atom")),
+                                    self.delta)
+        eps, dl = fixed.map(self.sensitivity)
+        self.epsilon, self.delta = float(eps), float(dl)
+        self.rho = float(self._measurement("atom").map(self.sensitivity))
+
+    def _make(self, key: str) -> Any:
+        dp = _dp()
+        atom = dp.atom_domain(T=float, nan=False)
+        if key == "atom":
+            return dp.m.make_gaussian(atom, dp.absolute_distance(T=float), self.scale)
+        return dp.m.make_gaussian(dp.vector_domain(atom), dp.l2_distance(T=float), self.scale)
+
+    def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
+        v = scalar_answer(dataset)
+        return np.asarray(self._measurement("vector")([float(v)] * int(n)), dtype=float)
+
+
+class OpenDPRandomizedResponse(_OpenDP):
+    """``make_randomized_response_bool(prob)`` (k = 2) or ``make_randomized_response(categories,
+    prob)``: report the true category with probability ``prob``.  The dataset is the true
+    category (an int in 0..k−1; any two distinct values are neighbours).  Claim: ε = map(1)."""
+
+    neighbour_relation = "substitution"
+
+    def __init__(self, prob: float = 0.75, categories: int = 2) -> None:
+        p = _positive("prob", prob)
+        if int(categories) < 2:
+            raise InvalidInputError(f"categories must be >= 2, got {categories!r}")
+        self.k = int(categories)
+        if not (1.0 / self.k <= p < 1.0):
+            raise InvalidInputError(f"prob must be in [1/categories, 1), got {prob!r}")
+        self.prob = p
+        self.sensitivity = 1.0
+        self.name = ("opendp.make_randomized_response_bool" if self.k == 2
+                     else "opendp.make_randomized_response")
+        self.epsilon = float(self._measurement("atom").map(1))
+
+    def default_pair(self) -> tuple[Any, Any]:
+        return (0, 1)
+
+    def _make(self, key: str) -> Any:
+        dp = _dp()
+        if self.k == 2:
+            return dp.m.make_randomized_response_bool(self.prob)
+        return dp.m.make_randomized_response(list(range(self.k)), self.prob)
+
+    def _value(self, dataset: Any) -> int:
+        v = scalar_answer(dataset)
+        if v != int(v) or not 0 <= v < self.k:
+            raise InvalidInputError(f"the dataset is the true category, an int in "
+                                    f"0..{self.k - 1}, got {dataset!r}")
+        return int(v)
+
+    def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
+        v = self._value(dataset)
+        m = self._measurement("atom")
+        x: Any = bool(v) if self.k == 2 else v
+        return np.fromiter((int(m(x)) for _ in range(int(n))), dtype=float, count=int(n))
+
+
+class OpenDPNoisyMax(_OpenDP):
+    """``make_noisy_max(scale)`` with ``max_divergence`` (report noisy max with exponential noise,
+    equivalent to the exponential mechanism; McKenna & Sheldon 2020): the dataset is the score
+    vector (relation ``query_answers``, L∞ distance ≤ Δ); the output is the index.  Claim:
+    ε = map(Δ) = 2Δ/scale."""
+
+    name = "opendp.make_noisy_max"
+
+    def __init__(self, scale: float = 2.0, sensitivity: float = 1.0) -> None:
+        self.scale = _positive("scale", scale)
+        self.sensitivity = _positive("sensitivity", sensitivity)
+        self.epsilon = float(self._measurement("atom").map(self.sensitivity))
+
+    def default_pair(self) -> tuple[Any, Any]:
+        return ((1.0, 0.0, 0.0), (0.0, 1.0, 1.0))
+
+    def _make(self, key: str) -> Any:
+        dp = _dp()
+        return dp.m.make_noisy_max(dp.vector_domain(dp.atom_domain(T=float, nan=False)),
+                                   dp.linf_distance(T=float), dp.max_divergence(), self.scale)
+
+    def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
+        try:
+            s = np.asarray(dataset, dtype=float).ravel()
+        except (TypeError, ValueError):
+            raise InvalidInputError("noisy max's dataset is a score vector (numbers)") from None
+        if s.size < 2 or not np.all(np.isfinite(s)):
+            raise InvalidInputError("noisy max needs at least 2 finite scores")
+        m, scores = self._measurement("atom"), s.tolist()
+        return np.fromiter((m(scores) for _ in range(int(n))), dtype=float, count=int(n))
