@@ -287,10 +287,19 @@ def _check_dual(H: HypothesisClass, m: int, dual: Any, val: Fraction) -> None:
 
 
 def verify_graph_result(H: HypothesisClass, m: int, result: Any) -> None:
-    """Verify a :class:`DimensionResult` of kind "clique" or "fclique" (its lower bound)."""
+    """Verify a :class:`DimensionResult` of kind "clique" (its lower bound) or "fclique" (its
+    lower and upper bounds, exact rationals in ``witness["lower"]``/``["upper"]``)."""
     if result.kind == "clique":
         verify_clique(H, m, result.witness, result.lower)
     elif result.kind == "fclique":
-        verify_fractional_bounds(H, m, result.witness, result.lower, result.upper)
+        w = result.witness
+        if not isinstance(w, dict):
+            raise CertificateError("a fractional-clique witness must be a JSON object")
+        lo = _rational(w.get("lower", result.lower), "lower")
+        hi = _rational(w.get("upper", result.upper), "upper")
+        if float(lo) != float(result.lower) or float(hi) != float(result.upper):
+            raise CertificateError(f"the witness bounds {lo}..{hi} are not the result's bounds "
+                                   f"{result.lower}..{result.upper}")
+        verify_fractional_bounds(H, m, w, lo, hi)
     else:
         raise CertificateError(f"not a contradiction-graph result: kind {result.kind!r}")
