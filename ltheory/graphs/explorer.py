@@ -1,0 +1,120 @@
+"""Dichotomy explorer: ω_m and ω*_m for m = 1..M against 2^m (seed 002 §5, Theorem 5).
+
+Theorem 5 (Alon, Moran, Schefler, Yehudayoff, COLT 2024): for every class H, either ω_m = 2^m for
+all m or ω_m ≤ poly(m) (approximate-DP learnable iff the latter), and likewise for ω*_m
+(pure-DP learnable iff ω*_m ≤ poly(m)).  On a finite class both are eventually bounded by |H|;
+the explorer reports, for each m ≤ M, the certified values with the bounds
+ω_m ≤ ω*_m ≤ min(2^m, |H|), whether ω_m = 2^m, and a least-squares fit
+log ω = log c + a log m (ω ≈ c·m^a) over the m with ω_m < 2^m, and can plot them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dims.result import DimensionResult
+from ltheory.errors import InvalidInputError
+from ltheory.graphs.certificates import verify_graph_result
+from ltheory.graphs.clique import clique_number
+from ltheory.graphs.contradiction import DEFAULT_MAX_VERTICES, check_order
+from ltheory.graphs.fractional import fractional_clique_number
+
+__all__ = ["DichotomyReport", "explore", "plot_dichotomy"]
+
+
+@dataclass(frozen=True)
+class DichotomyReport:
+    """Certified ω_m (and ω*_m if asked) for m = 1..M, with a polynomial fit ω ≈ c·m^a."""
+
+    name: str
+    domain_size: int
+    size: int
+    ms: tuple[int, ...]
+    clique: tuple[DimensionResult, ...]
+    fractional: tuple[DimensionResult, ...] | None
+    fit: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        rows = []
+        for i, m in enumerate(self.ms):
+            row: dict[str, Any] = {"m": m, "two_to_m": 2 ** m,
+                                   "upper_bound": min(2 ** m, self.size),
+                                   "clique": {**self.clique[i].to_json(), "verified": True}}
+            if self.fractional is not None:
+                fr = self.fractional[i]
+                row["fclique"] = {**fr.to_json(), "verified": True}
+            rows.append(row)
+        return {"class": {"name": self.name, "domain_size": self.domain_size, "size": self.size},
+                "rows": rows, "fit": dict(self.fit), "seconds": round(self.seconds, 6)}
+
+
+def _fit(ms: list[int], values: list[float]) -> dict[str, Any]:
+    full = all(v == 2 ** m for m, v in zip(ms, values, strict=True))
+    pts = [(m, v) for m, v in zip(ms, values, strict=True) if v > 0]
+    out: dict[str, Any] = {"all_equal_2_to_m": full}
+    if len(pts) >= 2:
+        x = np.log([p[0] for p in pts])
+        y = np.log([p[1] for p in pts])
+        a, b = np.polyfit(x, y, 1)
+        out.update({"exponent": float(a), "coefficient": float(math.exp(b)),
+                    "formula": f"{math.exp(b):.3g} * m^{a:.3g}"})
+    return out
+
+
+def explore(H: HypothesisClass, M: int, fractional: bool = False, budget: float | None = None,
+            max_vertices: int | None = DEFAULT_MAX_VERTICES) -> DichotomyReport:
+    """Compute and verify ω_m (and ω*_m) for m = 1..M; ``budget`` seconds per computation."""
+    t0 = time.perf_counter()
+    check_order(H, M)
+    if M > 30:
+        raise InvalidInputError(f"--m must be at most 30 (2^m samples per clique), got {M}")
+    cl, fr = [], []
+    for m in range(1, M + 1):
+        r = clique_number(H, m, budget=budget, max_vertices=max_vertices)
+        verify_graph_result(H, m, r)
+        cl.append(r)
+        if fractional:
+            f = fractional_clique_number(H, m, budget=budget, max_vertices=max_vertices)
+            verify_graph_result(H, m, f)
+            fr.append(f)
+    ms = list(range(1, M + 1))
+    fit = {"clique": _fit(ms, [float(r.value) for r in cl])}
+    if fractional:
+        fit["fclique"] = _fit(ms, [float(r.value) for r in fr])
+    return DichotomyReport(H.name or "class", H.domain_size, len(H), tuple(ms), tuple(cl),
+                           tuple(fr) if fractional else None, fit, time.perf_counter() - t0)
+
+
+def plot_dichotomy(report: DichotomyReport, path: str) -> None:
+    """A PNG (log scale) of ω_m, ω*_m, 2^m, |H| and the fit c·m^a (matplotlib, Agg backend)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ms = np.array(report.ms)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(ms, 2.0 ** ms, "k--", label="$2^m$")
+    ax.axhline(report.size, color="grey", lw=0.8, ls=":", label="$|H|$")
+    ax.plot(ms, [r.value for r in report.clique], "o-", label=r"$\omega_m$")
+    if report.fractional is not None:
+        ax.plot(ms, [r.value for r in report.fractional], "s-", label=r"$\omega^*_m$")
+    fit = report.fit.get("clique", {})
+    if "exponent" in fit:
+        grid = np.linspace(ms.min(), ms.max(), 100)
+        ax.plot(grid, fit["coefficient"] * grid ** fit["exponent"], ":",
+                label=f"fit {fit['formula']}")
+    ax.set_yscale("log", base=2)
+    ax.set_xlabel("m")
+    ax.set_title(f"contradiction graphs of {report.name}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, format="png")
+    plt.close(fig)

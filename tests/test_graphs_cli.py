@@ -1,0 +1,66 @@
+"""The ``clique`` command (registered on a private Typer app) and the dichotomy explorer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from ltheory import catalog
+from ltheory.graphs.cli_clique import register
+from ltheory.graphs.explorer import explore
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    register(app)
+
+    @app.callback()
+    def main() -> None:  # keeps "clique" a sub-command
+        pass
+
+    return app
+
+
+def test_json_and_plot(tmp_path: Path) -> None:
+    png = tmp_path / "d.png"
+    res = CliRunner().invoke(_app(), ["clique", "points n=4", "--m", "3", "--fractional",
+                                      "--json", "--plot", str(png)])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert [r["clique"]["value"] for r in doc["rows"]] == [2, 3, 4]
+    assert doc["rows"][1]["fclique"]["witness"]["lower"] == "10/3"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_table_output() -> None:
+    res = CliRunner().invoke(_app(), ["clique", "thresholds n=6", "--m", "2"])
+    assert res.exit_code == 0 and "ω_m" in res.output
+
+
+def test_bad_input_exit_2() -> None:
+    app = _app()
+    for args in (["clique", "points n=4", "--m", "0"],
+                 ["clique", "no_such_family n=3", "--m", "2"],
+                 ["clique", "random m=50 n=40 p=0.5 seed=0", "--m", "6", "--max-vertices",
+                  "100"],
+                 ["clique", "points n=4", "--m", "2", "--max-vertices", "0"]):
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert "error:" in res.output
+
+
+def test_explorer_bounds_and_monotone() -> None:
+    for spec in ("points n=5", "thresholds n=6", "intervals n=5"):
+        H = catalog.from_spec(spec)
+        rep = explore(H, 3, fractional=True)
+        prev = 0
+        for i, m in enumerate(rep.ms):
+            w, f = rep.clique[i], rep.fractional[i]
+            assert w.value <= f.lower <= f.upper <= min(2 ** m, len(H))
+            assert w.value >= prev
+            prev = w.value
+    rep = explore(catalog.from_spec("intervals n=12"), 3)
+    assert rep.fit["clique"]["all_equal_2_to_m"]
