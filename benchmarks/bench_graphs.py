@@ -1,0 +1,65 @@
+"""Benchmarks for contradiction graphs (issue 4).  Run by hand:
+
+    python benchmarks/bench_graphs.py            # includes networkx max_weight_clique (~3 min)
+    python benchmarks/bench_graphs.py --quick    # skip the networkx baseline
+
+ω_3 and ω*_3 of thresholds and intervals on [12] and of a seeded random class of 40 hypotheses on
+10 points: "auto" (fast paths from the VC/Littlestone witnesses), the exact searches without the
+fast paths (bitset branch and bound; LP constraint generation), and networkx max_weight_clique on
+the same graphs.  Every result is re-checked by ltheory.graphs.certificates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from ltheory import catalog
+from ltheory.graphs.certificates import verify_graph_result
+from ltheory.graphs.clique import clique_number
+from ltheory.graphs.contradiction import contradiction_graph
+from ltheory.graphs.fractional import fractional_clique_number
+
+SPECS = ["thresholds n=12", "intervals n=12", "random m=40 n=10 p=0.5 seed=0"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="skip the networkx baseline")
+    ap.add_argument("--m", type=int, default=3)
+    args = ap.parse_args()
+    m = args.m
+    for spec in SPECS:
+        H = catalog.from_spec(spec)
+        t = time.perf_counter()
+        g = contradiction_graph(H, m)
+        tg = time.perf_counter() - t
+        print(f"{spec}: |H|={len(H)}, G_{m}: {len(g)} vertices, {g.num_edges} edges "
+              f"(built in {tg:.3f} s)")
+        runs = [("ω auto", lambda H=H: clique_number(H, m)),
+                ("ω bnb (no fast path)", lambda H=H: clique_number(H, m, fast_paths=False)),
+                ("ω* auto", lambda H=H: fractional_clique_number(H, m)),
+                ("ω* LP (no fast path)",
+                 lambda H=H: fractional_clique_number(H, m, fast_paths=False))]
+        if not args.quick:
+            runs.insert(2, ("ω networkx max_weight_clique",
+                            lambda H=H: clique_number(H, m, fast_paths=False,
+                                                      method="networkx")))
+        times = {}
+        for name, fn in runs:
+            t = time.perf_counter()
+            r = fn()
+            dt = time.perf_counter() - t
+            verify_graph_result(H, m, r)
+            times[name] = dt
+            val = r.stats.get("rational", r.value) if r.kind == "fclique" else r.value
+            extra = {k: r.stats[k] for k in ("method", "rounds", "rows", "nodes") if k in r.stats}
+            print(f"  {name:32s} = {val!s:6s} exact={r.exact}  {dt:8.3f} s  {extra}")
+        if "ω networkx max_weight_clique" in times:
+            base = times["ω networkx max_weight_clique"]
+            print(f"  speed-up vs networkx: bnb {base / times['ω bnb (no fast path)']:.0f}x, "
+                  f"auto {base / times['ω auto']:.0f}x")
+
+
+if __name__ == "__main__":
+    main()
