@@ -177,7 +177,22 @@ class _Solver:
         return None if d < 0 else self.tree(self.full, d)
 
 
-def littlestone_dimension(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
+def littlestone_dimension(H: Any, budget: float | None = None,
+                          method: str = "auto") -> DimensionResult:
+    """The Littlestone dimension of a finite class, with a shattered mistake tree as witness.
+
+    ``H`` is a :class:`HypothesisClass` or a lazy composed class G(H_1, ..., H_k)
+    (:class:`~ltheory.core.compose.ComposedClass`).  ``method`` is ``"exact"`` (branch and bound
+    below; a composed class is first materialised within the size budget), ``"sat"`` (SAT search,
+    :func:`ltheory.sat.sat_littlestone`) or ``"auto"`` (the rule in
+    :func:`ltheory.sat.dispatch.choose`).  See :func:`_littlestone_exact` for the budget semantics.
+    """
+    from ltheory.sat.dispatch import dispatch
+
+    return dispatch("ldim", H, budget, method, _littlestone_exact)
+
+
+def _littlestone_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
     """The Littlestone dimension of a finite class, with a shattered mistake tree as witness.
 
     ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False`` and

@@ -164,7 +164,21 @@ class _ThresholdSearch:
         return out
 
 
-def threshold_dimension(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
+def threshold_dimension(H: Any, budget: float | None = None,
+                        method: str = "auto") -> DimensionResult:
+    """The threshold dimension of a finite or lazily composed class, with a threshold ladder as
+    witness.
+
+    ``method``: ``"exact"`` (the search below; a composed class is materialised first within the
+    size budget), ``"sat"`` (:func:`ltheory.sat.sat_threshold`) or ``"auto"``
+    (:func:`ltheory.sat.dispatch.choose`).  See :func:`_threshold_exact` for the budget semantics.
+    """
+    from ltheory.sat.dispatch import dispatch
+
+    return dispatch("tdim", H, budget, method, _threshold_exact)
+
+
+def _threshold_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
     """The threshold dimension of a finite class, with a ladder
     ``{"points": [x1..xk], "hypotheses": [h1..hk]}`` (h_i(x_j) = 1 iff i <= j) as witness.
 

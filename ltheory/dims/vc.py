@@ -196,7 +196,19 @@ class _VCSearch:
         return None
 
 
-def vc_dimension(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
+def vc_dimension(H: Any, budget: float | None = None, method: str = "auto") -> DimensionResult:
+    """The VC dimension of a finite or lazily composed class, with a shattered set as witness.
+
+    ``method``: ``"exact"`` (the search below; a composed class is materialised first within the
+    size budget), ``"sat"`` (:func:`ltheory.sat.sat_vc`) or ``"auto"``
+    (:func:`ltheory.sat.dispatch.choose`).  See :func:`_vc_exact` for the budget semantics.
+    """
+    from ltheory.sat.dispatch import dispatch
+
+    return dispatch("vc", H, budget, method, _vc_exact)
+
+
+def _vc_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
     """The VC dimension of a finite class, with a shattered set (list of labels) as witness.
 
     ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False``,

@@ -1,0 +1,375 @@
+"""SAT-backed search for the Littlestone, VC and threshold dimensions, with certified bounds.
+
+Works on explicit classes (:class:`HypothesisClass`, encoded as G = identity of one class) and on
+lazy composed classes G(H_1, ..., H_k) (:class:`ComposedClass`) without building the product.
+
+Lower bounds come only from decoded SAT models (or from an exact search on a sample of composed
+hypotheses): each is turned into a witness in the JSON form of DESIGN.md — for a composed class
+every leaf / ladder hypothesis also carries ``"components"``, the bit strings of h_1..h_k with
+G(h_1..h_k) equal to it — and checked by :mod:`ltheory.sat.certify` before it is reported.
+Upper bounds come from UNSAT answers (the solver and its conflict count are recorded in
+``stats["calls"]``) or from cheap proven bounds:
+
+* Ldim(C) <= floor(log2 |C|) (Littlestone 1988; ABMS20 §1), with |C| bounded without
+  materialising by :meth:`ComposedClass.size_upper_bound` (<= prod |H_i|, so
+  Ldim <= floor(sum log2 |H_i|)); VC(C) <= Ldim bound as well;
+* every dimension <= the number of candidate points (points where C is not constant, one per
+  class of clones; for thresholds plus one constant-1 point), since witnesses use distinct
+  points;
+* T(C) <= |C|.
+
+ABMS20 Theorem 2.1 (Ldim(G(H_1..H_k)) <= Õ(2^{2k} k^2 d)) and Theorem 2.2
+(T(G(H_1..H_k)) < 2^{4k·4^k·t}) are not used: the first hides its constants, the second is far
+weaker than the bounds above for every class this module can handle.
+
+Budgets are wall-clock seconds: each solver call is interrupted (``Solver.interrupt``) at the
+deadline, and the result then reports the bounds proven so far with ``exact=False``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+from pysat.solvers import Solver
+
+from ltheory.core.boolean import Aggregation
+from ltheory.core.compose import ComposedClass
+from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dims.result import DimensionResult
+from ltheory.errors import InvalidInputError
+from ltheory.sat.certify import verify_composed
+from ltheory.sat.encode import Realisation, reduced_problem
+
+__all__ = ["SOLVERS", "sat_littlestone", "sat_threshold", "sat_vc", "as_composed"]
+
+SOLVERS = ("cadical195", "glucose42")
+_IDENTITY = Aggregation.parse("id")
+
+
+def as_composed(H: HypothesisClass | ComposedClass) -> tuple[ComposedClass, bool]:
+    """(C, explicit): an explicit class is the composition id(H)."""
+    if isinstance(H, ComposedClass):
+        return H, False
+    if isinstance(H, HypothesisClass):
+        return ComposedClass(_IDENTITY, [H], name=H.name), True
+    raise InvalidInputError(f"expected a HypothesisClass or ComposedClass, got {type(H).__name__}")
+
+
+class _Deadline:
+    def __init__(self, seconds: float | None) -> None:
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(
+                seconds, (int, float)) or not seconds > 0):
+            raise InvalidInputError(f"budget must be a positive number of seconds or None, got "
+                                    f"{seconds!r}")
+        self.t0 = time.perf_counter()
+        self.end = None if seconds is None else self.t0 + float(seconds)
+
+    def left(self) -> float | None:
+        return None if self.end is None else self.end - time.perf_counter()
+
+    def expired(self) -> bool:
+        return self.end is not None and time.perf_counter() >= self.end
+
+
+def _solve(solver: Any, deadline: _Deadline, assumptions: list[int] | None = None
+           ) -> bool | None:
+    """Solve within the deadline (None = out of time); never raises on timeout.
+
+    CaDiCaL in python-sat has no ``interrupt``, so budgets are enforced portably: the solver runs
+    in slices of a conflict budget (``conf_budget`` + ``solve_limited``; a slice resumes the same
+    search with everything learned so far) and the clock is read between slices.
+    """
+    assumptions = assumptions or []
+    if deadline.end is None:
+        return bool(solver.solve(assumptions=assumptions))
+    chunk = 1000
+    while True:
+        if deadline.expired():
+            return None
+        solver.conf_budget(chunk)
+        res = solver.solve_limited(assumptions=assumptions)
+        if res is not None:
+            return bool(res)
+        chunk = min(chunk * 2, 20000)
+
+
+def _bits(row: np.ndarray) -> str:
+    return (np.asarray(row, dtype=np.uint8) + ord("0")).tobytes().decode("ascii")
+
+
+def _leaf(C: ComposedClass, comps: list[int], explicit: bool) -> dict[str, Any]:
+    h = _bits(C.hypothesis(comps))
+    if explicit:
+        return {"hypothesis": h}
+    return {"hypothesis": h,
+            "components": [_bits(C.classes[i].matrix[j]) for i, j in enumerate(comps)]}
+
+
+def _check_solver(name: str) -> str:
+    if name not in SOLVERS:
+        raise InvalidInputError(f"unknown SAT solver {name!r}; accepted: {', '.join(SOLVERS)}")
+    return name
+
+
+def _call_stats(solver: Any, what: str, k: int, res: bool | None, t: float,
+                before: int) -> dict[str, Any]:
+    conflicts = int(solver.accum_stats().get("conflicts", 0))
+    return {"k": k, "what": what, "result": {True: "sat", False: "unsat", None: "interrupted"}[res],
+            "conflicts": conflicts - before, "seconds": round(t, 4)}
+
+
+def _finish(kind: str, C: ComposedClass, explicit: bool, lower: int, upper: int, witness: Any,
+            t0: float, stats: dict[str, Any]) -> DimensionResult:
+    upper = max(upper, lower)
+    res = DimensionResult(kind, lower, witness, lower == upper, lower, upper,
+                          time.perf_counter() - t0, stats)
+    # every lower bound is certified before it is reported
+    if explicit:
+        from ltheory.dims.certificates import verify
+
+        verify(C.classes[0], res)
+    else:
+        verify_composed(C, res)
+    return res
+
+
+def _empty(kind: str, t0: float) -> DimensionResult:
+    return DimensionResult(kind, -1, None, True, -1, -1, time.perf_counter() - t0,
+                           {"method": "sat"})
+
+
+# --------------------------------------------------------------------------- Littlestone
+def _tree_problem(R: Any, d: int, solver: Any, symmetry: bool) -> Realisation:
+    enc = Realisation(R, solver)
+    for leaf in range(1 << d, 1 << (d + 1)):
+        node, child = leaf >> 1, leaf
+        while node >= 1:
+            enc.require(leaf, node, child & 1)
+            node, child = node >> 1, node
+    if symmetry:
+        # Implied: a shattered tree visits distinct points on every path (a repeated point would
+        # make one of the two subtrees below the repeat unrealisable).
+        for node in range(2, 1 << d):
+            a = node >> 1
+            while a >= 1:
+                enc.distinct(node, a)
+                a >>= 1
+    return enc
+
+
+def _decode_tree(enc: Realisation, model: set[int], C: ComposedClass, d: int,
+                 explicit: bool) -> dict[str, Any]:
+    def build(node: int) -> dict[str, Any]:
+        if node >= 1 << d:
+            return _leaf(C, enc.decode_row(model, node), explicit)
+        x = enc.decode_slot(model, node)
+        return {"point": C.domain[x],
+                "children": {"0": build(2 * node), "1": build(2 * node + 1)}}
+
+    return build(1)
+
+
+def _sample_seed(C: ComposedClass, deadline: _Deadline, samples: int, explicit: bool,
+                 ) -> tuple[int, Any]:
+    """A quick certified lower bound: exact Ldim of a random sample of composed hypotheses."""
+    from ltheory.dims.littlestone import _littlestone_exact
+
+    rng = np.random.default_rng(0)
+    sizes = [len(c) for c in C.classes]
+    if math.prod(sizes) <= samples:
+        grids = np.meshgrid(*[np.arange(s) for s in sizes], indexing="ij")
+        tuples = np.stack([g.ravel() for g in grids], axis=1)
+    else:
+        tuples = np.stack([rng.integers(0, s, samples) for s in sizes], axis=1)
+    rows = C.G.evaluate(*[C.classes[i].matrix[tuples[:, i]] for i in range(C.arity)])
+    S = HypothesisClass(rows, C.domain, _trusted=True)
+    left = deadline.left()
+    res = _littlestone_exact(S, budget=None if left is None else max(0.05, min(2.0, left / 10)))
+    if res.lower <= 0:
+        return 0, {"hypothesis": _bits(rows[0])} if explicit else _leaf(C, list(tuples[0]), False)
+    index = {_bits(r): t for r, t in zip(rows, tuples, strict=True)}
+
+    def attach(node: dict[str, Any]) -> dict[str, Any]:
+        if "hypothesis" in node:
+            return _leaf(C, [int(v) for v in index[node["hypothesis"]]], explicit)
+        return {"point": node["point"], "children": {b: attach(node["children"][b])
+                                                     for b in ("0", "1")}}
+
+    return res.lower, attach(res.witness)
+
+
+def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = None,
+                    solver: str = "cadical195", symmetry: bool = True,
+                    seed_samples: int = 4000) -> DimensionResult:
+    """Ldim of an explicit or composed class by SAT: is a mistake tree of depth d shattered?
+
+    Definitions: ABMS20 §3.1 (mistake trees; Ldim).  Starts from a certified lower bound (exact
+    Ldim of up to ``seed_samples`` sampled composed hypotheses), then asks for depth d + 1, d + 2,
+    ... until UNSAT (upper bound, recorded with the solver's conflicts), the cheap upper bound is
+    reached, or the budget (seconds) runs out.
+    """
+    t0 = time.perf_counter()
+    _check_solver(solver)
+    deadline = _Deadline(budget)
+    C, explicit = as_composed(H)
+    if C.is_empty():
+        return _empty("ldim", t0)
+    R = reduced_problem(C)
+    size_bound = C.size_upper_bound()
+    upper = min(size_bound.bit_length() - 1, len(R.points))
+    reason = (f"log2 of the size bound {size_bound}" if size_bound.bit_length() - 1 <= len(R.points)
+              else f"{len(R.points)} candidate points")
+    lower, witness = _sample_seed(C, deadline, seed_samples, explicit)
+    seed_lower = lower
+    calls: list[dict[str, Any]] = []
+    d = lower + 1
+    while d <= upper and not deadline.expired():
+        ts = time.perf_counter()
+        with Solver(name=solver) as s:
+            enc = _tree_problem(R, d, s, symmetry)
+            res = _solve(s, deadline)
+            calls.append(_call_stats(s, "tree", d, res, time.perf_counter() - ts, 0)
+                         | {"clauses": enc.n_clauses})
+            if res is None:
+                break
+            if not res:
+                upper = d - 1
+                reason = f"UNSAT at depth {d} ({solver}, {calls[-1]['conflicts']} conflicts)"
+                break
+            model = {lit for lit in s.get_model() if lit > 0}
+            witness = _decode_tree(enc, model, C, d, explicit)
+            lower = d
+        d += 1
+    stats = {"method": "sat", "solver": solver, "seed_lower": seed_lower,
+             "upper_reason": reason, "calls": calls,
+             "candidate_points": len(R.points), "size_bound": size_bound}
+    return _finish("ldim", C, explicit, lower, upper, witness, t0, stats)
+
+
+# --------------------------------------------------------------------------- VC
+def sat_vc(H: HypothesisClass | ComposedClass, budget: float | None = None,
+           solver: str = "cadical195", symmetry: bool = True) -> DimensionResult:
+    """VC dimension by SAT: are d points shattered?  One slot per level (points increasing, sound
+    because a shattered set is unordered), one row per pattern in {0,1}^d."""
+    t0 = time.perf_counter()
+    _check_solver(solver)
+    deadline = _Deadline(budget)
+    C, explicit = as_composed(H)
+    if C.is_empty():
+        return _empty("vc", t0)
+    R = reduced_problem(C)
+    size_bound = C.size_upper_bound()
+    upper = min(size_bound.bit_length() - 1, len(R.points))
+    reason = "log2 of the size bound / candidate points"
+    lower, witness, realisations = 0, [], [[_bits(c.matrix[0]) for c in C.classes]]
+    calls: list[dict[str, Any]] = []
+    d = 1
+    while d <= upper and not deadline.expired():
+        ts = time.perf_counter()
+        with Solver(name=solver) as s:
+            enc = Realisation(R, s)
+            for a in range(1 << d):
+                for t in range(d):
+                    enc.require(a, t, (a >> t) & 1)
+            if symmetry:
+                for t in range(d - 1):
+                    enc.increasing(t, t + 1)
+            else:
+                for t in range(d):
+                    for u in range(t):
+                        enc.distinct(t, u)
+            res = _solve(s, deadline)
+            calls.append(_call_stats(s, "shattered set", d, res, time.perf_counter() - ts, 0)
+                         | {"clauses": enc.n_clauses})
+            if res is None:
+                break
+            if not res:
+                upper = d - 1
+                reason = f"UNSAT at size {d} ({solver}, {calls[-1]['conflicts']} conflicts)"
+                break
+            model = {lit for lit in s.get_model() if lit > 0}
+            pts = [enc.decode_slot(model, t) for t in range(d)]
+            witness = [C.domain[x] for x in pts]
+            realisations = []
+            for a in range(1 << d):
+                comps = enc.decode_row(model, a)
+                realisations.append([_bits(C.classes[i].matrix[j]) for i, j in enumerate(comps)])
+            lower = d
+        d += 1
+    stats: dict[str, Any] = {"method": "sat", "solver": solver, "upper_reason": reason,
+                             "calls": calls, "candidate_points": len(R.points),
+                             "size_bound": size_bound}
+    if not explicit:
+        # pattern a (bit t = value at witness[t]) is realised by these components
+        stats["realisations"] = realisations
+    return _finish("vc", C, explicit, lower, upper, witness, t0, stats)
+
+
+# --------------------------------------------------------------------------- threshold
+def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = None,
+                  solver: str = "cadical195", symmetry: bool = True) -> DimensionResult:
+    """Threshold dimension by SAT: are k points threshold-shattered (h_i(x_j) = 1 iff i <= j)?
+
+    Incremental: the constraints for a ladder of length k + 1 are those for length k plus the
+    requirements involving the new pair, so one solver grows the encoding pair by pair and keeps
+    its learned clauses; the first UNSAT proves T < k + 1.  Each new pair's clauses are guarded
+    by an activation literal assumed true, so the final UNSAT also names the pairs involved.
+    """
+    t0 = time.perf_counter()
+    _check_solver(solver)
+    deadline = _Deadline(budget)
+    C, explicit = as_composed(H)
+    if C.is_empty():
+        return _empty("tdim", t0)
+    R = reduced_problem(C, const_one=True)
+    size_bound = C.size_upper_bound()
+    upper = min(size_bound, len(R.points))
+    reason = "size bound / candidate points"
+    lower: int = 0
+    witness: dict[str, Any] = {"points": [], "hypotheses": []}
+    if not explicit:
+        witness["components"] = []
+    calls: list[dict[str, Any]] = []
+    with Solver(name=solver) as s:
+        enc = Realisation(R, s)
+        acts: list[int] = []
+        k = 1
+        while k <= upper and not deadline.expired():
+            ts = time.perf_counter()
+            act = enc.pool.id(("act", k))
+            acts.append(act)
+            j = k - 1  # new pair (h_k, x_k), 0-based index j
+            for i in range(k):
+                enc.require(i, j, 1, guard=act)          # h_i(x_k) = 1 for i <= k
+                if i < j:
+                    enc.require(j, i, 0, guard=act)      # h_k(x_i) = 0 for i < k
+            if symmetry:  # implied: ladder points are distinct (h_i(x_i) = 1, h_{i+1}(x_i) = 0)
+                for i in range(j):
+                    for x, y in zip(enc.slot(i), enc.slot(j), strict=True):
+                        enc.add([-act, -x, -y])
+            before = int(s.accum_stats().get("conflicts", 0))
+            res = _solve(s, deadline, assumptions=acts)
+            calls.append(_call_stats(s, "ladder", k, res, time.perf_counter() - ts, before)
+                         | {"clauses": enc.n_clauses})
+            if res is None:
+                break
+            if not res:
+                upper = k - 1
+                reason = f"UNSAT at length {k} ({solver}, {calls[-1]['conflicts']} conflicts)"
+                break
+            model = {lit for lit in s.get_model() if lit > 0}
+            pts = [enc.decode_slot(model, t) for t in range(k)]
+            rows = [enc.decode_row(model, i) for i in range(k)]
+            witness = {"points": [C.domain[x] for x in pts],
+                       "hypotheses": [_bits(C.hypothesis(r)) for r in rows]}
+            if not explicit:
+                witness["components"] = [[_bits(C.classes[i].matrix[j]) for i, j in
+                                          enumerate(r)] for r in rows]
+            lower = k
+            k += 1
+    stats = {"method": "sat", "solver": solver, "upper_reason": reason, "calls": calls,
+             "candidate_points": len(R.points), "size_bound": size_bound}
+    return _finish("tdim", C, explicit, lower, upper, witness, t0, stats)
