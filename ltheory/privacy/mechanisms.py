@@ -82,6 +82,18 @@ def _is_scalar(d: Any) -> bool:
     return isinstance(d, int | float | str | np.integer | np.floating)
 
 
+def _canonical(record: Any) -> Any:
+    """A comparable form of a record: nested lists, tuples and arrays become nested tuples, numpy
+    scalars become Python scalars (so ((0, 1), 1) and (array([0, 1]), 1) compare equal)."""
+    if isinstance(record, np.ndarray):
+        return tuple(_canonical(v) for v in record.tolist())
+    if isinstance(record, (list, tuple)):
+        return tuple(_canonical(v) for v in record)
+    if isinstance(record, np.generic):
+        return record.item()
+    return record
+
+
 def are_neighbours(d0: Dataset, d1: Dataset, relation: str = "substitution",
                    sensitivity: float = 1.0) -> bool:
     """Whether d0 and d1 are distinct neighbours under ``relation`` (see the module docstring)."""
@@ -94,8 +106,7 @@ def are_neighbours(d0: Dataset, d1: Dataset, relation: str = "substitution",
             return False
         if len(a) != len(b):
             return False
-        diff = sum(1 for u, v in zip(a, b, strict=True) if tuple(np.atleast_1d(u).tolist())
-                   != tuple(np.atleast_1d(v).tolist()))
+        diff = sum(1 for u, v in zip(a, b, strict=True) if _canonical(u) != _canonical(v))
         return diff == 1
     if relation == "add_remove":
         a, b = list(d0), list(d1)
