@@ -73,12 +73,12 @@ def _claims(learner: Any) -> list[Any]:
     return [pc] if pc is not None else []
 
 
-def _audit(mech: Any, case: Any, runs: int, seed: int) -> dict[str, Any]:
+def _audit(mech: Any, pair: tuple[Any, Any], runs: int, seed: int) -> dict[str, Any]:
     from ltheory.privacy import audit
 
     eps, delta = mech.claim
     t0 = time.perf_counter()
-    r = audit(mech, case.d0, case.d1, claimed_epsilon=eps, claimed_delta=delta, runs=runs,
+    r = audit(mech, pair[0], pair[1], claimed_epsilon=eps, claimed_delta=delta, runs=runs,
               seed=seed)
     out = {"claimed_epsilon": float(eps), "claimed_delta": float(delta),
            "epsilon_lower_bound": float(r.epsilon_lower_bound),
@@ -99,7 +99,7 @@ def run_case(case: Any, scale: float, seed: int) -> dict[str, Any]:
         rec["neighbour_relation"] = str(getattr(learner, "neighbour_relation", "substitution"))
         rec["claims"] = [{"epsilon": float(c.epsilon), "delta": float(c.delta),
                           "source": c.source, "statement": c.statement} for c in _claims(learner)]
-        rec["audit"] = _audit(learner, case, runs, seed)
+        rec["audit"] = _audit(learner, (case.d0, case.d1), runs, seed)
     except Exception as exc:  # noqa: BLE001 - one bad case must not stop the catalog
         rec["error"] = f"{type(exc).__name__}: {exc}"
         traceback.print_exc()
@@ -107,7 +107,8 @@ def run_case(case: Any, scale: float, seed: int) -> dict[str, Any]:
     if case.broken is not None:
         try:
             b = case.broken()
-            rec["broken"] = {"note": case.broken_note, **_audit(b, case, runs, seed + 1)}
+            rec["broken"] = {"note": case.broken_note,
+                             **_audit(b, case.broken_pair(), runs, seed + 1)}
         except Exception as exc:  # noqa: BLE001
             rec["broken"] = {"note": case.broken_note, "error": f"{type(exc).__name__}: {exc}"}
     return rec

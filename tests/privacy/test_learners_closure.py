@@ -49,8 +49,7 @@ def test_broken_variant_flagged(name: str) -> None:
     assert case.broken is not None
     broken = case.broken()
     eps, delta = broken.claim
-    d0 = case.extra.get("broken_d0", case.d0)
-    d1 = case.extra.get("broken_d1", case.d1)
+    d0, d1 = case.broken_pair()
     rep = audit(broken, d0, d1, claimed_epsilon=eps, claimed_delta=delta, runs=4_000, seed=5)
     assert rep.verdict == "violation"
     assert rep.exact_epsilon > eps

@@ -102,7 +102,8 @@ def check_dataset(dataset: Any, *, domain_size: int | None = None,
 class LearnerAuditCase:
     """One small configuration at which a learner's claim is audited (tests and the script that
     regenerates ``catalog/learners.toml``).  ``broken`` builds a deliberately broken variant that
-    the auditor must flag; ``runs`` is enough for a meaningful bound at this size."""
+    the auditor must flag, on (``broken_d0``, ``broken_d1``) when its leak shows on another pair
+    than the honest audit's; ``runs`` is enough for a meaningful bound at this size."""
 
     name: str
     make: Callable[[], PrivateLearner]
@@ -113,3 +114,13 @@ class LearnerAuditCase:
     broken: Callable[[], Any] | None = None
     broken_note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    broken_d0: Any = None
+    broken_d1: Any = None
+
+    def broken_pair(self) -> tuple[Any, Any]:
+        """The neighbouring pair on which the broken variant is audited."""
+        if (self.broken_d0 is None) != (self.broken_d1 is None):
+            raise ValueError(f"{self.name}: give both broken_d0 and broken_d1, or neither")
+        if self.broken_d0 is None:
+            return self.d0, self.d1
+        return self.broken_d0, self.broken_d1

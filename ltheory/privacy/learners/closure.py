@@ -719,7 +719,7 @@ AUDIT_CASES: list[LearnerAuditCase] = [
         broken=lambda: RelabelAndLearn(_thresholds(3), d_size=3, v_size=1, relabel="erm"),
         broken_note="relabel by an empirical risk minimiser (no exponential mechanism): the "
                     "released Ṽ is a deterministic function of D (exact ε = ∞)",
-        extra={"broken_d0": _RLB_D0, "broken_d1": _RLB_D1}),
+        broken_d0=_RLB_D0, broken_d1=_RLB_D1),
     LearnerAuditCase(
         name="PrivateAgnosticLearner/thresholds3",
         make=lambda: PrivateAgnosticLearner(_thresholds(3)),
@@ -729,7 +729,7 @@ AUDIT_CASES: list[LearnerAuditCase] = [
         broken=lambda: PrivateAgnosticLearner(_CONST2, relabel="erm"),
         broken_note="ERM relabelling on the constants {00, 11}, |S| = 360: one flipped label "
                     "turns a 91/89 majority into a tie and relabels all of D (exact ε ≈ 10)",
-        extra={"broken_d0": _FLIP_D0, "broken_d1": _FLIP_D1}),
+        broken_d0=_FLIP_D0, broken_d1=_FLIP_D1),
     LearnerAuditCase(
         name="ClosureLearn/or-thresholds3",
         make=lambda: ClosureLearn("or", [_thresholds(3), _thresholds(3)], check_realizable=False),
@@ -740,5 +740,5 @@ AUDIT_CASES: list[LearnerAuditCase] = [
                                     check_realizable=False),
         broken_note="ERM relabelling, G = AND with H_2 = {11} (so step 1 is agnostic learning "
                     "of the constants), |S| = 720: a flipped label relabels all of D_1",
-        extra={"broken_d0": _FLIP_D0 + _FLIP_D0, "broken_d1": _FLIP_D1 + _FLIP_D0}),
+        broken_d0=_FLIP_D0 + _FLIP_D0, broken_d1=_FLIP_D1 + _FLIP_D0),
 ]
