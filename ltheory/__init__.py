@@ -15,6 +15,7 @@ from ltheory.errors import (
     LtheoryError,
     UnknownFamilyError,
 )
+from ltheory.graphs import clique_number, fractional_clique_number
 
 __version__ = "0.1.0"
 
@@ -30,6 +31,8 @@ __all__ = [
     "StandardOptimalAlgorithm",
     "UnknownFamilyError",
     "class_from_json",
+    "clique_number",
+    "fractional_clique_number",
     "class_to_json",
     "load_class",
     "littlestone_dimension",

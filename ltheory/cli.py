@@ -262,9 +262,11 @@ def check(
 
 
 def _register_optional_commands() -> None:
-    from ltheory.privacy.cli_audit import register
+    from ltheory.graphs.cli_clique import register as register_clique
+    from ltheory.privacy.cli_audit import register as register_audit
 
-    register(app)
+    register_audit(app)
+    register_clique(app)
 
 
 _register_optional_commands()
