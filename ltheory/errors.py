@@ -25,3 +25,8 @@ class BudgetExceededError(LtheoryError):
 
 class CertificateError(LtheoryError):
     """A witness does not certify the claimed value; the message says which check failed."""
+
+
+class UnrealizableSampleWarning(UserWarning):
+    """A realizable-case learner was given a sample that no hypothesis of its class labels
+    exactly: its accuracy guarantee does not apply (it still runs, and its privacy holds)."""

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.core.hypothesis_class import HypothesisClass
-from ltheory.errors import InvalidInputError
+from ltheory.errors import InvalidInputError, UnrealizableSampleWarning
 from ltheory.privacy.learners.base import (
     LearnerAuditCase,
     PrivacyClaim,
@@ -72,8 +72,6 @@ MAX_SCORE_CELLS = 20_000_000
 RELABEL_MODES = ("exponential", "erm")
 
 
-class UnrealizableSampleWarning(UserWarning):
-    """A realizable-case learner was given a sample no hypothesis of its class labels exactly."""
 
 
 # --------------------------------------------------------------------------- helpers

@@ -43,7 +43,7 @@ import numpy as np
 
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.soa import StandardOptimalAlgorithm
-from ltheory.errors import InvalidInputError
+from ltheory.errors import InvalidInputError, UnrealizableSampleWarning
 from ltheory.privacy.learners.base import (
     LearnerAuditCase,
     PrivacyClaim,
@@ -61,8 +61,6 @@ SOURCE = ("Bun, Livni & Moran 2020, 'An Equivalence Between Private Classificati
 FAIL = "⊥"
 
 
-class UnrealizableSampleWarning(UserWarning):
-    """A realizable-case learner was given a sample no hypothesis of its class labels exactly."""
 
 
 def _check_eps_delta(epsilon: Any, delta: Any) -> tuple[float, float]:
