@@ -23,6 +23,7 @@ from ltheory.sat import (
     verify_any,
     verify_composed,
 )
+from ltheory.sat.search import enumerate_composed
 from ltheory.strategies import hypothesis_classes
 from ltheory.strategies_boolean import compositions
 
@@ -48,14 +49,15 @@ def test_sat_on_lazy_composed_classes_agrees_with_materialised_enumeration(case)
     M = C.materialise()
     for kind, f in DIMS.items():
         exact = f(M)
-        sat = f(C, method="sat")
-        assert sat.exact and sat.value == exact.value, (kind, G.truth_table,
-                                                        [c.to_strings() for c in classes])
-        verify_composed(C, sat)
-        # without its components the witness is an ordinary witness of the materialised class
-        plain = DimensionResult(sat.kind, sat.value, strip_components(sat.witness), sat.exact,
-                                sat.lower, sat.upper)
-        verify(M, plain)
+        # the encodings proper (enumerate_limit=0), and the default (SAT enumeration first)
+        for sat in (SAT[kind](C, enumerate_limit=0), f(C, method="sat")):
+            assert sat.exact and sat.value == exact.value, (kind, G.truth_table,
+                                                            [c.to_strings() for c in classes])
+            verify_composed(C, sat)
+            # without its components the witness is an ordinary witness of the materialised class
+            plain = DimensionResult(sat.kind, sat.value, strip_components(sat.witness),
+                                    sat.exact, sat.lower, sat.upper)
+            verify(M, plain)
         via_exact = f(C, method="exact")
         assert via_exact.value == exact.value
         verify_any(C, via_exact)
@@ -67,7 +69,7 @@ def test_majority_of_a_random_class(solver: str) -> None:
     C = compose("maj", H, H, H, lazy=True)
     M = C.materialise()
     for kind in DIMS:
-        res = SAT[kind](C, solver=solver)
+        res = SAT[kind](C, solver=solver, enumerate_limit=0)
         assert res.exact and res.value == DIMS[kind](M).value
         verify_composed(C, res)
         assert res.stats["solver"] == solver
@@ -77,8 +79,8 @@ def test_symmetry_breaking_does_not_change_answers() -> None:
     H = catalog.from_spec("random m=8 n=7 p=0.5 seed=4")
     C = compose("maj", H, H, H, lazy=True)
     for kind in DIMS:
-        a = SAT[kind](C, symmetry=True)
-        b = SAT[kind](C, symmetry=False)
+        a = SAT[kind](C, symmetry=True, enumerate_limit=0)
+        b = SAT[kind](C, symmetry=False, enumerate_limit=0)
         assert a.value == b.value and a.exact and b.exact
 
 
@@ -95,7 +97,7 @@ def test_threshold_ladder_may_end_at_a_constant_one_point() -> None:
 def test_upper_bound_from_unsat_is_recorded() -> None:
     H = catalog.from_spec("random m=12 n=8 p=0.5 seed=1")
     C = compose("maj", H, H, H, lazy=True)
-    res = sat_littlestone(C, seed_samples=1)
+    res = sat_littlestone(C, seed_samples=1, enumerate_limit=0)
     assert res.exact
     assert "UNSAT" in res.stats["upper_reason"] or "log2" in res.stats["upper_reason"]
     assert any(c["result"] == "unsat" for c in res.stats["calls"]) or \
@@ -105,10 +107,21 @@ def test_upper_bound_from_unsat_is_recorded() -> None:
 def test_budget_gives_certified_lower_and_proven_upper() -> None:
     H = catalog.from_spec("random m=60 n=14 p=0.5 seed=7")
     C = compose("maj", H, H, H, H, H, lazy=True)
-    res = sat_littlestone(C, budget=2.0)
-    verify_composed(C, res)
-    assert res.lower >= 1 and res.upper <= 14 and res.lower <= res.upper
-    assert res.seconds < 30
+    for limit in (0, 200_000):
+        res = sat_littlestone(C, budget=2.0, enumerate_limit=limit)
+        verify_composed(C, res)
+        assert res.lower >= 1 and res.upper <= 14 and res.lower <= res.upper
+        assert res.seconds < 30
+
+
+def test_enumeration_by_sat_equals_materialisation() -> None:
+    H = catalog.from_spec("random m=15 n=9 p=0.5 seed=8")
+    for G in ("maj", "x1 & (x2 | ~x3)", "xor3"):
+        C = compose(G, H, H, H, lazy=True)
+        en = enumerate_composed(C)
+        assert en.complete and en.H == C.materialise()
+        part = enumerate_composed(C, limit=5)
+        assert not part.complete and len(part.H) == 5
 
 
 def test_tampered_composed_witnesses_are_rejected() -> None:

@@ -184,6 +184,26 @@ class Realisation:
         for x in range(len(qs)):
             self.add([-qs[x]] + qt[x + 1:])
 
+    def output(self, r: object) -> list[int]:
+        """Variables y[r][x] <-> G(v[r][1][x], ..., v[r][k][x]) (Tseitin: y -> CNF(G) and
+        ¬y -> CNF(¬G)) for every candidate position x: the values of row r's hypothesis."""
+        key = ("y", r)
+        got = self.slots.get(key)
+        if got is not None:
+            return got
+        _, vs = self.row(r)
+        ys = [self.pool.id(("y", r, x)) for x in self._cands]
+        for x, y in enumerate(ys):
+            for sign, cnf in ((-1, self.R.clauses_true), (1, self.R.clauses_false)):
+                for D in cnf:
+                    cl = [sign * y]
+                    for lit in D:
+                        var = vs[abs(lit) - 1][x]
+                        cl.append(var if lit > 0 else -var)
+                    self.add(cl)
+        self.slots[key] = ys
+        return ys
+
     # ------------------------------------------------------------------ decoding
     def decode_slot(self, model: set[int], s: object) -> int:
         """The original domain index chosen by slot s."""

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -43,7 +44,8 @@ from ltheory.errors import InvalidInputError
 from ltheory.sat.certify import verify_composed
 from ltheory.sat.encode import Realisation, reduced_problem
 
-__all__ = ["SOLVERS", "sat_littlestone", "sat_threshold", "sat_vc", "as_composed"]
+__all__ = ["SOLVERS", "Enumeration", "as_composed", "enumerate_composed", "sat_littlestone",
+           "sat_threshold", "sat_vc"]
 
 SOLVERS = ("cadical195", "glucose42")
 _IDENTITY = Aggregation.parse("id")
@@ -141,10 +143,115 @@ def _empty(kind: str, t0: float) -> DimensionResult:
                            {"method": "sat"})
 
 
+# --------------------------------------------------------------------------- enumeration
+@dataclass
+class Enumeration:
+    """Distinct hypotheses of a composed class found by SAT (AllSAT with blocking clauses).
+
+    ``H`` holds them (full domain), ``components[r]`` the component indices of one tuple
+    realising row r; ``complete`` is True when the final call was UNSAT, i.e. ``H`` *is*
+    G(H_1, ..., H_k).
+    """
+
+    H: HypothesisClass
+    components: np.ndarray
+    complete: bool
+    calls: int
+    seconds: float
+    products: int = 0
+
+
+def enumerate_composed(C: ComposedClass, limit: int = 200_000, budget: float | None = None,
+                       solver: str = "cadical195") -> Enumeration:
+    """Enumerate G(H_1, ..., H_k) without the product: one row (a tuple h_1..h_k, Tseitin
+    outputs y_x <-> G(h_1(x), ..., h_k(x)) on the candidate points), solved repeatedly, each
+    model's output pattern blocked by a clause.  The cost grows with the number of *distinct*
+    composed hypotheses, not with prod |H_i|.  Points outside the candidates are constant or
+    clones of a candidate, so the pattern on the candidates determines the hypothesis.
+    """
+    t0 = time.perf_counter()
+    _check_solver(solver)
+    deadline = _Deadline(budget)
+    R = reduced_problem(C)
+    found: list[list[int]] = []
+    complete = False
+    calls = 0
+    with Solver(name=solver) as s:
+        enc = Realisation(R, s)
+        ys = enc.output(0)
+        if C.is_empty():
+            complete = True
+        while not complete and len(found) < limit:
+            calls += 1
+            res = _solve(s, deadline)
+            if res is None:
+                break
+            if not res:
+                complete = True
+                break
+            model = {lit for lit in s.get_model() if lit > 0}
+            found.append(enc.decode_row(model, 0))
+            s.add_clause([-y if y in model else y for y in ys])
+        if not complete and len(found) >= limit and not deadline.expired():
+            calls += 1
+            complete = _solve(s, deadline) is False
+    comps = np.array(found, dtype=np.int64).reshape(len(found), C.arity)
+    if len(found):
+        rows = C.G.evaluate(*[C.classes[i].matrix[comps[:, i]] for i in range(C.arity)])
+    else:
+        rows = np.zeros((0, C.domain_size), dtype=np.uint8)
+    H = HypothesisClass(rows, C.domain, _trusted=True)
+    if len(H) != len(found):  # pragma: no cover - blocked patterns are distinct
+        raise AssertionError("SAT enumeration produced a repeated hypothesis")
+    return Enumeration(H, comps, complete, calls, time.perf_counter() - t0)
+
+
+def _exact_fn(kind: str) -> Any:
+    if kind == "ldim":
+        from ltheory.dims.littlestone import _littlestone_exact as f
+    elif kind == "vc":
+        from ltheory.dims.vc import _vc_exact as f
+    else:
+        from ltheory.dims.threshold import _threshold_exact as f
+    return f
+
+
+def _via_enumeration(kind: str, C: ComposedClass, deadline: _Deadline, limit: int,
+                     solver: str, t0: float) -> tuple[DimensionResult | None, Enumeration]:
+    """Exact result through SAT enumeration when it completes within ``limit`` hypotheses and
+    half the remaining budget; otherwise (None, the partial enumeration)."""
+    from ltheory.sat.dispatch import _with_components
+
+    left = deadline.left()
+    en = enumerate_composed(C, limit, None if left is None else max(left / 2, 1e-3), solver)
+    info = {"hypotheses": len(en.H), "complete": en.complete, "calls": en.calls,
+            "seconds": round(en.seconds, 4)}
+    if not en.complete:
+        return None, en
+    left = deadline.left()
+    res = _exact_fn(kind)(en.H, None if left is None else max(left, 1e-3))
+    res = _with_components(kind, C, en, res)
+    stats = dict(res.stats) | {
+        "method": "sat", "solver": solver, "enumeration": info,
+        "upper_reason": f"SAT enumeration complete ({len(en.H)} distinct hypotheses, final "
+                        f"call UNSAT, {solver}), then exact search on them"}
+    out = DimensionResult(kind, res.value, res.witness, res.exact, res.lower, res.upper,
+                          time.perf_counter() - t0, stats)
+    verify_composed(C, out)
+    return out, en
+
+
 # --------------------------------------------------------------------------- Littlestone
-def _tree_problem(R: Any, d: int, solver: Any, symmetry: bool) -> Realisation:
+class _OutOfTime(Exception):
+    """Internal: the deadline passed while an encoding was being built."""
+
+
+def _tree_problem(R: Any, d: int, solver: Any, symmetry: bool,
+                  deadline: _Deadline | None = None) -> Realisation:
     enc = Realisation(R, solver)
     for leaf in range(1 << d, 1 << (d + 1)):
+        if deadline is not None and deadline.expired():
+            raise _OutOfTime
         node, child = leaf >> 1, leaf
         while node >= 1:
             enc.require(leaf, node, child & 1)
@@ -173,13 +280,16 @@ def _decode_tree(enc: Realisation, model: set[int], C: ComposedClass, d: int,
 
 
 def _sample_seed(C: ComposedClass, deadline: _Deadline, samples: int, explicit: bool,
-                 ) -> tuple[int, Any]:
-    """A quick certified lower bound: exact Ldim of a random sample of composed hypotheses."""
+                 tuples: np.ndarray | None = None) -> tuple[int, Any]:
+    """A quick certified lower bound: exact Ldim (budgeted) of a random sample of composed
+    hypotheses, or of the given component tuples (e.g. a partial SAT enumeration)."""
     from ltheory.dims.littlestone import _littlestone_exact
 
     rng = np.random.default_rng(0)
     sizes = [len(c) for c in C.classes]
-    if math.prod(sizes) <= samples:
+    if tuples is not None and len(tuples):
+        pass
+    elif math.prod(sizes) <= samples:
         grids = np.meshgrid(*[np.arange(s) for s in sizes], indexing="ij")
         tuples = np.stack([g.ravel() for g in grids], axis=1)
     else:
@@ -203,13 +313,17 @@ def _sample_seed(C: ComposedClass, deadline: _Deadline, samples: int, explicit: 
 
 def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = None,
                     solver: str = "cadical195", symmetry: bool = True,
-                    seed_samples: int = 4000) -> DimensionResult:
-    """Ldim of an explicit or composed class by SAT: is a mistake tree of depth d shattered?
+                    seed_samples: int = 4000, enumerate_limit: int = 200_000
+                    ) -> DimensionResult:
+    """Ldim of an explicit or composed class by SAT.
 
-    Definitions: ABMS20 §3.1 (mistake trees; Ldim).  Starts from a certified lower bound (exact
-    Ldim of up to ``seed_samples`` sampled composed hypotheses), then asks for depth d + 1, d + 2,
-    ... until UNSAT (upper bound, recorded with the solver's conflicts), the cheap upper bound is
-    reached, or the budget (seconds) runs out.
+    Definitions: ABMS20 §3.1 (mistake trees; Ldim).  For a composed class the distinct composed
+    hypotheses are first enumerated by SAT (:func:`enumerate_composed`, at most
+    ``enumerate_limit`` of them, at most half the budget); if that completes, the exact search
+    runs on them.  Otherwise (and for explicit classes): a certified lower bound from the exact
+    Ldim of a sample (``seed_samples`` random tuples, or the partial enumeration if larger), then
+    "is a mistake tree of depth d shattered?" for d = lower + 1, ... until UNSAT (upper bound,
+    recorded with the solver's conflicts), the cheap upper bound, or the budget (seconds).
     """
     t0 = time.perf_counter()
     _check_solver(solver)
@@ -217,19 +331,30 @@ def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = N
     C, explicit = as_composed(H)
     if C.is_empty():
         return _empty("ldim", t0)
+    partial = None
+    if not explicit and enumerate_limit > 0:
+        done, partial = _via_enumeration("ldim", C, deadline, enumerate_limit, solver, t0)
+        if done is not None:
+            return done
     R = reduced_problem(C)
     size_bound = C.size_upper_bound()
     upper = min(size_bound.bit_length() - 1, len(R.points))
     reason = (f"log2 of the size bound {size_bound}" if size_bound.bit_length() - 1 <= len(R.points)
               else f"{len(R.points)} candidate points")
-    lower, witness = _sample_seed(C, deadline, seed_samples, explicit)
+    use = partial.components if partial is not None and len(partial.H) > seed_samples else None
+    lower, witness = _sample_seed(C, deadline, seed_samples, explicit, use)
     seed_lower = lower
     calls: list[dict[str, Any]] = []
     d = lower + 1
     while d <= upper and not deadline.expired():
         ts = time.perf_counter()
         with Solver(name=solver) as s:
-            enc = _tree_problem(R, d, s, symmetry)
+            try:
+                enc = _tree_problem(R, d, s, symmetry, deadline)
+            except _OutOfTime:
+                calls.append({"k": d, "what": "tree", "result": "interrupted (encoding)",
+                              "seconds": round(time.perf_counter() - ts, 4)})
+                break
             res = _solve(s, deadline)
             calls.append(_call_stats(s, "tree", d, res, time.perf_counter() - ts, 0)
                          | {"clauses": enc.n_clauses})
@@ -244,14 +369,17 @@ def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = N
             lower = d
         d += 1
     stats = {"method": "sat", "solver": solver, "seed_lower": seed_lower,
-             "upper_reason": reason, "calls": calls,
+             "upper_reason": reason, "calls": calls, "enumeration": None if partial is None
+             else {"hypotheses": len(partial.H), "complete": False, "calls": partial.calls,
+                   "seconds": round(partial.seconds, 4)},
              "candidate_points": len(R.points), "size_bound": size_bound}
     return _finish("ldim", C, explicit, lower, upper, witness, t0, stats)
 
 
 # --------------------------------------------------------------------------- VC
 def sat_vc(H: HypothesisClass | ComposedClass, budget: float | None = None,
-           solver: str = "cadical195", symmetry: bool = True) -> DimensionResult:
+           solver: str = "cadical195", symmetry: bool = True,
+           enumerate_limit: int = 200_000) -> DimensionResult:
     """VC dimension by SAT: are d points shattered?  One slot per level (points increasing, sound
     because a shattered set is unordered), one row per pattern in {0,1}^d."""
     t0 = time.perf_counter()
@@ -260,6 +388,10 @@ def sat_vc(H: HypothesisClass | ComposedClass, budget: float | None = None,
     C, explicit = as_composed(H)
     if C.is_empty():
         return _empty("vc", t0)
+    if not explicit and enumerate_limit > 0:
+        done, _ = _via_enumeration("vc", C, deadline, enumerate_limit, solver, t0)
+        if done is not None:
+            return done
     R = reduced_problem(C)
     size_bound = C.size_upper_bound()
     upper = min(size_bound.bit_length() - 1, len(R.points))
@@ -310,7 +442,8 @@ def sat_vc(H: HypothesisClass | ComposedClass, budget: float | None = None,
 
 # --------------------------------------------------------------------------- threshold
 def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = None,
-                  solver: str = "cadical195", symmetry: bool = True) -> DimensionResult:
+                  solver: str = "cadical195", symmetry: bool = True,
+                  enumerate_limit: int = 200_000) -> DimensionResult:
     """Threshold dimension by SAT: are k points threshold-shattered (h_i(x_j) = 1 iff i <= j)?
 
     Incremental: the constraints for a ladder of length k + 1 are those for length k plus the
@@ -324,6 +457,10 @@ def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = Non
     C, explicit = as_composed(H)
     if C.is_empty():
         return _empty("tdim", t0)
+    if not explicit and enumerate_limit > 0:
+        done, _ = _via_enumeration("tdim", C, deadline, enumerate_limit, solver, t0)
+        if done is not None:
+            return done
     R = reduced_problem(C, const_one=True)
     size_bound = C.size_upper_bound()
     upper = min(size_bound, len(R.points))
