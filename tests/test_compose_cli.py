@@ -1,0 +1,80 @@
+"""``ltheory compose``: JSON contract, verified witnesses, --sat, bad input (exit 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from ltheory import catalog
+from ltheory.cli_compose import register
+from ltheory.core.compose import compose
+from ltheory.dims.certificates import verify
+from ltheory.dims.result import DimensionResult
+from ltheory.sat.certify import strip_components
+
+app = typer.Typer()
+register(app)
+
+
+@app.callback()
+def _root() -> None:
+    """Test app (a callback keeps 'compose' as a sub-command)."""
+
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    res = runner.invoke(app, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+@pytest.mark.parametrize("flag", [[], ["--sat"]])
+def test_json_contract_and_witnesses(flag: list[str]) -> None:
+    code, out, _ = run("compose", "xor", "thresholds n=6", "thresholds n=6", "--json", *flag)
+    assert code == 0, out
+    doc = json.loads(out)
+    assert doc["class"]["aggregation"] == "xor2" and doc["class"]["product_size"] == 49
+    M = catalog.from_spec("intervals n=6 empty=true")
+    from ltheory.cli import DIMENSIONS
+
+    for key, f in DIMENSIONS.items():
+        want = f(M).value
+        R = doc[key]
+        assert R["value"] == want and R["exact"] and R["verified"]
+        plain = DimensionResult(key, R["value"], strip_components(R["witness"]), R["exact"],
+                                R["lower"], R["upper"])
+        verify(M, plain)
+        if flag:
+            assert R["stats"]["method"] == "sat"
+
+
+def test_table_output_and_only() -> None:
+    code, out, _ = run("compose", "maj", "random m=8 n=6 p=0.5 seed=1",
+                       "random m=8 n=6 p=0.5 seed=2", "random m=8 n=6 p=0.5 seed=3",
+                       "--only", "ldim")
+    assert code == 0 and "Littlestone" in out and "VC" not in out
+    H = [catalog.from_spec(f"random m=8 n=6 p=0.5 seed={s}") for s in (1, 2, 3)]
+    from ltheory.dims.littlestone import littlestone_dimension
+
+    assert str(littlestone_dimension(compose("maj", *H)).value) in out
+
+
+@pytest.mark.parametrize("args", [
+    ["frobnicate", "thresholds n=4", "thresholds n=4"],          # unknown aggregation
+    ["maj3", "thresholds n=4", "thresholds n=4"],                # arity mismatch
+    ["and", "thresholds n=4", "thresholds n=5"],                 # different domains
+    ["__import__('os').system('true')", "thresholds n=4"],       # code
+    ["x1.real", "thresholds n=4"],                               # attribute access
+    ["open(x1)", "thresholds n=4"],                              # disallowed call
+    ["x1 & y", "thresholds n=4"],                                # unknown identifier
+    ["and", "thresholds n=4", "nosuchfamily n=3"],               # bad spec
+    ["and", "thresholds n=4", "thresholds n=4", "--only", "xyz"],
+])
+def test_bad_input_exits_2(args: list[str]) -> None:
+    code, out, err = run("compose", *args)
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1
