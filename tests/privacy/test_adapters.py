@@ -206,3 +206,21 @@ def test_float_bits_separate_diffprivlib_laplace_not_snapping() -> None:
         r = audit(BitFeatures(inner), 0.0, 1.0, claimed_epsilon=inner.epsilon, runs=20_000,
                   seed=0)
         assert r.verdict == "consistent"
+
+
+@pytest.mark.slow
+def test_float_bits_separate_diffprivlib_gaussian() -> None:
+    """The same rounding weakness in diffprivlib's Gaussian, audited at its claimed δ."""
+    m = DiffprivlibGaussian(0.5, 1e-5)
+    r = audit(BitFeatures(m), 0.0, 1.0, claimed_epsilon=0.5, claimed_delta=1e-5, runs=200_000,
+              seed=1)
+    assert r.verdict == "violation" and r.epsilon_lower_bound > 1.0
+
+
+@pytest.mark.slow
+def test_logistic_regression_model_search() -> None:
+    m = DiffprivlibModel("logistic_regression", 1.0, data_norm=2 ** 0.5, n_features=2)
+    d = _data()
+    s = audit_search(m, d, model_neighbours(m, d)[:3], claimed_epsilon=1.0, runs=400,
+                     pilot_runs=200, seed=0)
+    assert s.report.verdict == "consistent"
