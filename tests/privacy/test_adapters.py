@@ -137,8 +137,8 @@ def test_opendp_adapters_pickle_and_run_in_a_process_pool() -> None:
     {"model": "gaussian_nb", "bounds": BOX},
     {"model": "gaussian_nb", "bounds": BOX, "output": "parameters"},
     {"model": "decision_tree", "bounds": BOX},
-    {"model": "logistic_regression", "data_norm": 1.5, "n_features": 2,
-     "output": "parameters"},
+    pytest.param({"model": "logistic_regression", "data_norm": 1.5, "n_features": 2,
+                  "output": "parameters"}, marks=pytest.mark.slow),   # 20-150 ms per fit
 ])
 def test_models_small_audit(kw) -> None:
     m = DiffprivlibModel(epsilon=1.0, **kw)
