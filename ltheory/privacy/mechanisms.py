@@ -177,7 +177,15 @@ def _answers(dataset: Dataset) -> np.ndarray:
 # --------------------------------------------------------------------------- numeric queries
 class LaplaceMechanism(Mechanism):
     """Laplace mechanism: ``f(D) + Lap(Δ/ε)``, ε-DP for a query of sensitivity Δ (Dwork, McSherry,
-    Nissim & Smith 2006; Dwork & Roth 2014, Theorem 3.6).  Default query: ``count_query``."""
+    Nissim & Smith 2006; Dwork & Roth 2014, Theorem 3.6).  Default query: ``count_query``.
+
+    This is the *naive floating-point* implementation, kept as the textbook reference: over the
+    reals it is ε-DP, and ``true_epsilon`` records that real-arithmetic value, which is the truth
+    for every event on the output's value.  In floating point it is not DP at all (Mironov 2012):
+    f(D) + noise is rounded, so some outputs are reachable from one dataset and not from its
+    neighbour.  Events on the output's bits (``ltheory.privacy.adapters.floatbits.BitFeatures``)
+    certify ε > 11 at 2·10^6 runs (benchmarks/audit_thirdparty.py).  Use the geometric or a
+    snapping mechanism where the floating-point guarantee matters."""
 
     name = "laplace"
 
