@@ -6,13 +6,20 @@
   witness gets its ``"components"`` so it is checked against the lazy class.
 * ``"sat"``: the SAT drivers of :mod:`ltheory.sat.search` (explicit or composed).
 * ``"auto"`` (the rule, :func:`choose`): explicit classes always use the exact algorithms (they
-  were faster than SAT on every explicit class we measured).  A composed class is materialised
-  when its staged materialisation evaluates at most :data:`AUTO_MAX_PRODUCTS` products, and goes
-  to SAT otherwise.  The crossover was measured with ``benchmarks/bench_compose.py`` on
-  MAJ3(H, H, H), H random with 40-60 hypotheses on 12-16 points (up to 216,000 products): there
-  materialise-then-enumerate took well under a second per dimension while SAT took seconds to
-  minutes (see the benchmark output quoted in the module docstring of the benchmark), so the
-  threshold is set by memory and time of materialisation, not by SAT being faster.
+  were faster than the SAT encodings on every explicit class we measured).  A composed class is
+  materialised when its staged materialisation evaluates at most :data:`AUTO_MAX_PRODUCTS`
+  (5,000,000) products, and goes to SAT otherwise (whose first step enumerates the distinct
+  composed hypotheses by AllSAT, then runs the exact algorithms on them).
+
+  Where the crossover was measured (``python benchmarks/bench_compose.py --part 2``, Ldim, random
+  classes on 12 points, one core): MAJ3 of 60 hypotheses (216,000 products, 3,050 distinct):
+  exact 0.43 s vs SAT 1.22 s; MAJ3 of 200 (7.4e6 products, ~4.1e6 staged, 4,096 distinct): exact
+  1.23 s vs SAT 1.34 s; MAJ3 of 400 (5.4e7 products): materialisation over the default budget,
+  SAT 1.45 s; MAJ5 of 40 (1.0e8 products, 3,822 distinct): exact 1.08 s vs SAT 1.68 s.  The
+  cost of materialising grows with the staged products, that of SAT enumeration with the number
+  of distinct composed hypotheses (<= 2^points), so they cross at a few million staged products,
+  where the threshold is set.  The pure decision encodings (mistake tree / ladder without
+  enumeration) were far slower than both on these classes (bench part 1).
 """
 
 from __future__ import annotations

@@ -296,11 +296,31 @@ def _sample_seed(C: ComposedClass, deadline: _Deadline, samples: int, explicit: 
         tuples = np.stack([rng.integers(0, s, samples) for s in sizes], axis=1)
     rows = C.G.evaluate(*[C.classes[i].matrix[tuples[:, i]] for i in range(C.arity)])
     S = HypothesisClass(rows, C.domain, _trusted=True)
+    from ltheory.dims.vc import _vc_exact
+
+    big = tuples is not None  # a partial enumeration: worth a larger share of the budget
     left = deadline.left()
-    res = _littlestone_exact(S, budget=None if left is None else max(0.05, min(2.0, left / 10)))
+    share = None if left is None else max(0.05, left / 4 if big else min(2.0, left / 10))
+    res = _littlestone_exact(S, budget=share)
+    # A shattered set S of size d is also a mistake tree of depth d (every node at depth t asks
+    # S[t]); on dense classes the VC search finds much deeper trees than a budgeted Ldim search.
+    vc = _vc_exact(S, budget=share)
+    index = {_bits(r): t for r, t in zip(rows, tuples, strict=True)}
+    if vc.lower > res.lower:
+        pts = [S.point_index(lab) for lab in vc.witness]
+        by_code: dict[tuple[int, ...], str] = {}
+        for h in S.to_strings():
+            by_code.setdefault(tuple(int(h[x]) for x in pts), h)
+
+        def level(t: int, path: tuple[int, ...]) -> dict[str, Any]:
+            if t == len(pts):
+                return {"hypothesis": by_code[path]}
+            return {"point": S.domain[pts[t]],
+                    "children": {str(b): level(t + 1, (*path, b)) for b in (0, 1)}}
+
+        res = DimensionResult("ldim", vc.lower, level(0, ()), False, vc.lower, vc.lower)
     if res.lower <= 0:
         return 0, {"hypothesis": _bits(rows[0])} if explicit else _leaf(C, list(tuples[0]), False)
-    index = {_bits(r): t for r, t in zip(rows, tuples, strict=True)}
 
     def attach(node: dict[str, Any]) -> dict[str, Any]:
         if "hypothesis" in node:
