@@ -50,6 +50,7 @@ def part1(quick: bool) -> None:
     print("== 1. MAJ3(H,H,H), H = random m n p=0.5 seed=s ==")
     cases = [(40, 12, 0), (50, 14, 1), (60, 16, 2)] if not quick else [(40, 12, 0), (60, 16, 2)]
     pure_budget = 10.0 if quick else 30.0
+    sat_budget = 30.0 if quick else 120.0
     print(f"{'m':>3} {'n':>3} {'products':>9} {'|C|':>6} {'dim':>4} {'value':>6} "
           f"{'exact s':>8} {'sat s':>7} {'tree-sat':>14}")
     for m, n, seed in cases:
@@ -57,17 +58,24 @@ def part1(quick: bool) -> None:
         C = compose("maj", H, H, H, lazy=True)
         size = len(C.materialise())
         for kind, f in DIMS.items():
-            ex, tex = timed(f, C, method="exact")
-            verify_composed(C, ex)
+            try:
+                ex, tex = timed(f, C, method="exact")
+                verify_composed(C, ex)
+                ex_s, val = f"{tex:>8.3f}", fmt(ex)
+            except BudgetExceededError:  # the exact ladder search's P x P matrix would not fit
+                ex, ex_s, val = None, "  memory", "?"
             C2 = compose("maj", H, H, H, lazy=True)  # fresh: no cached materialisation
-            sa, tsa = timed(f, C2, method="sat")
+            sa, tsa = timed(f, C2, method="sat", budget=sat_budget)
             verify_composed(C2, sa)
-            assert sa.value == ex.value and sa.exact
+            if ex is not None:
+                assert sa.value == ex.value and sa.exact
+            else:
+                val = fmt(sa)
             pu, tpu = timed(PURE[kind], C2, budget=pure_budget, enumerate_limit=0)
             verify_composed(C2, pu)
-            assert pu.lower <= ex.value <= pu.upper
-            print(f"{m:>3} {n:>3} {C.product_size:>9} {size:>6} {kind:>4} {fmt(ex):>6} "
-                  f"{tex:>8.3f} {tsa:>7.3f} {fmt(pu):>7} {tpu:>5.1f}s")
+            assert pu.lower <= sa.upper and sa.lower <= pu.upper
+            print(f"{m:>3} {n:>3} {C.product_size:>9} {size:>6} {kind:>4} {val:>6} "
+                  f"{ex_s} {tsa:>7.3f} {fmt(pu):>7} {tpu:>5.1f}s")
     sys.stdout.flush()
 
 

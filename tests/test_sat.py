@@ -162,3 +162,25 @@ def test_method_argument() -> None:
     assert littlestone_dimension(C).value == littlestone_dimension(
         catalog.from_spec("intervals n=6 empty=true")).value
     assert vc_dimension(C, method="auto").stats["method"] == "exact"
+
+
+def test_large_threshold_searches_go_to_sat(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ltheory.errors import BudgetExceededError
+    from ltheory.sat import dispatch
+
+    H = catalog.from_spec("random m=10 n=8 p=0.5 seed=6")
+    C = compose("maj", H, H, H, lazy=True)
+    want = threshold_dimension(C.materialise()).value
+    monkeypatch.setattr(dispatch, "TDIM_MAX_PAIRS", 10)
+    with pytest.raises(BudgetExceededError, match="threshold"):
+        threshold_dimension(compose("maj", H, H, H, lazy=True), method="exact")
+    res = threshold_dimension(compose("maj", H, H, H, lazy=True))
+    assert res.exact and res.value == want and res.stats["method"] == "sat"
+
+
+def test_tree_encodings_too_large_are_skipped_not_built() -> None:
+    H = catalog.from_spec("random m=30 n=10 p=0.5 seed=6")
+    C = compose("maj", H, H, H, lazy=True)
+    res = sat_littlestone(C, enumerate_limit=0, max_clauses=1000, seed_samples=50)
+    verify_composed(C, res)
+    assert "skipped" in res.stats["calls"][-1]["result"] or res.exact

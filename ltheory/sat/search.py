@@ -228,6 +228,10 @@ def _via_enumeration(kind: str, C: ComposedClass, deadline: _Deadline, limit: in
             "seconds": round(en.seconds, 4)}
     if not en.complete:
         return None, en
+    from ltheory.sat.dispatch import tdim_too_large
+
+    if kind == "tdim" and tdim_too_large(en.H):
+        return None, en  # too large for the exact ladder search: use the incremental SAT
     left = deadline.left()
     res = _exact_fn(kind)(en.H, None if left is None else max(left, 1e-3))
     res = _with_components(kind, C, en, res)
@@ -265,6 +269,14 @@ def _tree_problem(R: Any, d: int, solver: Any, symmetry: bool,
                 enc.distinct(node, a)
                 a >>= 1
     return enc
+
+
+def _tree_size(R: Any, d: int) -> int:
+    """An estimate of the clauses of the depth-d tree encoding (value definitions dominate)."""
+    n = len(R.points)
+    per_leaf = sum(M.shape[0] for M in R.mats) * n + d * n * max(
+        len(R.clauses_true), len(R.clauses_false), 1)
+    return (1 << d) * per_leaf + (1 << d) * d * n
 
 
 def _decode_tree(enc: Realisation, model: set[int], C: ComposedClass, d: int,
@@ -333,8 +345,8 @@ def _sample_seed(C: ComposedClass, deadline: _Deadline, samples: int, explicit: 
 
 def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = None,
                     solver: str = "cadical195", symmetry: bool = True,
-                    seed_samples: int = 4000, enumerate_limit: int = 200_000
-                    ) -> DimensionResult:
+                    seed_samples: int = 4000, enumerate_limit: int = 200_000,
+                    max_clauses: int = 3_000_000) -> DimensionResult:
     """Ldim of an explicit or composed class by SAT.
 
     Definitions: ABMS20 §3.1 (mistake trees; Ldim).  For a composed class the distinct composed
@@ -344,6 +356,8 @@ def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = N
     Ldim of a sample (``seed_samples`` random tuples, or the partial enumeration if larger), then
     "is a mistake tree of depth d shattered?" for d = lower + 1, ... until UNSAT (upper bound,
     recorded with the solver's conflicts), the cheap upper bound, or the budget (seconds).
+    A depth whose encoding would exceed ``max_clauses`` clauses (estimated) is not attempted:
+    building and loading it alone would overrun any reasonable budget.
     """
     t0 = time.perf_counter()
     _check_solver(solver)
@@ -368,6 +382,11 @@ def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = N
     d = lower + 1
     while d <= upper and not deadline.expired():
         ts = time.perf_counter()
+        est = _tree_size(R, d)
+        if est > max_clauses:
+            calls.append({"k": d, "what": "tree", "result": f"skipped (~{est} clauses > "
+                          f"max_clauses={max_clauses})", "seconds": 0.0})
+            break
         with Solver(name=solver) as s:
             try:
                 enc = _tree_problem(R, d, s, symmetry, deadline)
