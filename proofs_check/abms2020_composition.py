@@ -1,0 +1,290 @@
+"""Checks of Alon, Beimel, Moran, Stemmer, "Closure Properties for Private Classification and
+Online Prediction", COLT 2020 (seed ``001_ed369e7bc84e5ca0.txt``): the statements about composed
+classes G(H1, …, Hk) = {G(h1, …, hk) : hi ∈ Hi}.
+
+- Theorem 2.1 and the MAJ_k bound of §4.2.2 are Õ(·) statements (constants and log factors not
+  given): rows report the exact Ldim(G(…)) beside the reference curves k²d and 2^{2k}k²d
+  ("measured").  The explicit steps of the §4.2.2 proof are checked exactly: the inclusion
+  MAJ_k(H1…Hk) ⊆ MAJ_k(H…H) with H = ∪Hi (so Ldim is monotone) and the two gate identities
+  ∧_{j≤k} z_j = MAJ_{2k−1}(z, 0^{k−1}) and ∨_{i≤m} z_i = MAJ_{2m−1}(z, 1^{m−1}).
+- Theorem 2.2: T(Hi) < t for all i implies T(G(H1…Hk)) < 2^{4k·4^k·t}; checked, with the slack
+  reported as log2(bound) − log2(T).
+- Theorem 2.2, lower bound (§4.2.1): the random class H = {f_1…f_m, g_1…g_m} on [m],
+  m = 2^{⌊t/5⌋}, built with a seeded generator exactly as described; T(H) ≤ t (the proof shows
+  T(H) ≤ 2k', k' = 2⌊t/5⌋+1, with positive probability) and T(H∨H) ≥ m.
+- Dudley's VC composition bound (§2.1.1): the exact form checked is the Sauer–Shelah–Perles
+  product bound behind it — with n = VC(G(H1…Hk)), 2^n ≤ ∏_i Σ_{j≤d_i} C(n, j), d_i = VC(Hi)
+  (G(H1…Hk) restricted to n points has at most ∏ |Hi restricted| patterns).  The paper's
+  simplification 2^n ≤ n^{d1+…+dk} is evaluated separately, as written.
+- Composition facts users rely on (values): XOR of two threshold classes = intervals with ∅;
+  AND, OR, MAJ of threshold classes = the threshold class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from math import comb, prod
+
+import numpy as np
+import sympy
+
+from ltheory import catalog
+from ltheory.core.boolean import Aggregation
+from ltheory.core.compose import compose
+from ltheory.core.hypothesis_class import HypothesisClass
+from proofs_check.base import Check, Evidence, dims, eq_row, le_row, witness_of
+
+SOURCE = "001_ed369e7bc84e5ca0.txt"
+_k, _d, _t, _n = sympy.symbols("k d t n", integer=True, positive=True)
+
+
+def _agg(name: str, k: int) -> Aggregation:
+    return Aggregation.parse(name).bind(k)
+
+
+def _random_agg(k: int, seed: int) -> Aggregation:
+    rng = np.random.default_rng(seed)
+    bits = "".join(str(int(b)) for b in rng.integers(0, 2, size=1 << k))
+    return Aggregation.from_truth_table(bits, arity=k)
+
+
+def _base_classes(quick: bool) -> Iterator[tuple[str, dict, HypothesisClass]]:
+    for n in (6, 10) if quick else (6, 10, 14):
+        yield "thresholds", {"n": n}, catalog.family("thresholds", n=n)
+        yield "points", {"n": n}, catalog.family("points", n=n)
+    for n in (5, 7) if quick else (5, 7, 9):
+        yield "intervals", {"n": n}, catalog.family("intervals", n=n, empty=True)
+    for seed in range(2 if quick else 6):
+        yield "random", {"m": 8, "n": 7, "seed": seed}, catalog.family(
+            "random", m=8, n=7, p=0.5, seed=seed)
+
+
+def _aggregations(quick: bool) -> Iterator[tuple[str, Aggregation]]:
+    for name, k in (("maj", 3), ("and", 2), ("or", 2), ("xor", 2), ("and", 3), ("or", 3),
+                    ("xor", 3)):
+        yield f"{name}{k}", _agg(name, k)
+    for seed in range(1 if quick else 3):
+        yield f"random G (k=2, seed {seed})", _random_agg(2, seed)
+        yield f"random G (k=3, seed {seed})", _random_agg(3, 100 + seed)
+
+
+def _too_big(H: HypothesisClass, k: int, limit: int = 200_000) -> bool:
+    return len(H) ** k > limit
+
+
+def _thm21(quick: bool) -> Iterator[Evidence]:
+    for name, params, H in _base_classes(quick):
+        d = dims(H, "ldim")["ldim"]
+        for gname, G in _aggregations(quick):
+            k = G.arity
+            if _too_big(H, k):
+                continue
+            C = compose(G, *([H] * k))
+            L = dims(C, "ldim")["ldim"]
+            ref1, ref2 = k * k * max(d, 1), 4 ** k * k * k * max(d, 1)
+            yield Evidence(f"{gname}({name}, …)", {**params, "G": gname, "k": k},
+                           {"d": d, "Ldim(G(H…H))": L, "k²d": ref1, "2^{2k}k²d": ref2,
+                            "Ldim/(2^{2k}k²d)": round(L / ref2, 4)},
+                           {"reference 2^{2k}k²d": ref2}, None,
+                           note="Õ statement (constants and polylog factors unspecified): "
+                                "measured only; d = max Ldim(Hi) (max(d,1) in references)")
+
+
+def _maj(quick: bool) -> Iterator[Evidence]:
+    """§4.2.2 (4): Ldim(MAJ_k(H1…Hk)) ≤ Õ(k²d), and the proof's inclusion step."""
+    cases = []
+    for n in (5, 8) if quick else (5, 8, 12):
+        cases.append(("thresholds", {"n": n}, catalog.family("thresholds", n=n)))
+        cases.append(("points", {"n": n}, catalog.family("points", n=n)))
+    cases.append(("intervals", {"n": 5}, catalog.family("intervals", n=5, empty=True)))
+    for name, params, H in cases:
+        d = dims(H, "ldim")["ldim"]
+        for k in (1, 3, 5) if not quick else (1, 3):
+            if _too_big(H, k, 400_000):
+                continue
+            C = compose(_agg("maj", k), *([H] * k))
+            L = dims(C, "ldim")["ldim"]
+            yield Evidence(f"MAJ_{k}({name}, …, {name})", {**params, "k": k},
+                           {"d": d, "Ldim(MAJ_k)": L, "k²d": k * k * max(d, 1),
+                            "Ldim/(k²d)": round(L / (k * k * max(d, 1)), 4)},
+                           {"reference k²d": k * k * max(d, 1)}, None,
+                           note="Õ(k²d): measured only")
+    # the explicit step: MAJ_k(H1,…,Hk) ⊆ MAJ_k(H,…,H), H = ∪Hi, hence Ldim(…) ≤ Ldim(…)
+    for seed in range(3 if quick else 8):
+        k = 3
+        pieces = [catalog.family("random", m=5, n=7, p=0.5, seed=10 * seed + i)
+                  for i in range(k)]
+        U = pieces[0].union(*pieces[1:])
+        A = compose(_agg("maj", k), *pieces)
+        B = compose(_agg("maj", k), *([U] * k))
+        la, lb = dims(A, "ldim")["ldim"], dims(B, "ldim")["ldim"]
+        sub = all(h in B for h in A)
+        row = le_row("MAJ_3(H1,H2,H3) vs MAJ_3(∪,∪,∪) (random Hi)", {"seed": seed, "n": 7},
+                     la, lb, {"Ldim(MAJ(H1,H2,H3))": la, "Ldim(MAJ(H,H,H))": lb,
+                              "subset": sub}, lambda A=A: witness_of(A, "ldim"),
+                     "proof step of (4): the inclusion must hold, so Ldim is monotone")
+        ok = bool(row.holds and sub)
+        yield Evidence(row.subject, row.params, row.values, row.bound, ok, row.slack,
+                       row.witness, row.note)
+
+
+def _gate_identities(quick: bool) -> Iterator[Evidence]:
+    ks = range(1, 5) if quick else range(1, 7)
+    for k in ks:
+        lhs = _agg("and", k)
+        maj = _agg("maj", 2 * k - 1)
+        ok = all(lhs(*bits) == maj(*bits, *([0] * (k - 1)))
+                 for bits in np.ndindex(*([2] * k)))
+        yield Evidence("AND_k = MAJ_{2k−1}(z, 0^{k−1})", {"k": k}, {"equal": ok}, True, ok)
+        lhs = _agg("or", k)
+        ok = all(lhs(*bits) == maj(*bits, *([1] * (k - 1)))
+                 for bits in np.ndindex(*([2] * k)))
+        yield Evidence("OR_m = MAJ_{2m−1}(z, 1^{m−1})", {"m": k}, {"equal": ok}, True, ok)
+
+
+def _thm22(quick: bool) -> Iterator[Evidence]:
+    for name, params, H in _base_classes(quick):
+        tH = dims(H, "tdim")["tdim"]
+        t = tH + 1                                   # the theorem needs T(Hi) < t
+        for gname, G in _aggregations(quick):
+            k = G.arity
+            if _too_big(H, k):
+                continue
+            C = compose(G, *([H] * k))
+            T = dims(C, "tdim")["tdim"]
+            log2_bound = 4 * k * 4 ** k * t
+            holds = T.bit_length() <= log2_bound        # T < 2^{log2_bound}
+            yield Evidence(f"{gname}({name}, …)", {**params, "G": gname, "k": k},
+                           {"T(Hi)": tH, "t": t, "T(G(H…H))": T},
+                           {"log2 bound = 4k·4^k·t": log2_bound}, holds,
+                           {"log2(bound) − log2(T)": round(log2_bound - float(np.log2(max(T, 1))),
+                                                            2)},
+                           None if holds else witness_of(C, "tdim"),
+                           "T < 2^{4k4^k t}: holds with astronomically large slack")
+
+
+def lower_bound_class(t: int, seed: int) -> tuple[HypothesisClass, int]:
+    """§4.2.1: m = 2^{⌊t/5⌋}; H = {f_1…f_m, g_1…g_m} on [m] with f_i(j) = g_i(j) = 0 for j > i
+    and, for each j ≤ i independently, one of f_i, g_i (uniformly) is 1 at j and the other 0."""
+    m = 2 ** (t // 5)
+    rng = np.random.default_rng(seed)
+    F = np.zeros((m, m), dtype=np.uint8)
+    Gm = np.zeros((m, m), dtype=np.uint8)
+    for i in range(m):
+        coins = rng.integers(0, 2, size=i + 1).astype(np.uint8)
+        F[i, : i + 1] = coins
+        Gm[i, : i + 1] = 1 - coins
+    return HypothesisClass.from_matrix(np.concatenate([F, Gm]), domain=m), m
+
+
+def _or_threshold_witness(H: HypothesisClass, m: int) -> bool:
+    """T(H∨H) ≥ m: the points x_j = m+1−j with h_i = f_{m+1−i} ∨ g_{m+1−i} (= 1 on [1, m+1−i])
+    threshold-shatter (h_i(x_j) = 1 iff i ≤ j), each h_i being a member of H∨H."""
+    C = compose(_agg("or", 2), H, H)
+    for i in range(1, m + 1):
+        row = "".join("1" if x <= m + 1 - i else "0" for x in range(1, m + 1))
+        if row not in C:
+            return False
+    return True
+
+
+def _thm22_lower(quick: bool) -> Iterator[Evidence]:
+    cases = [(6, 0), (10, 0), (15, 0), (15, 1), (20, 0)] if quick else [
+        (6, 0), (10, 0), (10, 1), (15, 0), (15, 1), (15, 2), (20, 0), (20, 1), (25, 0),
+        (25, 1)]
+    for t, seed in cases:
+        H, m = lower_bound_class(t, seed)
+        T = dims(H, "tdim")["tdim"]
+        kk = 2 * (t // 5) + 1
+        reach = _or_threshold_witness(H, m)
+        ok = T <= t and reach
+        yield Evidence("random construction of §4.2.1", {"t": t, "seed": seed, "m": m},
+                       {"|H|": len(H), "T(H)": T, "2k' = 4⌊t/5⌋+2": 2 * kk,
+                        "T(H) ≤ 2k'": T <= 2 * kk, "T(H∨H) ≥ m": reach},
+                       {"T(H) <=": t, "T(H∨H) >=": m}, ok, t - T,
+                       None if ok else witness_of(H, "tdim"),
+                       "T(H∨H) = m exactly (the witness has m points, the domain has m); the "
+                       "paper's count of random choices, C(m−1, 2), is m(m+1)/2 as described")
+
+
+def _dudley_pairs(quick: bool) -> Iterator[tuple[str, dict, Aggregation, list[HypothesisClass]]]:
+    for name, params, H in _base_classes(quick):
+        for gname, G in _aggregations(quick):
+            if not _too_big(H, G.arity):
+                yield f"{gname}({name}, …)", {**params, "G": gname}, G, [H] * G.arity
+    pts = catalog.family("points", n=6)
+    zero = HypothesisClass.from_strings(["000000"])
+    yield "or(points, {0})", {"n": 6}, _agg("or", 2), [pts, zero]
+
+
+def _dudley(quick: bool) -> Iterator[Evidence]:
+    for name, params, G, hs in _dudley_pairs(quick):
+        ds = [dims(H, "vc")["vc"] for H in hs]
+        C = compose(G, *hs)
+        n = dims(C, "vc")["vc"]
+        bound = prod(sum(comb(n, j) for j in range(d + 1)) for d in ds)
+        yield le_row(name, params, 2 ** n, bound, {"VC(Hi)": ds, "n = VC(G(…))": n, "2^n": 2 ** n},
+                     lambda C=C: witness_of(C, "vc"),
+                     "exact SSP form: 2^n ≤ ∏_i Σ_{j≤d_i} C(n, j)")
+
+
+def _dudley_simplified(quick: bool) -> Iterator[Evidence]:
+    for name, params, G, hs in _dudley_pairs(quick):
+        ds = [dims(H, "vc")["vc"] for H in hs]
+        C = compose(G, *hs)
+        n = dims(C, "vc")["vc"]
+        bound = n ** sum(ds)
+        holds = 2 ** n <= bound
+        yield Evidence(name, params, {"VC(Hi)": ds, "n": n, "2^n": 2 ** n}, bound, holds,
+                       bound - 2 ** n, None if holds else witness_of(C, "vc"),
+                       "" if holds else
+                       f"2^n = {2 ** n} > n^(d1+…+dk) = {bound}: the simplification "
+                       "Σ_{j≤d} C(n,j) ≤ n^d fails for small n (e.g. n = 1, or n = 2, d = 1); "
+                       "the exact SSP form holds on this row")
+
+
+def _facts(quick: bool) -> Iterator[Evidence]:
+    for n in (4, 8, 12) if quick else (4, 8, 12, 20, 32):
+        T = catalog.family("thresholds", n=n)
+        I = catalog.family("intervals", n=n, empty=True)
+        X = compose(_agg("xor", 2), T, T)
+        yield eq_row("XOR(thresholds, thresholds) = intervals ∪ {∅}", {"n": n}, X == I, True,
+                     {"|XOR|": len(X), "|intervals|": len(I)})
+        for g, k in (("and", 2), ("or", 2), ("maj", 3), ("and", 3), ("or", 3)):
+            if quick and k == 3 and n > 8:
+                continue
+            C = compose(_agg(g, k), *([T] * k))
+            yield eq_row(f"{g.upper()}_{k}(thresholds, …) = thresholds", {"n": n, "k": k},
+                         C == T, True, {"|G(T…T)|": len(C), "|T|": len(T)})
+
+
+CHECKS = [
+    Check("abms20.thm2.1", SOURCE, "Theorem 2.1",
+          "Ldim(Hi) ≤ d for all i ⇒ Ldim(G(H1,…,Hk)) ≤ Õ(2^{2k} k² d) (Õ hides polylog k, "
+          "log d factors; no constant given: measured against 2^{2k}k²d).",
+          4 ** _k * _k ** 2 * _d, _thm21, kind="measured"),
+    Check("abms20.sec4.2.2.maj", SOURCE, "§4.2.2, inequality (4)",
+          "For odd k, Ldim(MAJ_k(H1…Hk)) ≤ Õ(k²d) (measured against k²d); the proof's step "
+          "MAJ_k(H1…Hk) ⊆ MAJ_k(H…H), H = ∪Hi, is checked exactly.",
+          _k ** 2 * _d, _maj, kind="measured"),
+    Check("abms20.sec4.2.2.gates", SOURCE, "§4.2.2, proof of (5)",
+          "∧_{j≤k} z_j = MAJ_{2k−1}(z, 0^{k−1}) and ∨_{i≤m} z_i = MAJ_{2m−1}(z, 1^{m−1}).",
+          None, _gate_identities, kind="value"),
+    Check("abms20.thm2.2", SOURCE, "Theorem 2.2 (upper bound)",
+          "T(Hi) < t for all i ⇒ T(G(H1,…,Hk)) < 2^{4k·4^k·t}.",
+          2 ** (4 * _k * 4 ** _k * _t), _thm22),
+    Check("abms20.thm2.2.lower", SOURCE, "Theorem 2.2 (lower bound, §4.2.1 construction)",
+          "For t ≥ 6 the random class H on [m], m = 2^{⌊t/5⌋}, has T(H) ≤ t (with positive "
+          "probability; the proof gives T(H) ≤ 4⌊t/5⌋+2) and T({h1∨h2}) ≥ 2^{⌊t/5⌋}.",
+          2 ** sympy.floor(_t / 5), _thm22_lower, kind="tightness"),
+    Check("dudley.vc_composition", SOURCE, "Dudley 1978, as used in §2.1.1",
+          "With n = VC(G(H1…Hk)) and d_i = VC(Hi): 2^n ≤ ∏_i Σ_{j≤d_i} C(n, j) (Sauer–Shelah–"
+          "Perles on each Hi; the growth function of G(H1…Hk) is at most the product).",
+          None, _dudley),
+    Check("abms20.sec2.1.1.simplified", SOURCE, "§2.1.1 (Dudley, as simplified in the text)",
+          "With n = VC(G(H1…Hk)): 2^n ≤ n^{d1+…+dk} (the text's form of the growth bound).",
+          _n ** _d, _dudley_simplified),
+    Check("compose.facts", SOURCE, "Composition facts (§2 examples)",
+          "XOR of two threshold classes = intervals with ∅; AND/OR/MAJ of threshold classes "
+          "= the threshold class.", None, _facts, kind="value"),
+]
