@@ -36,6 +36,7 @@ def test_compose_matches_the_definition(case) -> None:
     assert lazy.materialise() == C
     assert len(C) <= lazy.size_upper_bound() <= lazy.product_size
     mat = lazy.materialise_with_components()
+    assert mat.products <= lazy.staged_products_bound()
     for row, comps in zip(mat.H.matrix, mat.components, strict=True):
         assert lazy.hypothesis(list(comps)).tolist() == row.tolist()
     pv = lazy.point_values()

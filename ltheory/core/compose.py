@@ -231,6 +231,21 @@ class ComposedClass:
             bound *= math.comb(m + len(g) - 1, len(g)) if m else 0
         return min(bound, 1 << len(self.active_points()))
 
+    def staged_products_bound(self) -> int:
+        """An upper bound on the products a staged materialisation evaluates: before input i
+        there are at most as many states as multisets of the earlier inputs (within symmetry
+        groups), each extended by every hypothesis of H_i."""
+        total = 0
+        for i, c in enumerate(self.classes):
+            states = 1
+            for g in self.symmetry_groups:
+                r = sum(1 for j in g if j < i)
+                if r:
+                    m = len(self.classes[g[0]])
+                    states *= math.comb(m + r - 1, r)
+            total += states * len(c)
+        return total
+
     def point_values(self) -> np.ndarray:
         """(n, 2) bool: whether some composed hypothesis takes value 0 / 1 at each point."""
         k = self.arity

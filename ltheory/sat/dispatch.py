@@ -9,7 +9,9 @@
   were faster than the SAT encodings on every explicit class we measured).  A composed class is
   materialised when its staged materialisation evaluates at most :data:`AUTO_MAX_PRODUCTS`
   (5,000,000) products, and goes to SAT otherwise (whose first step enumerates the distinct
-  composed hypotheses by AllSAT, then runs the exact algorithms on them).
+  composed hypotheses by AllSAT, then runs the exact algorithms on them).  When even the
+  multiset bound :meth:`ComposedClass.staged_products_bound` exceeds 20x the threshold,
+  materialisation is not attempted at all.
 
   Where the crossover was measured (``python benchmarks/bench_compose.py --part 2``, Ldim, random
   classes on 12 points, one core): MAJ3 of 60 hypotheses (216,000 products, 3,050 distinct):
@@ -43,10 +45,10 @@ AUTO_MAX_PRODUCTS = 5_000_000
 
 
 #: The exact threshold search builds a dense P x P boolean matrix over the P pairs (h, x) with
-#: h(x) = 1 (several copies while building): past this many pairs it would need gigabytes, so a
-#: composed class that large is sent to the SAT ladder search instead (measured: 14,311
+#: h(x) = 1 (peak about 4 P^2 bytes while building, ~8 GB at this limit), so a larger
+#: composed class is sent to the SAT ladder search instead (measured: 14,311
 #: hypotheses on 16 points, ~114,000 pairs, was killed for lack of memory).
-TDIM_MAX_PAIRS = 15_000
+TDIM_MAX_PAIRS = 45_000
 
 
 def tdim_too_large(H: HypothesisClass) -> bool:
@@ -149,6 +151,8 @@ def dispatch(kind: str, H: Any, budget: float | None, method: str,
         if method == "exact":
             return _exact_composed(kind, H, budget, DEFAULT_MAX_PRODUCTS, exact_fn)
         t0 = time.perf_counter()
+        if H.staged_products_bound() > 20 * AUTO_MAX_PRODUCTS:
+            return _sat(kind)(H, budget)  # hopeless to materialise: do not even start
         try:
             return _exact_composed(kind, H, budget, AUTO_MAX_PRODUCTS, exact_fn)
         except BudgetExceededError:
