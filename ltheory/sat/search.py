@@ -219,11 +219,11 @@ def _exact_fn(kind: str) -> Any:
 def _via_enumeration(kind: str, C: ComposedClass, deadline: _Deadline, limit: int,
                      solver: str, t0: float) -> tuple[DimensionResult | None, Enumeration]:
     """Exact result through SAT enumeration when it completes within ``limit`` hypotheses and
-    half the remaining budget; otherwise (None, the partial enumeration)."""
+    3/4 of the remaining budget; otherwise (None, the partial enumeration)."""
     from ltheory.sat.dispatch import _with_components
 
     left = deadline.left()
-    en = enumerate_composed(C, limit, None if left is None else max(left / 2, 1e-3), solver)
+    en = enumerate_composed(C, limit, None if left is None else max(left * 0.75, 1e-3), solver)
     info = {"hypotheses": len(en.H), "complete": en.complete, "calls": en.calls,
             "seconds": round(en.seconds, 4)}
     if not en.complete:
@@ -351,7 +351,7 @@ def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = N
 
     Definitions: ABMS20 §3.1 (mistake trees; Ldim).  For a composed class the distinct composed
     hypotheses are first enumerated by SAT (:func:`enumerate_composed`, at most
-    ``enumerate_limit`` of them, at most half the budget); if that completes, the exact search
+    ``enumerate_limit`` of them, at most 3/4 of the budget); if that completes, the exact search
     runs on them.  Otherwise (and for explicit classes): a certified lower bound from the exact
     Ldim of a sample (``seed_samples`` random tuples, or the partial enumeration if larger), then
     "is a mistake tree of depth d shattered?" for d = lower + 1, ... until UNSAT (upper bound,
