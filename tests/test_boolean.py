@@ -38,6 +38,9 @@ def test_name_with_arity_and_family_binding() -> None:
     assert Aggregation.parse("and:3") == Aggregation.parse("and").bind(3)
     assert Aggregation.parse("thr:2:5") == Aggregation.parse("thr:2").bind(5)
     assert Aggregation.parse("maj").arity is None
+    assert Aggregation.parse("maj") != Aggregation.parse("and")
+    assert Aggregation.parse("maj") == Aggregation.parse("maj")
+    assert len({Aggregation.parse("maj3"), Aggregation.from_truth_table("00010111")}) == 1
     assert Aggregation.parse("not").arity == 1
 
 

@@ -213,7 +213,7 @@ def _bits_to_int(vals: np.ndarray) -> int:
     return sum(1 << i for i in np.flatnonzero(vals).tolist())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Aggregation:
     """A Boolean function G: {0,1}^k -> {0,1} (ABMS20 §2), stored as its truth table.
 
@@ -227,6 +227,21 @@ class Aggregation:
     table: int | None
     family: str | None = field(default=None, compare=False)
     expr: Expr | None = field(default=None, compare=False, repr=False)
+
+    def _key(self) -> tuple[Any, ...]:
+        if self.table is None:
+            return ("family", self.family or self.name)
+        return ("table", self.arity, self.table)
+
+    def __eq__(self, other: object) -> bool:
+        """Bound aggregations are equal when they are the same function (arity and truth
+        table, whatever their names); unbound families when they are the same family."""
+        if not isinstance(other, Aggregation):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     # ------------------------------------------------------------------ constructors
     @classmethod
