@@ -76,7 +76,8 @@ def compose_command(
     try:
         G = Aggregation.parse(aggregation)
         classes = [catalog.from_spec(s) for s in specs]
-        C = ComposedClass(G, classes, name=f"{G.name}({', '.join(specs)})")
+        C = ComposedClass(G, classes)
+        C.name = f"{C.G.name}({', '.join(specs)})"
         results: dict[str, DimensionResult] = {}
         for nm in names:
             res = _DIMS[nm](C, budget=budget, method=method)

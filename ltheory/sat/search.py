@@ -418,17 +418,24 @@ def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = N
 # --------------------------------------------------------------------------- VC
 def sat_vc(H: HypothesisClass | ComposedClass, budget: float | None = None,
            solver: str = "cadical195", symmetry: bool = True,
-           enumerate_limit: int = 200_000) -> DimensionResult:
+           enumerate_limit: int = 200_000, max_clauses: int = 3_000_000) -> DimensionResult:
     """VC dimension by SAT: are d points shattered?  One slot per level (points increasing, sound
-    because a shattered set is unordered), one row per pattern in {0,1}^d."""
+    because a shattered set is unordered), one row per pattern in {0,1}^d.
+
+    For a composed class the hypotheses are first enumerated by SAT as in
+    :func:`sat_littlestone`; if that is incomplete, the exact VC search on the partial
+    enumeration (budgeted) seeds the certified lower bound.  Sizes whose encoding would exceed
+    ``max_clauses`` clauses (estimated) are not attempted.
+    """
     t0 = time.perf_counter()
     _check_solver(solver)
     deadline = _Deadline(budget)
     C, explicit = as_composed(H)
     if C.is_empty():
         return _empty("vc", t0)
+    partial = None
     if not explicit and enumerate_limit > 0:
-        done, _ = _via_enumeration("vc", C, deadline, enumerate_limit, solver, t0)
+        done, partial = _via_enumeration("vc", C, deadline, enumerate_limit, solver, t0)
         if done is not None:
             return done
     R = reduced_problem(C)
@@ -436,10 +443,24 @@ def sat_vc(H: HypothesisClass | ComposedClass, budget: float | None = None,
     upper = min(size_bound.bit_length() - 1, len(R.points))
     reason = "log2 of the size bound / candidate points"
     lower, witness, realisations = 0, [], [[_bits(c.matrix[0]) for c in C.classes]]
+    if partial is not None and len(partial.H):
+        from ltheory.sat.dispatch import _with_components
+
+        left = deadline.left()
+        seed = _exact_fn("vc")(partial.H, None if left is None else max(left / 2, 0.05))
+        seed = _with_components("vc", C, partial, seed)
+        lower, witness, realisations = seed.lower, seed.witness, seed.stats["realisations"]
     calls: list[dict[str, Any]] = []
-    d = 1
+    d = lower + 1
     while d <= upper and not deadline.expired():
         ts = time.perf_counter()
+        n_c = len(R.points)
+        est = (1 << d) * (sum(M.shape[0] for M in R.mats) * n_c + d * n_c * max(
+            len(R.clauses_true), len(R.clauses_false), 1))
+        if est > max_clauses:
+            calls.append({"k": d, "what": "shattered set", "result": f"skipped (~{est} clauses "
+                          f"> max_clauses={max_clauses})", "seconds": 0.0})
+            break
         with Solver(name=solver) as s:
             enc = Realisation(R, s)
             for a in range(1 << d):
