@@ -128,9 +128,9 @@ def _dichotomy(quick: bool) -> Iterator[Evidence]:
                         "fit ω*": rep.fit.get("fclique", {}).get("formula"),
                         "regime": REGIME.get(name, "—")},
                        {"2^m for m ≤ Ldim, then ≤ |H|": size}, None,
-                       note="measured: on finite classes ω_m, ω*_m saturate at ≤ |H|; first m "
-                            f"with ω_m < 2^m {'=' if below and below[0] == L + 1 else '≠'} "
-                            "Ldim + 1")
+                       note="measured: on finite classes ω_m, ω*_m saturate at ≤ |H|; " + (
+                           f"first m with ω_m < 2^m {'=' if below[0] == L + 1 else '≠'} Ldim + 1"
+                           if below else "ω_m = 2^m for every m computed"))
 
 
 CHECKS = [
