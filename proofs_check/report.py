@@ -97,4 +97,35 @@ def plots(results: list[CheckResult], directory: str | Path) -> list[Path]:
         fig.savefig(path, dpi=110)
         plt.close(fig)
         written.append(path)
+    written += _composition_plots(results, out_dir, plt)
+    return written
+
+
+def _composition_plots(results: list[CheckResult], out_dir: Path, plt: Any) -> list[Path]:
+    """Measured Ldim of composed classes against k²d (§4.2.2) and 2^{2k}k²d (Theorem 2.1)."""
+    written = []
+    refs = {"abms20.sec4.2.2.maj": ("Ldim(MAJ_k)", "k²d"),
+            "abms20.thm2.1": ("Ldim(G(H…H))", "2^{2k}k²d")}
+    for r in results:
+        if r.check.id not in refs:
+            continue
+        key, ref = refs[r.check.id]
+        pts = [(row.values[ref], row.values[key]) for row in r.rows
+               if isinstance(row.values, dict) and key in row.values and ref in row.values]
+        if not pts:
+            continue
+        fig, ax = plt.subplots(figsize=(5, 4))
+        ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=18, label="measured")
+        hi = max(max(p[0] for p in pts), max(p[1] for p in pts)) + 1
+        ax.plot([1, hi], [1, hi], "k--", lw=0.8, label=f"Ldim = {ref}")
+        ax.set_xscale("log")
+        ax.set_xlabel(ref)
+        ax.set_ylabel(f"exact {key}")
+        ax.set_title(f"{r.check.id}: measured Ldim against {ref}", fontsize=9)
+        ax.legend(fontsize=8)
+        path = out_dir / f"{r.check.id}.ldim_vs_reference.png"
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
     return written
