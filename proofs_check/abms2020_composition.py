@@ -189,7 +189,7 @@ def _or_threshold_witness(H: HypothesisClass, m: int) -> bool:
 
 
 def _thm22_lower(quick: bool) -> Iterator[Evidence]:
-    cases = [(6, 0), (10, 0), (15, 0), (15, 1), (20, 0)] if quick else [
+    cases = [(6, 0), (10, 0), (15, 0), (15, 1), (20, 0), (25, 0)] if quick else [
         (6, 0), (10, 0), (10, 1), (15, 0), (15, 1), (15, 2), (20, 0), (20, 1), (25, 0),
         (25, 1)]
     for t, seed in cases:
@@ -203,8 +203,10 @@ def _thm22_lower(quick: bool) -> Iterator[Evidence]:
                         "T(H) ≤ 2k'": T <= 2 * kk, "T(H∨H) ≥ m": reach},
                        {"T(H) <=": t, "T(H∨H) >=": m}, ok, t - T,
                        None if ok else witness_of(H, "tdim"),
-                       "T(H∨H) = m exactly (the witness has m points, the domain has m); the "
-                       "paper's count of random choices, C(m−1, 2), is m(m+1)/2 as described")
+                       ("T(H) ≤ t is non-trivial here (m > t); " if m > t else
+                        "T(H) ≤ m ≤ t holds trivially for this t (m ≤ t); ") +
+                       "T(H∨H) = m exactly (m threshold-shattered points on an m-point domain); "
+                       "the paper's count of random choices, C(m−1, 2), is m(m+1)/2 as described")
 
 
 def _dudley_pairs(quick: bool) -> Iterator[tuple[str, dict, Aggregation, list[HypothesisClass]]]:

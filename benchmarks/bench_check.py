@@ -1,0 +1,68 @@
+"""Time of ``ltheory check`` per paper, in quick and full mode (issue 7: full within 10 minutes on
+2 cores, ``--quick`` within 2 minutes for CI).
+
+Run:  python benchmarks/bench_check.py [--quick-only] [--json]
+
+Prints one table: per paper (seed file), the number of checks and rows, and the seconds spent in
+its checks (sum of ``CheckResult.seconds``; the AMSY24 checks share one cached computation, so
+their time is charged to the first of them); then the wall-clock total per mode.  Writes
+``benchmarks/results/bench_check.json``.  Seconds are wall-clock on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from proofs_check import all_checks
+from proofs_check.report import PAPERS
+
+
+def run_mode(quick: bool) -> dict[str, Any]:
+    per: dict[str, dict[str, Any]] = defaultdict(lambda: {"checks": 0, "rows": 0, "seconds": 0.0,
+                                                          "slowest": ("", 0.0)})
+    t0 = time.perf_counter()
+    for check in all_checks():
+        res = check.run(quick)
+        p = per[check.source]
+        p["checks"] += 1
+        p["rows"] += len(res.rows)
+        p["seconds"] += res.seconds
+        if res.seconds > p["slowest"][1]:
+            p["slowest"] = (check.id, res.seconds)
+    total = time.perf_counter() - t0
+    return {"total_seconds": round(total, 2),
+            "papers": {src: {**v, "seconds": round(v["seconds"], 2),
+                             "slowest": [v["slowest"][0], round(v["slowest"][1], 2)]}
+                       for src, v in per.items()}}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick-only", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    out = {"quick": run_mode(True)}
+    if not args.quick_only:
+        out["full"] = run_mode(False)
+    if args.json:
+        print(json.dumps(out, indent=1))
+    else:
+        for mode, res in out.items():
+            print(f"\n{mode}: {res['total_seconds']:.1f} s wall-clock")
+            print(f"{'paper':60s} {'checks':>6s} {'rows':>5s} {'seconds':>8s}  slowest")
+            for src, v in res["papers"].items():
+                name = PAPERS.get(src, src)[:58]
+                print(f"{name:60s} {v['checks']:6d} {v['rows']:5d} {v['seconds']:8.2f}  "
+                      f"{v['slowest'][0]} ({v['slowest'][1]:.2f} s)")
+    path = Path(__file__).resolve().parent / "results" / "bench_check.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
