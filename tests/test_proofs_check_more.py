@@ -120,3 +120,14 @@ def test_full_mode_composition_and_extremal() -> None:
     assert res["abms20.thm2.2.lower"].holds is True
     assert all(math.isfinite(float(r.values.get("ratio_float", 0)))
                for r in res["extremal.union"].rows)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(2, 5), st.data())
+def test_hypothesis_driven_maj3_search(n: int, data) -> None:
+    rows = data.draw(st.lists(st.lists(st.integers(0, 1), min_size=n, max_size=n),
+                              min_size=1, max_size=5))
+    ratio, values = OBJECTIVES["maj3"].evaluate(Instance((np.array(rows, dtype=np.uint8),)))
+    target(float(ratio), label="Ldim(MAJ3(H,H,H))/Ldim(H)")
+    # MAJ3(H,H,H) ⊇ H, so the ratio is at least 1 whenever Ldim(H) ≥ 1
+    assert values["Ldim(MAJ3(H,H,H))"] >= values["Ldim(H)"]
