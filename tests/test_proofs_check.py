@@ -87,10 +87,14 @@ def test_cli_check_exit_codes() -> None:
 def test_full_check_run_is_consistent() -> None:
     results = run_checks(quick=False)
     verdicts = {r.check.id: r.holds for r in results}
-    assert verdicts["abms20.sec1.affine"] is False
-    assert verdicts["abms20.remark4.3"] is False
-    assert all(v for k, v in verdicts.items() if k not in ("abms20.sec1.affine",
-                                                           "abms20.remark4.3"))
+    # The three documented findings fail; measured-only checks (Õ statements, the
+    # dichotomy, extremal ratios without a bound) report None; everything else holds.
+    failing = {k for k, v in verdicts.items() if v is False}
+    assert failing == {"abms20.sec1.affine", "abms20.remark4.3",
+                       "abms20.sec2.1.1.simplified"}
+    assert all(r.rows for r in results)
+    assert {k for k, v in verdicts.items() if v is None} <= {
+        "abms20.thm2.1", "amsy24.dichotomy", "extremal.maj3"}
 
 
 def test_consistent_learner_theorem_simulation(quick_results) -> None:
