@@ -2,6 +2,8 @@
 
 from ltheory import catalog
 from ltheory.core import HypothesisClass, class_from_json, class_to_json, load_class, save_class
+from ltheory.core.boolean import Aggregation
+from ltheory.core.compose import ComposedClass, compose, negated
 from ltheory.dims.littlestone import littlestone_dimension
 from ltheory.dims.result import DimensionResult
 from ltheory.dims.soa import StandardOptimalAlgorithm
@@ -21,6 +23,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "catalog",
+    "Aggregation",
+    "ComposedClass",
+    "compose",
+    "negated",
     "BudgetExceededError",
     "CertificateError",
     "ClassFileError",

@@ -262,11 +262,13 @@ def check(
 
 
 def _register_optional_commands() -> None:
+    from ltheory.cli_compose import register as register_compose
     from ltheory.graphs.cli_clique import register as register_clique
     from ltheory.privacy.cli_audit import register as register_audit
 
     register_audit(app)
     register_clique(app)
+    register_compose(app)
 
 
 _register_optional_commands()

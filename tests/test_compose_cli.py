@@ -5,24 +5,15 @@ from __future__ import annotations
 import json
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
+import ltheory
 from ltheory import catalog
-from ltheory.cli_compose import register
+from ltheory.cli import app
 from ltheory.core.compose import compose
 from ltheory.dims.certificates import verify
 from ltheory.dims.result import DimensionResult
 from ltheory.sat.certify import strip_components
-
-app = typer.Typer()
-register(app)
-
-
-@app.callback()
-def _root() -> None:
-    """Test app (a callback keeps 'compose' as a sub-command)."""
-
 
 runner = CliRunner()
 
@@ -78,3 +69,12 @@ def test_bad_input_exits_2(args: list[str]) -> None:
     code, out, err = run("compose", *args)
     assert code == 2
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_public_api_reexports_composition() -> None:
+    g = ltheory.Aggregation.parse("xor", 2)
+    h = catalog.family("thresholds", n=5)
+    c = ltheory.compose(g, h, h)
+    assert isinstance(ltheory.compose(g, h, h, lazy=True), ltheory.ComposedClass)
+    assert c == catalog.family("intervals", n=5, empty=True)
+    assert ltheory.negated(ltheory.negated(h)) == h
