@@ -177,6 +177,34 @@ def test_large_threshold_searches_go_to_sat(monkeypatch: pytest.MonkeyPatch) -> 
     res = threshold_dimension(compose("maj", H, H, H, lazy=True))
     assert res.exact and res.value == want and res.stats["method"] == "sat"
 
+    # Explicit classes: "auto" goes to the SAT ladder, "exact" refuses with a clear error.
+    from ltheory.dims import threshold
+
+    G = C.materialise()
+    res = threshold_dimension(G)
+    assert res.exact and res.value == want and res.stats["method"] == "sat"
+    verify(G, res)
+    monkeypatch.setattr(threshold, "MAX_PAIRS", 10)
+    with pytest.raises(BudgetExceededError, match="method='sat'"):
+        threshold_dimension(G, method="exact")
+
+
+def test_blockwise_successor_sets_match_the_dense_definition(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    from ltheory.dims import threshold
+    from ltheory.dims.threshold import _ThresholdSearch
+
+    monkeypatch.setattr(threshold, "BLOCK_CELLS", 1000)  # several blocks of a few rows
+    H = catalog.from_spec("random m=40 n=12 p=0.4 seed=2")
+    search = _ThresholdSearch(H, None)
+    M = H.matrix.astype(bool)
+    hs, xs = np.nonzero(M)
+    for a in range(len(hs)):
+        want = sum(1 << b for b in range(len(hs)) if M[hs[a], xs[b]] and not M[hs[b], xs[a]])
+        assert search.succ[a] == want
+
 
 def test_tree_encodings_too_large_are_skipped_not_built() -> None:
     H = catalog.from_spec("random m=30 n=10 p=0.5 seed=6")

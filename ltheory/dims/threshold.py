@@ -32,7 +32,13 @@ import numpy as np
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
 from ltheory.dims.result import DimensionResult
-from ltheory.errors import InvalidInputError
+from ltheory.errors import BudgetExceededError, InvalidInputError
+
+#: Pairs (h, x) with h(x) = 1 beyond which the exact search refuses to start (its successor
+#: bitsets alone would take P^2/8 bytes, ~1.8 GB here); the SAT ladder search has no such limit.
+MAX_PAIRS = 120_000
+#: Cells of the boolean block built at a time for the successor sets (16 MB per operand).
+BLOCK_CELLS = 1 << 24
 
 
 class _ThresholdSearch:
@@ -43,11 +49,22 @@ class _ThresholdSearch:
         self.x_of = xs.tolist()
         P = len(hs)
         self.P = P
-        # succ[a] = bitset of pairs b with h_a(x_b) = 1 and h_b(x_a) = 0.
-        ha_xb = M[hs][:, xs].astype(bool)          # [a, b] = h_a(x_b)
-        succ_mat = ha_xb & ~ha_xb.T
-        packed = np.packbits(succ_mat, axis=1, bitorder="little") if P else succ_mat
-        self.succ = [int.from_bytes(row.tobytes(), "little") for row in packed]
+        if P > MAX_PAIRS:
+            raise BudgetExceededError(
+                f"the exact threshold search on {len(H)} hypotheses needs {P} (h, x) pairs with "
+                f"h(x) = 1, and its successor sets take P^2/8 bytes (more than {MAX_PAIRS} "
+                "pairs is refused); use method='sat' (the SAT ladder search)")
+        # succ[a] = bitset of pairs b with h_a(x_b) = 1 and h_b(x_a) = 0, built in row blocks so
+        # the peak is the packed bitsets (P^2/8 bytes) plus a block, never a dense P x P matrix.
+        self.succ = []
+        Mb = M.astype(bool)
+        block = max(1, BLOCK_CELLS // max(P, 1))
+        for start in range(0, P, block):
+            a = np.arange(start, min(P, start + block))
+            ha_xb = Mb[np.ix_(hs[a], xs)]          # [a, b] = h_a(x_b)
+            hb_xa = Mb[np.ix_(hs, xs[a])].T        # [a, b] = h_b(x_a)
+            packed = np.packbits(ha_xb & ~hb_xa, axis=1, bitorder="little")
+            self.succ.extend(int.from_bytes(row.tobytes(), "little") for row in packed)
         # Masks of the pairs sharing a point, to count distinct points in a candidate set.
         self.point_masks = self._group_masks(xs, M.shape[1])
         self.hyp_masks = self._group_masks(hs, M.shape[0])

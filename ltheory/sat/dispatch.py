@@ -5,8 +5,10 @@
   ``compose.DEFAULT_MAX_PRODUCTS``; past it BudgetExceededError), then enumerated, and the
   witness gets its ``"components"`` so it is checked against the lazy class.
 * ``"sat"``: the SAT drivers of :mod:`ltheory.sat.search` (explicit or composed).
-* ``"auto"`` (the rule, :func:`choose`): explicit classes always use the exact algorithms (they
-  were faster than the SAT encodings on every explicit class we measured).  A composed class is
+* ``"auto"`` (the rule, :func:`choose`): explicit classes use the exact algorithms (they
+  were faster than the SAT encodings on every explicit class we measured), except the threshold
+  dimension of a class with more than :data:`TDIM_MAX_PAIRS` pairs (h, x) with h(x) = 1, which goes
+  to the SAT ladder search.  A composed class is
   materialised when its staged materialisation evaluates at most :data:`AUTO_MAX_PRODUCTS`
   (5,000,000) products, and goes to SAT otherwise (whose first step enumerates the distinct
   composed hypotheses by AllSAT, then runs the exact algorithms on them).  When even the
@@ -44,10 +46,10 @@ METHODS = ("auto", "exact", "sat")
 AUTO_MAX_PRODUCTS = 5_000_000
 
 
-#: The exact threshold search builds a dense P x P boolean matrix over the P pairs (h, x) with
-#: h(x) = 1 (peak about 4 P^2 bytes while building, ~8 GB at this limit), so a larger
-#: composed class is sent to the SAT ladder search instead (measured: 14,311
-#: hypotheses on 16 points, ~114,000 pairs, was killed for lack of memory).
+#: The exact threshold search keeps a successor bitset per pair (h, x) with h(x) = 1, P^2/8 bytes
+#: in all (~250 MB at this limit, before its memo), so "auto" sends larger classes to the SAT
+#: ladder search (measured: 14,311 composed hypotheses on 16 points, ~114,000 pairs, exhausted
+#: memory when the exact search still built a dense P x P matrix).
 TDIM_MAX_PAIRS = 45_000
 
 
@@ -73,6 +75,8 @@ def choose(kind: str, H: Any, method: str = "auto") -> str:
         raise InvalidInputError(f"unknown method {method!r}; accepted: auto, exact, sat")
     if method != "auto":
         return method
+    if kind == "tdim" and isinstance(H, HypothesisClass) and tdim_too_large(H):
+        return "sat"
     return "exact"
 
 
@@ -158,6 +162,6 @@ def dispatch(kind: str, H: Any, budget: float | None, method: str,
         except BudgetExceededError:
             left = None if budget is None else max(budget - (time.perf_counter() - t0), 1e-3)
             return _sat(kind)(H, left)
-    if method == "sat" and isinstance(H, HypothesisClass):
+    if isinstance(H, HypothesisClass) and choose(kind, H, method) == "sat":
         return _sat(kind)(H, budget)
     return exact_fn(H, budget)
