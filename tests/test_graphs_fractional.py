@@ -117,3 +117,25 @@ def test_bad_input() -> None:
         fractional_clique_number(catalog.from_spec("points n=3"), 0)
     with pytest.raises(InvalidInputError, match="empty class"):
         fractional_clique_number(HypothesisClass.from_strings([], domain=2), 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 63), st.integers(0, 63),
+                          st.integers(1, 2 ** 80)), min_size=1, max_size=12),
+       st.integers(1, 5))
+def test_exact_top_totals_for_huge_weights(terms, top) -> None:
+    """The float-screened exact sum agrees with a brute-force exact top list (weights > 2^62)."""
+    import numpy as np
+
+    from ltheory.graphs.fractional import _top_exact_totals
+
+    G = np.arange(64, dtype=np.int64)
+    mask = np.array([t[0] for t in terms], dtype=np.int64)
+    val = np.array([t[0] & t[1] for t in terms], dtype=np.int64)
+    w = [t[2] + 2 ** 62 for t in terms]
+    exact, order = _top_exact_totals(G, mask, val, w, sum(w), top)
+    brute = [sum(wj for mj, vj, wj in zip(mask.tolist(), val.tolist(), w, strict=True)
+                 if g & mj == vj) for g in range(64)]
+    want = sorted(range(64), key=lambda g: (-brute[g], g))[:top]
+    assert order == want
+    assert all(exact[g] == brute[g] for g in order)
