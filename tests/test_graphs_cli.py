@@ -64,3 +64,11 @@ def test_explorer_bounds_and_monotone() -> None:
             prev = w.value
     rep = explore(catalog.from_spec("intervals n=12"), 3)
     assert rep.fit["clique"]["all_equal_2_to_m"]
+
+
+def test_fit_uses_the_polynomial_regime() -> None:
+    rep = explore(catalog.from_spec("thresholds n=8"), 5)
+    values = [r.value for r in rep.clique]
+    poly = [m for m, v in zip(rep.ms, values, strict=True) if v < 2 ** m]
+    assert len(poly) >= 2 and rep.fit["clique"]["fitted_m"] == poly
+    assert not rep.fit["clique"]["all_equal_2_to_m"]

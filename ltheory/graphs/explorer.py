@@ -5,7 +5,8 @@ all m or ω_m ≤ poly(m) (approximate-DP learnable iff the latter), and likewis
 (pure-DP learnable iff ω*_m ≤ poly(m)).  On a finite class both are eventually bounded by |H|;
 the explorer reports, for each m ≤ M, the certified values with the bounds
 ω_m ≤ ω*_m ≤ min(2^m, |H|), whether ω_m = 2^m, and a least-squares fit
-log ω = log c + a log m (ω ≈ c·m^a) over the m with ω_m < 2^m, and can plot them.
+log ω = log c + a log m (ω ≈ c·m^a) over the m with ω_m < 2^m (over all m when fewer than two
+have ω_m < 2^m; ``fit["fitted_m"]`` lists the m used), and can plot them.
 """
 
 from __future__ import annotations
@@ -57,8 +58,12 @@ class DichotomyReport:
 
 def _fit(ms: list[int], values: list[float]) -> dict[str, Any]:
     full = all(v == 2 ** m for m, v in zip(ms, values, strict=True))
-    pts = [(m, v) for m, v in zip(ms, values, strict=True) if v > 0]
-    out: dict[str, Any] = {"all_equal_2_to_m": full}
+    # Fit the polynomial regime (ω_m < 2^m) when it has two points; otherwise all m (the fit is
+    # then only descriptive: ω_m = 2^m is exponential, not polynomial).
+    pts = [(m, v) for m, v in zip(ms, values, strict=True) if 0 < v < 2 ** m]
+    if len(pts) < 2:
+        pts = [(m, v) for m, v in zip(ms, values, strict=True) if v > 0]
+    out: dict[str, Any] = {"all_equal_2_to_m": full, "fitted_m": [p[0] for p in pts]}
     if len(pts) >= 2:
         x = np.log([p[0] for p in pts])
         y = np.log([p[1] for p in pts])
