@@ -375,3 +375,17 @@ def test_verify_rejects_inconsistent_results() -> None:
         verify(THR, DimensionResult("vc", 2, ["b"], False, 1, 2))
     with pytest.raises(CertificateError, match="DimensionResult"):
         verify(THR, {"kind": "vc"})
+
+
+def test_composed_witness_against_a_class_names_the_right_checker() -> None:
+    from ltheory import catalog, compose, threshold_dimension
+    from ltheory.dims.certificates import verify
+    from ltheory.sat.certify import strip_components
+
+    H = catalog.family("thresholds", n=5)
+    res = threshold_dimension(compose("maj", H, H, H, lazy=True))
+    G = compose("maj", H, H, H)
+    with pytest.raises(CertificateError, match="verify_composed"):
+        verify(G, res)
+    verify(G, res.__class__(res.kind, res.value, strip_components(res.witness), res.exact,
+                            res.lower, res.upper, res.seconds, res.stats))

@@ -223,7 +223,7 @@ def verify_littlestone(H: HypothesisClass, witness: Any, value: Any) -> None:
         if keys != {"point", "children"}:
             raise CertificateError(f"{loc}: a node must have exactly the keys "
                                    "{'point', 'children'} (internal) or {'hypothesis'} (leaf), "
-                                   f"got {sorted(map(str, keys))}")
+                                   f"got {sorted(map(str, keys))}{_components_hint(keys)}")
         if len(path) >= v:
             raise CertificateError(f"{loc}: an internal node at depth {len(path)}, but the "
                                    f"claimed depth is {v} (the tree is deeper than claimed)")
@@ -243,6 +243,15 @@ def verify_littlestone(H: HypothesisClass, witness: Any, value: Any) -> None:
                           f"{where}/{label}={bit}" if where != "root" else f"/{label}={bit}"))
 
 
+_COMPOSED_HINT = ("; a 'components' field marks a composed-class witness: check it against the "
+                  "ComposedClass with ltheory.sat.certify.verify_composed, or drop the field with "
+                  "ltheory.sat.certify.strip_components before checking it against a class")
+
+
+def _components_hint(keys: Any) -> str:
+    return _COMPOSED_HINT if "components" in keys else ""
+
+
 # --------------------------------------------------------------------------- threshold
 def verify_threshold(H: HypothesisClass, witness: Any, value: Any) -> None:
     """Check that ``witness = {"points": [x_1..x_k], "hypotheses": [h_1..h_k]}`` is a threshold
@@ -260,7 +269,8 @@ def verify_threshold(H: HypothesisClass, witness: Any, value: Any) -> None:
                                f"'hypotheses', got {type(witness).__name__}")
     if set(witness) != {"points", "hypotheses"}:
         raise CertificateError(f"{what}: the witness must have exactly the keys 'points' and "
-                               f"'hypotheses', got {sorted(map(str, witness))}")
+                               f"'hypotheses', got {sorted(map(str, witness))}"
+                               f"{_components_hint(witness)}")
     points, hyps = witness["points"], witness["hypotheses"]
     if not _is_sequence(points):
         raise CertificateError(f"{what}: 'points' must be a list of domain labels, got "
