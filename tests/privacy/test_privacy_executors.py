@@ -63,3 +63,24 @@ def test_dask_local_cluster_executor(small_chunks) -> None:
             distributed.Client(cluster) as client:
         r = audit(m, D0, D1, executor=client.get_executor(), **kw)
     assert _key(r) == _key(base)
+
+
+class _SlowLaplace(LaplaceMechanism):
+    """A mechanism declaring small chunks (as a slow learner would)."""
+
+    audit_chunk_runs = 1_000
+
+
+def test_declared_chunk_size_splits_and_uses_the_pool() -> None:
+    m = _SlowLaplace(0.5)
+    kw = dict(claimed_epsilon=0.5, runs=20_000, seed=2)
+    ticks: list[tuple[int, int]] = []
+    base = audit(m, D0, D1, executor="serial", progress=lambda d, t: ticks.append((d, t)), **kw)
+    assert ticks[-1][0] == ticks[-1][1] >= 16          # split into many chunks
+    ex, owned, _ = executors.resolve_executor(None, m, 20_000)
+    assert isinstance(ex, ProcessPoolExecutor) and owned
+    ex.shutdown()
+    assert _key(audit(m, D0, D1, executor="process", **kw)) == _key(base)
+    m.audit_chunk_runs = 0
+    with pytest.raises(InvalidInputError, match="audit_chunk_runs"):
+        audit(m, D0, D1, **kw)

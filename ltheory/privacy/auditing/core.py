@@ -35,7 +35,8 @@ from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.events import Candidate, select_events
 from ltheory.privacy.auditing.executors import (
-    chunk_plan,
+    chunk_runs,
+    n_chunks,
     resolve_executor,
     run_counting,
     run_sampling,
@@ -254,8 +255,8 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         ss = np.random.SeedSequence(int(seed))
         seed_used = int(seed)
     streams = ss.spawn(4)      # selection d0, selection d1, certification d0, certification d1
-    total_chunks = sum(len(chunk_plan(np.random.SeedSequence(0), n))
-                       for n in (n_sel, n_sel, n_cert, n_cert))
+    per_chunk = chunk_runs(mechanism)
+    total_chunks = sum(n_chunks(n, per_chunk) for n in (n_sel, n_sel, n_cert, n_cert))
     done = [0]
 
     def tick(k: int) -> None:

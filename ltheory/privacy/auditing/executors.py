@@ -1,10 +1,16 @@
 """Splitting runs into chunks and running them on any ``concurrent.futures.Executor``.
 
-Every chunk has a fixed size (``CHUNK`` runs) and its own seed, spawned from
+Every chunk has a fixed size and its own seed, spawned from
 ``numpy.random.SeedSequence(seed)`` (stream s, chunk c = ``SeedSequence(seed).spawn(4)[s]
 .spawn(n_chunks)[c]``), so the outputs — hence the report — do not depend on where or in which
 order the chunks run: serially, on a local process pool, or on a ``dask.distributed`` cluster
 (``Client.get_executor()``).
+
+The chunk size is ``CHUNK`` = 2^17 runs, right for fast vectorised mechanisms, where a smaller
+chunk only adds overhead.  It also means an audit of fewer than 2^17 runs per stream is one chunk
+and runs on one core: a slow mechanism (a learner taking milliseconds per run) can declare a
+smaller ``audit_chunk_runs`` attribute to be split and, from 8 chunks up, run on the local
+process pool by default.  The chunk size is part of what a seed reproduces.
 """
 
 from __future__ import annotations
@@ -22,10 +28,23 @@ from ltheory.privacy.auditing.outputs import Batch, concat, draw
 
 CHUNK = 1 << 17
 AUTO_POOL_MIN_RUNS = 2_000_000
+AUTO_POOL_MIN_CHUNKS = 8
 
 
-def chunk_plan(stream: np.random.SeedSequence, n: int) -> list[tuple[int, np.random.SeedSequence]]:
-    sizes = [CHUNK] * (n // CHUNK) + ([n % CHUNK] if n % CHUNK else [])
+def chunk_runs(mechanism: Any) -> int:
+    """Runs per chunk: the mechanism's ``audit_chunk_runs`` if it declares one, else CHUNK."""
+    c = getattr(mechanism, "audit_chunk_runs", None)
+    if c is None:
+        return CHUNK
+    if isinstance(c, bool) or not isinstance(c, int | np.integer) or c < 1:
+        from ltheory.errors import InvalidInputError
+        raise InvalidInputError(f"audit_chunk_runs must be a positive integer, got {c!r}")
+    return int(c)
+
+
+def chunk_plan(stream: np.random.SeedSequence, n: int,
+               chunk: int = CHUNK) -> list[tuple[int, np.random.SeedSequence]]:
+    sizes = [chunk] * (n // chunk) + ([n % chunk] if n % chunk else [])
     return list(zip(sizes, stream.spawn(len(sizes)), strict=True))
 
 
@@ -53,8 +72,9 @@ class SerialExecutor(Executor):
 
 
 def resolve_executor(executor: Any, mechanism: Any, total_runs: int) -> tuple[Executor, bool, str]:
-    """(executor, owned, note): ``None`` = a local process pool for large audits (≥ 2·10^6 runs)
-    of a picklable mechanism, else serial; ``"serial"``, ``"process"`` or an Executor."""
+    """(executor, owned, note): ``None`` = a local process pool for large audits (≥ 2·10^6 runs,
+    or ≥ 8 chunks of the mechanism's ``audit_chunk_runs``) of a picklable mechanism, else
+    serial; ``"serial"``, ``"process"`` or an Executor."""
     if isinstance(executor, Executor):
         return executor, False, ""
     if executor in (None, "auto", "process"):
@@ -63,8 +83,9 @@ def resolve_executor(executor: Any, mechanism: Any, total_runs: int) -> tuple[Ex
             picklable = True
         except Exception:  # noqa: BLE001 - lambdas, closures, ...
             picklable = False
-        if executor == "process" or (executor in (None, "auto")
-                                     and total_runs >= AUTO_POOL_MIN_RUNS):
+        many = (total_runs >= AUTO_POOL_MIN_RUNS
+                or math.ceil(total_runs / chunk_runs(mechanism)) >= AUTO_POOL_MIN_CHUNKS)
+        if executor == "process" or (executor in (None, "auto") and many):
             if picklable:
                 return ProcessPoolExecutor(max_workers=os.cpu_count() or 1), True, ""
             return SerialExecutor(), True, "mechanism not picklable: ran serially"
@@ -78,7 +99,8 @@ def resolve_executor(executor: Any, mechanism: Any, total_runs: int) -> tuple[Ex
 
 def run_sampling(ex: Executor, mechanism: Any, dataset: Any, stream: np.random.SeedSequence,
                  n: int, progress: Callable[[int], None] | None = None) -> Batch:
-    futs = [ex.submit(sample_chunk, mechanism, dataset, m, ss) for m, ss in chunk_plan(stream, n)]
+    futs = [ex.submit(sample_chunk, mechanism, dataset, m, ss)
+            for m, ss in chunk_plan(stream, n, chunk_runs(mechanism))]
     out = []
     for f in futs:
         out.append(f.result())
@@ -91,7 +113,7 @@ def run_counting(ex: Executor, mechanism: Any, dataset: Any, stream: np.random.S
                  n: int, events: Sequence[Any],
                  progress: Callable[[int], None] | None = None) -> np.ndarray:
     futs = [ex.submit(count_chunk, mechanism, dataset, m, ss, list(events))
-            for m, ss in chunk_plan(stream, n)]
+            for m, ss in chunk_plan(stream, n, chunk_runs(mechanism))]
     total = np.zeros(len(events), dtype=np.int64)
     for f in futs:
         total += f.result()
@@ -100,5 +122,5 @@ def run_counting(ex: Executor, mechanism: Any, dataset: Any, stream: np.random.S
     return total
 
 
-def n_chunks(n: int) -> int:
-    return math.ceil(n / CHUNK)
+def n_chunks(n: int, chunk: int = CHUNK) -> int:
+    return math.ceil(n / chunk)

@@ -44,10 +44,12 @@ once the count passes L + a, a = 8 ln(2T/β)/ε_svt (Dwork & Roth Theorem 3.24),
 lost in extraction).
 
 **Decision lists (Lemma 4.10, Theorem 4.11).**  A monotone 1-decision list of length ℓ with r
-alternations is a halfspace with margin ≥ 1/((ℓ+1)^{r+1}+...) — :func:`decision_list_halfspace`
-builds the weights explicitly (blocks of equal-sign rules with geometrically decreasing block
-weights, the default as a constant feature), maps it to a nonnegative halfspace on 2(n+1)
-coordinates by x ↦ (x, −x), w ↦ (w⁺, w⁻) (seed 000 §4.3), and returns the exact margin.
+alternations is a halfspace whose margin depends on ℓ and r only (the lemma's formula was lost in
+extraction; ``proofs_check`` check ``bunfang.lemma4.10`` measures the exact margin of our weights
+against 1/(ℓ+1)^{r+1}) — :func:`decision_list_halfspace` builds the weights explicitly (blocks
+of equal-sign rules with geometrically decreasing block weights, the default as a constant
+feature), maps it to a nonnegative halfspace on 2(n+1) coordinates by x ↦ (x, −x),
+w ↦ (w⁺, w⁻) (seed 000 §4.3), and returns the exact margin.
 """
 
 from __future__ import annotations
