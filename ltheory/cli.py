@@ -24,6 +24,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ltheory import catalog
+from ltheory.cli_common import fail as _fail
+from ltheory.cli_common import parse_only
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.certificates import verify
 from ltheory.dims.littlestone import littlestone_dimension
@@ -58,21 +60,8 @@ DEMO_SPECS = [
 ]
 
 
-def _fail(message: str) -> typer.Exit:
-    """Print one line on stderr and return the exit for bad input (code 2)."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}",
-                                                                markup=False)
-    return typer.Exit(2)
-
-
 def _parse_only(only: str | None) -> list[str]:
-    if only is None:
-        return list(DIMENSIONS)
-    names = [s.strip() for s in only.split(",") if s.strip()]
-    bad = [s for s in names if s not in DIMENSIONS]
-    if bad or not names:
-        raise _fail(f"--only takes a comma-separated subset of vc,ldim,tdim; got {only!r}")
-    return names
+    return parse_only(only, DIMENSIONS)
 
 
 def _compute(H: HypothesisClass, names: list[str], budget: float | None

@@ -19,6 +19,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ltheory import catalog
+from ltheory.cli_common import fail as _fail
+from ltheory.cli_common import parse_only
 from ltheory.core.boolean import Aggregation
 from ltheory.core.compose import ComposedClass
 from ltheory.dims.littlestone import littlestone_dimension
@@ -34,19 +36,8 @@ _DIMS = {"vc": vc_dimension, "ldim": littlestone_dimension, "tdim": threshold_di
 _TITLES = {"vc": "VC", "ldim": "Littlestone", "tdim": "threshold"}
 
 
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}",
-                                                                markup=False)
-    return typer.Exit(2)
-
-
 def _parse_only(only: str | None) -> list[str]:
-    if only is None:
-        return list(_DIMS)
-    names = [s.strip() for s in only.split(",") if s.strip()]
-    if not names or any(s not in _DIMS for s in names):
-        raise _fail(f"--only takes a comma-separated subset of vc,ldim,tdim; got {only!r}")
-    return names
+    return parse_only(only, _DIMS)
 
 
 def _cell(r: DimensionResult) -> str:

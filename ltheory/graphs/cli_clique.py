@@ -39,12 +39,8 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from ltheory import catalog
+        from ltheory.cli_common import fail
         from ltheory.graphs.explorer import explore, plot_dichotomy
-
-        def fail(message: str) -> typer.Exit:
-            Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}",
-                                                                        markup=False)
-            return typer.Exit(2)
 
         if max_vertices < 1:
             raise fail(f"--max-vertices must be a positive integer, got {max_vertices}")
