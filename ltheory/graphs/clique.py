@@ -165,29 +165,13 @@ def max_clique(adj: list[int], lower: int = 0, initial: list[int] | None = None,
     nodes = 0
     target = upper if upper is not None else V + 1
 
-    def colour_sort(P: int, kmin: int) -> list[tuple[int, int]]:
-        out = []
-        U = P
-        k = 0
-        while U:
-            k += 1
-            Q = U
-            while Q:
-                low = Q & -Q
-                v = low.bit_length() - 1
-                Q &= ~nadj[v] & ~low
-                U &= ~low
-                if k >= kmin:
-                    out.append((v, k))
-        return out
-
     def expand(P: int, C: list[int]) -> None:
         nonlocal best, best_size, nodes
         nodes += 1
         if deadline is not None and nodes & 255 == 0 and time.perf_counter() > deadline:
             raise _Expired
         kmin = best_size - len(C) + 1
-        for v, col in reversed(colour_sort(P, max(kmin, 1))):
+        for v, col in reversed(_colour_sort(P, nadj, max(kmin, 1))):
             if len(C) + col <= best_size or best_size >= target:
                 return
             C.append(v)
@@ -208,10 +192,11 @@ def max_clique(adj: list[int], lower: int = 0, initial: list[int] | None = None,
     return [order[i] for i in best], complete, nodes
 
 
-def _greedy_colouring_bound(adj: list[int]) -> int:
-    """Number of colours of a greedy colouring (an upper bound on ω)."""
-    V = len(adj)
-    U = (1 << V) - 1
+def _colour_sort(P: int, adj: list[int], kmin: int) -> list[tuple[int, int]]:
+    """Greedy colouring of the vertex bitset P (colour classes are independent sets, built in
+    vertex order): the pairs (v, colour of v) with colour >= kmin, in colour order."""
+    out = []
+    U = P
     k = 0
     while U:
         k += 1
@@ -221,7 +206,15 @@ def _greedy_colouring_bound(adj: list[int]) -> int:
             v = low.bit_length() - 1
             Q &= ~adj[v] & ~low
             U &= ~low
-    return k
+            if k >= kmin:
+                out.append((v, k))
+    return out
+
+
+def _greedy_colouring_bound(adj: list[int]) -> int:
+    """Number of colours of a greedy colouring (an upper bound on ω)."""
+    coloured = _colour_sort((1 << len(adj)) - 1, adj, 1)
+    return coloured[-1][1] if coloured else 0
 
 
 def _networkx_clique(graph: ContradictionGraph) -> list[int]:

@@ -216,6 +216,24 @@ def _exact_fn(kind: str) -> Any:
     return f
 
 
+def _start(kind: str, H: Any, budget: float | None, solver: str, enumerate_limit: int
+           ) -> tuple[float, _Deadline, ComposedClass, bool, Any, DimensionResult | None]:
+    """The common prologue of the SAT drivers: (t0, deadline, C, explicit, partial, done).
+
+    ``done`` is the final result when the class is empty or (composed classes) the AllSAT
+    enumeration finished within ``enumerate_limit``; ``partial`` is an incomplete enumeration."""
+    t0 = time.perf_counter()
+    _check_solver(solver)
+    deadline = _Deadline(budget)
+    C, explicit = as_composed(H)
+    if C.is_empty():
+        return t0, deadline, C, explicit, None, _empty(kind, t0)
+    partial = done = None
+    if not explicit and enumerate_limit > 0:
+        done, partial = _via_enumeration(kind, C, deadline, enumerate_limit, solver, t0)
+    return t0, deadline, C, explicit, partial, done
+
+
 def _via_enumeration(kind: str, C: ComposedClass, deadline: _Deadline, limit: int,
                      solver: str, t0: float) -> tuple[DimensionResult | None, Enumeration]:
     """Exact result through SAT enumeration when it completes within ``limit`` hypotheses and
@@ -359,17 +377,10 @@ def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = N
     A depth whose encoding would exceed ``max_clauses`` clauses (estimated) is not attempted:
     building and loading it alone would overrun any reasonable budget.
     """
-    t0 = time.perf_counter()
-    _check_solver(solver)
-    deadline = _Deadline(budget)
-    C, explicit = as_composed(H)
-    if C.is_empty():
-        return _empty("ldim", t0)
-    partial = None
-    if not explicit and enumerate_limit > 0:
-        done, partial = _via_enumeration("ldim", C, deadline, enumerate_limit, solver, t0)
-        if done is not None:
-            return done
+    t0, deadline, C, explicit, partial, done = _start("ldim", H, budget, solver,
+                                                      enumerate_limit)
+    if done is not None:
+        return done
     R = reduced_problem(C)
     size_bound = C.size_upper_bound()
     upper = min(size_bound.bit_length() - 1, len(R.points))
@@ -427,17 +438,10 @@ def sat_vc(H: HypothesisClass | ComposedClass, budget: float | None = None,
     enumeration (budgeted) seeds the certified lower bound.  Sizes whose encoding would exceed
     ``max_clauses`` clauses (estimated) are not attempted.
     """
-    t0 = time.perf_counter()
-    _check_solver(solver)
-    deadline = _Deadline(budget)
-    C, explicit = as_composed(H)
-    if C.is_empty():
-        return _empty("vc", t0)
-    partial = None
-    if not explicit and enumerate_limit > 0:
-        done, partial = _via_enumeration("vc", C, deadline, enumerate_limit, solver, t0)
-        if done is not None:
-            return done
+    t0, deadline, C, explicit, partial, done = _start("vc", H, budget, solver,
+                                                      enumerate_limit)
+    if done is not None:
+        return done
     R = reduced_problem(C)
     size_bound = C.size_upper_bound()
     upper = min(size_bound.bit_length() - 1, len(R.points))
@@ -511,16 +515,9 @@ def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = Non
     its learned clauses; the first UNSAT proves T < k + 1.  Each new pair's clauses are guarded
     by an activation literal assumed true, so the final UNSAT also names the pairs involved.
     """
-    t0 = time.perf_counter()
-    _check_solver(solver)
-    deadline = _Deadline(budget)
-    C, explicit = as_composed(H)
-    if C.is_empty():
-        return _empty("tdim", t0)
-    if not explicit and enumerate_limit > 0:
-        done, _ = _via_enumeration("tdim", C, deadline, enumerate_limit, solver, t0)
-        if done is not None:
-            return done
+    t0, deadline, C, explicit, _, done = _start("tdim", H, budget, solver, enumerate_limit)
+    if done is not None:
+        return done
     R = reduced_problem(C, const_one=True)
     size_bound = C.size_upper_bound()
     upper = min(size_bound, len(R.points))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 import warnings
 from types import ModuleType
 from typing import Any
@@ -13,6 +14,17 @@ from ltheory.errors import InvalidInputError
 from ltheory.privacy.mechanisms import Mechanism, _check_delta, _check_epsilon
 
 __all__ = ["ScalarQueryAdapter", "require", "random_state_from", "_check_delta", "_check_epsilon"]
+
+
+def positive(name: str, v: Any) -> float:
+    """``v`` as a finite float > 0, or InvalidInputError naming the parameter."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"{name} must be a number > 0, got {v!r}") from None
+    if not math.isfinite(f) or f <= 0:
+        raise InvalidInputError(f"{name} must be a finite number > 0, got {v!r}")
+    return f
 
 
 def require(module: str) -> ModuleType:

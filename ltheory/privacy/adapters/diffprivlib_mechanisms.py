@@ -19,7 +19,6 @@ for ε ≤ 1 (Dwork & Roth 2014, Theorem A.1), ``GaussianAnalytic`` for every ε
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -29,6 +28,7 @@ from ltheory.privacy.adapters._common import (
     ScalarQueryAdapter,
     _check_delta,
     _check_epsilon,
+    positive,
     random_state_from,
     require,
     scalar_answer,
@@ -40,16 +40,6 @@ __all__ = ["DiffprivlibExponential", "DiffprivlibGaussian", "DiffprivlibGeometri
 
 def _mechanisms() -> Any:
     return require("diffprivlib.mechanisms")
-
-
-def _sensitivity(s: Any) -> float:
-    try:
-        v = float(s)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"sensitivity must be a number > 0, got {s!r}") from None
-    if not math.isfinite(v) or v <= 0:
-        raise InvalidInputError(f"sensitivity must be a finite number > 0, got {s!r}")
-    return v
 
 
 class _DiffprivlibScalar(ScalarQueryAdapter):
@@ -81,7 +71,7 @@ class DiffprivlibLaplace(_DiffprivlibScalar):
     def __init__(self, epsilon: float = 1.0, sensitivity: float = 1.0, delta: float = 0.0) -> None:
         self.epsilon = _check_epsilon(epsilon)
         self.delta = _check_delta(delta)
-        self.sensitivity = _sensitivity(sensitivity)
+        self.sensitivity = positive("sensitivity", sensitivity)
         self.true_epsilon = None
 
     def _build(self, random_state: Any) -> Any:
@@ -127,7 +117,7 @@ class DiffprivlibGaussian(_DiffprivlibScalar):
         if not analytic and self.epsilon > 1:
             raise InvalidInputError("diffprivlib's classic Gaussian accepts epsilon <= 1; use "
                                     "analytic=True for larger epsilon")
-        self.sensitivity = _sensitivity(sensitivity)
+        self.sensitivity = positive("sensitivity", sensitivity)
         self.analytic = bool(analytic)
         self.name = "diffprivlib.GaussianAnalytic" if analytic else "diffprivlib.Gaussian"
 
@@ -147,7 +137,7 @@ class DiffprivlibExponential(_DiffprivlibScalar):
     def __init__(self, epsilon: float = 1.0, sensitivity: float = 1.0,
                  monotonic: bool = False) -> None:
         self.epsilon = _check_epsilon(epsilon)
-        self.sensitivity = _sensitivity(sensitivity)
+        self.sensitivity = positive("sensitivity", sensitivity)
         self.monotonic = bool(monotonic)
 
     def default_pair(self) -> tuple[Any, Any]:
@@ -186,7 +176,7 @@ class DiffprivlibSnapping(_DiffprivlibScalar):
     def __init__(self, epsilon: float = 1.0, sensitivity: float = 1.0, lower: float = -100.0,
                  upper: float = 100.0) -> None:
         self.epsilon = _check_epsilon(epsilon)
-        self.sensitivity = _sensitivity(sensitivity)
+        self.sensitivity = positive("sensitivity", sensitivity)
         if not (float(lower) < float(upper)):
             raise InvalidInputError(f"lower must be < upper, got {lower!r}, {upper!r}")
         self.lower, self.upper = float(lower), float(upper)

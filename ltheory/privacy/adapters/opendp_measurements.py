@@ -21,7 +21,6 @@ Library objects hold C pointers and do not pickle: adapters rebuild them in each
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -30,6 +29,7 @@ from ltheory.errors import InvalidInputError
 from ltheory.privacy.adapters._common import (
     ScalarQueryAdapter,
     _check_delta,
+    positive,
     require,
     scalar_answer,
 )
@@ -42,16 +42,6 @@ def _dp() -> Any:
     dp = require("opendp.prelude")
     dp.enable_features("contrib")
     return dp
-
-
-def _positive(name: str, v: Any) -> float:
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"{name} must be a number > 0, got {v!r}") from None
-    if not math.isfinite(f) or f <= 0:
-        raise InvalidInputError(f"{name} must be a finite number > 0, got {v!r}")
-    return f
 
 
 class _OpenDP(ScalarQueryAdapter):
@@ -73,8 +63,8 @@ class OpenDPLaplace(_OpenDP):
     discrete Laplace mechanism); vectorised over ``vector_domain``.  Claim: ε = map(Δ)."""
 
     def __init__(self, scale: float = 1.0, sensitivity: float = 1.0, integer: bool = False) -> None:
-        self.scale = _positive("scale", scale)
-        self.sensitivity = _positive("sensitivity", sensitivity)
+        self.scale = positive("scale", scale)
+        self.sensitivity = positive("sensitivity", sensitivity)
         self.integer = bool(integer)
         if self.integer and self.sensitivity != int(self.sensitivity):
             raise InvalidInputError("an integer Laplace needs an integer sensitivity")
@@ -127,8 +117,8 @@ class OpenDPGaussian(_OpenDP):
     name = "opendp.make_gaussian"
 
     def __init__(self, scale: float = 4.0, delta: float = 1e-5, sensitivity: float = 1.0) -> None:
-        self.scale = _positive("scale", scale)
-        self.sensitivity = _positive("sensitivity", sensitivity)
+        self.scale = positive("scale", scale)
+        self.sensitivity = positive("sensitivity", sensitivity)
         self.delta = _check_delta(delta)
         if self.delta <= 0:
             raise InvalidInputError("the Gaussian measurement is audited at a delta > 0")
@@ -159,7 +149,7 @@ class OpenDPRandomizedResponse(_OpenDP):
     neighbour_relation = "substitution"
 
     def __init__(self, prob: float = 0.75, categories: int = 2) -> None:
-        p = _positive("prob", prob)
+        p = positive("prob", prob)
         if int(categories) < 2:
             raise InvalidInputError(f"categories must be >= 2, got {categories!r}")
         self.k = int(categories)
@@ -203,8 +193,8 @@ class OpenDPNoisyMax(_OpenDP):
     name = "opendp.make_noisy_max"
 
     def __init__(self, scale: float = 2.0, sensitivity: float = 1.0) -> None:
-        self.scale = _positive("scale", scale)
-        self.sensitivity = _positive("sensitivity", sensitivity)
+        self.scale = positive("scale", scale)
+        self.sensitivity = positive("sensitivity", sensitivity)
         self.epsilon = float(self._measurement("atom").map(self.sensitivity))
 
     def default_pair(self) -> tuple[Any, Any]:
