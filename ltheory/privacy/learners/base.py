@@ -88,7 +88,7 @@ def check_dataset(dataset: Any, *, domain_size: int | None = None,
     if not pairs and not allow_empty:
         raise InvalidInputError("the dataset is empty; a learner needs at least one example")
     for i, (x, y) in enumerate(pairs):
-        if isinstance(y, bool) or y not in (0, 1):
+        if isinstance(y, bool) or not isinstance(y, int | np.integer) or int(y) not in (0, 1):
             raise InvalidInputError(f"example {i}: label {y!r} is not 0 or 1")
         if domain_size is not None:
             if isinstance(x, bool) or not isinstance(x, int | np.integer) or not (

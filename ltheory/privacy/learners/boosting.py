@@ -76,7 +76,7 @@ from ltheory.privacy.learners.base import (
     PrivateLearner,
     check_dataset,
 )
-from ltheory.privacy.mechanisms import ExponentialMechanism, ReportNoisyMax
+from ltheory.privacy.mechanisms import ExponentialMechanism, ReportNoisyMax, _check_epsilon
 
 __all__ = ["AUDIT_CASES", "BoostedStumps", "DPOneRule", "DPTopDown", "Ensemble", "LazyBB",
            "OneRule", "OneRuleModel", "TreeModel", "bregman_project", "boolean_dataset"]
@@ -114,16 +114,6 @@ def boolean_dataset(dataset: Any, n_features: int | None = None
             raise InvalidInputError(f"example {i} has {row.size} features, expected {d} (every "
                                     "example must have the same arity)")
     return np.vstack(rows), np.array([y for _, y in pairs], dtype=np.int8)
-
-
-def _check_epsilon(epsilon: Any) -> float:
-    try:
-        e = float(epsilon)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"epsilon must be a number > 0, got {epsilon!r}") from None
-    if not math.isfinite(e) or e <= 0:
-        raise InvalidInputError(f"epsilon must be a finite number > 0, got {epsilon!r}")
-    return e
 
 
 def _check_open_unit(value: Any, name: str, why: str) -> float:

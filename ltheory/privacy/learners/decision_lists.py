@@ -66,7 +66,12 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.learners.base import LearnerAuditCase, PrivacyClaim, PrivateLearner
+from ltheory.privacy.learners.base import (
+    LearnerAuditCase,
+    PrivacyClaim,
+    PrivateLearner,
+    check_dataset,
+)
 from ltheory.privacy.mechanisms import _check_epsilon
 
 __all__ = ["AUDIT_CASES", "FeatureSet", "PrivateDecisionListLearner",
@@ -183,19 +188,11 @@ def as_features(features: Any) -> FeatureSet:
 def cube_points(n: int, dataset: Any) -> tuple[np.ndarray, np.ndarray]:
     """(cube indices, labels) of a dataset of points of {0,1}^n (indices, bit strings or bit
     sequences); points of another arity raise ``InvalidInputError``."""
-    try:
-        pairs = [(x, y) for x, y in dataset]
-    except (TypeError, ValueError):
-        raise InvalidInputError("a dataset is a sequence of (x, y) pairs with y in {0, 1}"
-                                ) from None
-    if not pairs:
-        raise InvalidInputError("the dataset is empty; a learner needs at least one example")
+    pairs = check_dataset(dataset)      # (x, y) pairs, y in {0, 1}, not empty
     xs = np.empty(len(pairs), dtype=np.int64)
     ys = np.empty(len(pairs), dtype=np.int64)
     N = 1 << n
     for i, (x, y) in enumerate(pairs):
-        if isinstance(y, bool) or not isinstance(y, int | np.integer) or int(y) not in (0, 1):
-            raise InvalidInputError(f"example {i}: label {y!r} is not 0 or 1")
         ys[i] = int(y)
         if isinstance(x, int | np.integer) and not isinstance(x, bool):
             if not 0 <= int(x) < N:

@@ -34,7 +34,12 @@ import numpy as np
 
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.learners.base import LearnerAuditCase, PrivacyClaim, PrivateLearner
+from ltheory.privacy.learners.base import (
+    LearnerAuditCase,
+    PrivacyClaim,
+    PrivateLearner,
+    check_dataset,
+)
 from ltheory.privacy.mechanisms import _check_epsilon
 
 __all__ = ["AUDIT_CASES", "ExponentialMechanismLearner"]
@@ -49,19 +54,11 @@ def point_indices(hclass: HypothesisClass, dataset: Any) -> tuple[np.ndarray, np
 
     A point is an index 0..|X|−1 (int) or a domain label (as in ``hclass.domain``); labels are
     0/1.  Raises ``InvalidInputError`` naming the example at fault."""
-    try:
-        pairs = [(x, y) for x, y in dataset]
-    except (TypeError, ValueError):
-        raise InvalidInputError("a dataset is a sequence of (x, y) pairs with y in {0, 1}"
-                                ) from None
-    if not pairs:
-        raise InvalidInputError("the dataset is empty; a learner needs at least one example")
+    pairs = check_dataset(dataset)      # (x, y) pairs, y in {0, 1}, not empty
     n = hclass.domain_size
     xs = np.empty(len(pairs), dtype=np.int64)
     ys = np.empty(len(pairs), dtype=np.int64)
     for i, (x, y) in enumerate(pairs):
-        if isinstance(y, bool) or not isinstance(y, int | np.integer) or int(y) not in (0, 1):
-            raise InvalidInputError(f"example {i}: label {y!r} is not 0 or 1")
         if isinstance(x, int | np.integer) and not isinstance(x, bool):
             if not 0 <= int(x) < n:
                 raise InvalidInputError(f"example {i}: point index {x!r} is outside "
