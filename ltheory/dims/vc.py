@@ -12,8 +12,10 @@ and VC(H) = L exactly once an L-set is found and no (L+1)-set exists.  We
    near-uniform cells, so this ranking keeps subsets of large shattered sets near the top);
 2. run an exhaustive depth-first search for a shattered (L+1)-set; if one is found L grows and
    the search repeats, otherwise L is exact.  The exhaustive search runs with a node limit
-   that doubles per round, and each time the limit is hit the beam is widened 2x first, so a
-   cheap witness is found before an expensive refutation is attempted.
+   that doubles per round, and each time the limit is hit the beam is widened 4x first (so the
+   beams together cost at most 4/3 of the last one), so a cheap witness is found before an
+   expensive refutation is attempted.  The beam aims at L + 1: it keeps only sets whose cells
+   are large enough to be shattered by the remaining points (the exhaustive search's test).
 
 Only step 2 proves anything: the heuristics only supply witnesses, which are checked.
 
@@ -112,9 +114,13 @@ class _VCSearch:
                 best = S
         return best
 
-    def beam(self, width: int) -> list[int]:
+    def beam(self, width: int, target: int = 0) -> list[int]:
         """Best-first beam over shattered sets, keeping the ``width`` sets whose cells are most
-        evenly filled (fewest pairs of hypotheses sharing a pattern) at each size."""
+        evenly filled (fewest pairs of hypotheses sharing a pattern) at each size.
+
+        With a ``target`` size, a set S of size k is kept only if every cell can still be
+        shattered by target - k more points (>= 2^(target-k) hypotheses per cell; the
+        exhaustive search's test), so the beam spends its width on sets that can reach it."""
         m, n = self.M.shape
         level: list[tuple[int, ...]] = [()]
         best: tuple[int, ...] = ()
@@ -133,7 +139,8 @@ class _VCSearch:
                 starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
                 ones = np.add.reduceat(self.M16[order], starts, axis=0).astype(np.int64)
                 zeros = sizes[:, None] - ones
-                ok = np.minimum(ones, zeros).min(axis=0) >= 1
+                need = 1 << max(target - k - 1, 0)
+                ok = np.minimum(ones, zeros).min(axis=0) >= need
                 ok[list(S)] = False
                 ys = np.flatnonzero(ok)
                 if not len(ys):
@@ -230,16 +237,16 @@ def _vc_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResul
         best = search.multistart_greedy()
         width, limit = 256, 500
         if len(best) < upper:
-            wide = search.beam(width)
+            wide = search.beam(width, len(best) + 1)
             best = wide if len(wide) > len(best) else best
         while len(best) < upper:
             search.node_limit = search.nodes + limit
             try:
                 found = search.find(len(best) + 1)
             except _NodeLimit:
-                width, limit = width * 2, limit * 2
+                width, limit = width * 4, limit * 2
                 if width <= _MAX_BEAM:
-                    wide = search.beam(width)
+                    wide = search.beam(width, len(best) + 1)
                     best = wide if len(wide) > len(best) else best
                 else:
                     search.node_limit = None
