@@ -84,6 +84,9 @@ class DiffprivlibModel:
     neighbour_relation = "substitution_or_add_remove"
     library = "diffprivlib"
     reproducible = True
+    #: a fit takes 1-150 ms and is not vectorised: chunks of 256 runs let an audit of a few
+    #: thousand runs use the process pool (see ltheory.privacy.auditing.executors)
+    audit_chunk_runs = 256
     delta = 0.0
 
     def __init__(self, model: str, epsilon: float = 1.0, *, bounds: Any = None,
