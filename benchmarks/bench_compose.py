@@ -89,7 +89,11 @@ def part1(quick: bool) -> None:
             sa, tsa = timed(f, C2, method="sat", budget=sat_budget)
             verify_composed(C2, sa)
             if ex is not None:
-                assert sa.value == ex.value and sa.exact
+                # the SAT bounds must contain the exact value; past its budget (a loaded
+                # machine, --quick) it reports the bounds it proved instead of the value
+                assert sa.lower <= ex.value <= sa.upper, (sa.lower, ex.value, sa.upper)
+                if not sa.exact:
+                    val = f"{val}(sat {fmt(sa)})"
             else:
                 val = fmt(sa)
             pu, tpu = timed(PURE[kind], C2, budget=pure_budget, enumerate_limit=0)

@@ -72,3 +72,19 @@ def test_fit_uses_the_polynomial_regime() -> None:
     poly = [m for m, v in zip(rep.ms, values, strict=True) if v < 2 ** m]
     assert len(poly) >= 2 and rep.fit["clique"]["fitted_m"] == poly
     assert not rep.fit["clique"]["all_equal_2_to_m"]
+
+
+def test_json_stdout_of_the_real_process_is_one_document() -> None:
+    """Native libraries write to file descriptor 1 behind Python's back (highspy >= 1.16 prints
+    a banner from its constructor), which CliRunner cannot see: run the console entry point in
+    a child process and parse its whole stdout."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "ltheory.cli", "clique", "points n=4", "--m",
+                           "2", "--fractional", "--json"], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["rows"][1]["fclique"]["witness"]["lower"] == "10/3"
+

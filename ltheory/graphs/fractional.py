@@ -49,8 +49,13 @@ With a budget the loop stops early and the same rounding gives proven bounds (ex
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import math
+import os
+import sys
 import time
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -171,14 +176,47 @@ def _weight_of(graph: ContradictionGraph, g: np.ndarray, delta: np.ndarray) -> f
     return float(delta[graph.consistent_with(g)].sum())
 
 
+@contextlib.contextmanager
+def _native_stdout_silenced() -> Iterator[None]:
+    """Send what native code writes to file descriptor 1 to /dev/null for the block.
+
+    highspy >= 1.16 prints its banner from the ``Highs()`` constructor, before ``output_flag``
+    can be set, straight to the C-level stdout; that would corrupt ``--json`` output (one JSON
+    document on stdout).  C stdio is flushed before the descriptor is restored, so a banner
+    buffered on a pipe is discarded rather than written at exit.  Where descriptor 1 cannot be
+    redirected (no real stdout), the block runs unchanged.
+    """
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    libc = None
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        yield
+    finally:
+        if libc is not None:
+            with contextlib.suppress(Exception):
+                libc.fflush(None)
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+
+
 class _LP:
     """The restricted primal LP in HiGHS, rows added incrementally (warm start)."""
 
     def __init__(self, V: int) -> None:
         import highspy
 
-        self.h = highspy.Highs()
-        self.h.setOptionValue("output_flag", False)
+        with _native_stdout_silenced():
+            self.h = highspy.Highs()
+            self.h.setOptionValue("output_flag", False)
         self.V = V
         self.h.addVars(V, np.zeros(V), np.full(V, highspy.kHighsInf))
         self.h.changeColsCost(V, np.arange(V, dtype=np.int32), np.ones(V))
