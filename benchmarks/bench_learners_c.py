@@ -136,8 +136,7 @@ def bench_audits(quick: bool) -> list[dict]:
     for case in [*CLOSURE_CASES, *STABLE_CASES]:
         for which in ("honest", "broken"):
             mech = case.make() if which == "honest" else case.broken()
-            d0 = case.d0 if which == "honest" else case.extra.get("broken_d0", case.d0)
-            d1 = case.d1 if which == "honest" else case.extra.get("broken_d1", case.d1)
+            d0, d1 = (case.d0, case.d1) if which == "honest" else case.broken_pair()
             runs = min(case.runs, 8_000) if quick else case.runs
             eps, delta = mech.claim
             t0 = time.perf_counter()
