@@ -343,6 +343,9 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="run counts / 20 (smoke test)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
+    global RESULTS
+    if args.quick:  # a smoke test: never overwrite the committed full results
+        RESULTS = RESULTS / "quick"
     scale = 0.05 if args.quick else 1.0
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as ex:

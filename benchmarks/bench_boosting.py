@@ -63,6 +63,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
+    global RESULTS
+    if args.quick:  # a smoke test: never overwrite the committed full results
+        RESULTS = RESULTS / "quick"
     seeds = range(3) if args.quick else range(10)
     t0 = time.perf_counter()
     acc: dict[str, dict[float, list[float]]] = {}

@@ -270,6 +270,9 @@ def main() -> None:
     except LtheoryError as exc:  # pragma: no cover - commands catch their own
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except MemoryError:
+        print("error: out of memory; lower the sizes or runs, or give a --budget", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":  # pragma: no cover

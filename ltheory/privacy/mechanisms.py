@@ -11,7 +11,9 @@ finite ε'), so the incorrect variants serve as negative controls.
 Neighbour relations (attribute ``neighbour_relation``, checked by ``are_neighbours``):
 
 * ``"substitution"`` — labelled datasets (tuples of ``(x, y)`` pairs) of equal length that differ
-  in exactly one pair (DESIGN.md).  Two distinct scalars count as one-record datasets.
+  in exactly one pair (DESIGN.md).  Two distinct strings count as one-record datasets; a bare
+  number is the query's value itself, so two numbers are neighbours when they differ by at
+  most the mechanism's sensitivity Δ.
 * ``"query_answers"`` — the dataset *is* the vector of answers of sensitivity-Δ queries, and
   neighbours differ by at most Δ in every coordinate (the setting of Lyu, Su & Li 2017, Ding et al.
   2018 "StatDP" and Bichsel et al. 2021 "DP-Sniper").
@@ -99,7 +101,12 @@ def are_neighbours(d0: Dataset, d1: Dataset, relation: str = "substitution",
     """Whether d0 and d1 are distinct neighbours under ``relation`` (see the module docstring)."""
     if relation == "substitution":
         if _is_scalar(d0) and _is_scalar(d1):
-            return d0 != d1
+            if isinstance(d0, str) or isinstance(d1, str):
+                return d0 != d1
+            # a bare number is the query's value on the dataset (``count_query``): neighbours
+            # move it by at most the sensitivity, so 0 and 100 are not neighbours
+            gap = abs(float(d0) - float(d1))
+            return 0.0 < gap <= sensitivity + 1e-12
         try:
             a, b = list(d0), list(d1)
         except TypeError:
@@ -687,6 +694,10 @@ class MultiplicativeWeights(Mechanism):
     def __init__(self, epsilon: float = 1.0, bins: int = 4, rounds: int = 2,
                  queries: Any = None) -> None:
         self.epsilon = _check_epsilon(epsilon)
+        for name, v in (("bins", bins), ("rounds", rounds)):
+            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
+                raise InvalidInputError(f"multiplicative weights: {name} must be an integer "
+                                        f">= 1, got {v!r}")
         self.bins = int(bins)
         self.rounds = int(rounds)
         self.Q = ((np.arange(self.bins)[None, :] <= np.arange(self.bins)[:, None]).astype(float)

@@ -43,7 +43,8 @@ def clopper_pearson_upper(k: np.ndarray | float, n: np.ndarray | float, a: float
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = beta.ppf(1.0 - a, np.maximum(k + 1.0, 1e-300), np.maximum(n - k, 1e-300))
+        # isf(a) rather than ppf(1 - a): 1 - a rounds to 1.0 for a < 1e-16
+        out = beta.isf(a, np.maximum(k + 1.0, 1e-300), np.maximum(n - k, 1e-300))
     return np.where(k >= n, 1.0, np.nan_to_num(out, nan=1.0))
 
 

@@ -156,6 +156,16 @@ def test_identical_and_non_neighbouring_datasets() -> None:
     with pytest.raises(InvalidInputError, match="not neighbours"):
         audit(SparseVector(1.0), (0.0, 0.0), (2.0, 0.0), claimed_epsilon=1.0, runs=10_000,
               seed=0)
+    # a bare number is the count itself: 0 and 100 are 100 substitutions apart, which would
+    # otherwise certify a made-up violation of the Laplace mechanism's claim
+    with pytest.raises(InvalidInputError, match="sensitivity 1"):
+        audit(LaplaceMechanism(1.0), 0.0, 100.0, claimed_epsilon=1.0, runs=10_000, seed=0)
+    with pytest.raises(InvalidInputError, match="sensitivity 2"):
+        audit(LaplaceMechanism(1.0, sensitivity=2.0), 0.0, 2.5, claimed_epsilon=1.0,
+              runs=10_000, seed=0)
+    rep = audit(LaplaceMechanism(1.0, sensitivity=2.0), 0.0, 2.0, claimed_epsilon=1.0,
+                runs=20_000, seed=0)
+    assert rep.verdict == "consistent"
 
 
 def test_mechanism_that_raises_or_returns_unhashable() -> None:

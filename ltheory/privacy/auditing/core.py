@@ -71,6 +71,9 @@ def _jsonable(v: Any) -> Any:
     return v
 
 
+
+#: The most runs one audit takes (chunk seeds alone are ~1.5 million at 10^11 runs).
+MAX_RUNS = 10**11
 @dataclass(frozen=True)
 class AuditReport:
     """The result of ``audit``.  Non-finite numbers serialise as the strings "inf"/"-inf"."""
@@ -135,6 +138,9 @@ def _check_params(claimed_epsilon: Any, claimed_delta: Any, runs: Any, alpha: An
         raise InvalidInputError(f"alpha must be in (0, 1), got {a!r}")
     if isinstance(runs, bool) or not isinstance(runs, int | np.integer) or runs < 2:
         raise InvalidInputError(f"runs must be an integer >= 2, got {runs!r}")
+    if runs > MAX_RUNS:
+        raise InvalidInputError(f"runs={runs} is more than this auditor takes in one call "
+                                f"({MAX_RUNS:.0e}); split the audit or lower runs")
     if not (0.0 < selection_fraction < 1.0):
         raise InvalidInputError(f"selection_fraction must be in (0, 1), got "
                                 f"{selection_fraction!r}")
@@ -186,8 +192,14 @@ def check_neighbours(mechanism: Any, d0: Any, d1: Any) -> None:
         rel = getattr(mechanism, "neighbour_relation", "substitution")
         ok = are_neighbours(d0, d1, rel, float(getattr(mechanism, "sensitivity", 1.0)))
     if not ok:
+        sens = getattr(mechanism, "sensitivity", 1.0)
+        rules = {"substitution": "same length, exactly one pair differs; two numbers (query "
+                                 f"values) differ by at most the sensitivity {sens:g}",
+                 "add_remove": "one dataset is the other with one record added",
+                 "query_answers": f"answer vectors differing by at most {sens:g} in every "
+                                  "coordinate"}
         raise InvalidInputError(f"d0 and d1 are not neighbours under the mechanism's relation "
-                                f"{rel!r} (substitution: same length, exactly one pair differs)")
+                                f"{rel!r} ({rules.get(rel, 'as the mechanism declares')})")
 
 
 def exact_distributions(mechanism: Any, d0: Any, d1: Any) -> tuple[np.ndarray, np.ndarray] | None:
@@ -321,7 +333,7 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         exact_epsilon=exact_eps, exact_delta=exact_delta,
         verdict="violation" if best > eps else "consistent",
         event=c.event.describe(), direction=direction,
-        counts={"selection": {"d0": c.sel_counts[0], "d1": c.sel_counts[1], "n": n_sel},
+        counts={"selection": {"d0": c.sel_counts[0], "d1": c.sel_counts[1], "n": c.sel_n or n_sel},
                 "certification": {"d0": int(c0[best_i]), "d1": int(c1[best_i]), "n": n_cert},
                 "bounds_per_event": bounds},
         p_lower=p_lo, p_upper=p_up, runs=runs, selection_runs=2 * n_sel,

@@ -234,7 +234,8 @@ class Candidate:
     event: Event
     direction: int            # 0: event more likely under d0 (bound on P0 ≤ e^ε P1 + δ), 1: swap
     projected: float
-    sel_counts: tuple[int, int]
+    sel_counts: tuple[int, int]   # runs in the event on the selection runs that scored it
+    sel_n: int = 0                # ... out of this many runs per dataset
 
 
 # --------------------------------------------------------------------------- selection
@@ -318,7 +319,7 @@ def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: 
         i = int(np.argmax(proj))
         cells = np.sort(order[: i + 1])
         out.append(Candidate(CellEvent(enc, cells), direction, float(proj[i]),
-                             (int(c0[cells].sum()), int(c1[cells].sum()))))
+                             (int(c0[cells].sum()), int(c1[cells].sum())), n_ev))
 
 
 def _threshold_candidates(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
@@ -339,7 +340,7 @@ def _threshold_candidates(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batc
             proj = _projected(ca, cb, n_ev, n_cert, a_each, delta)
             i = int(np.argmax(proj))
             out.append(Candidate(ThresholdEvent(score, float(grid[i]), geq), direction,
-                                 float(proj[i]), (int(k0[i]), int(k1[i]))))
+                                 float(proj[i]), (int(k0[i]), int(k1[i])), n_ev))
 
 
 def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
