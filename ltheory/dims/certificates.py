@@ -106,8 +106,8 @@ class _Ctx:
     @property
     def strings(self) -> set[str]:
         if self._strings is None:
-            mat = self.H.matrix
-            self._strings = {"".join("1" if b else "0" for b in row) for row in mat.tolist()}
+            chars = self.H.matrix.astype(np.uint8) + ord("0")
+            self._strings = {row.tobytes().decode("ascii") for row in chars}
         return self._strings
 
 
@@ -125,11 +125,13 @@ def _point(ctx: _Ctx, label: Any, where: str) -> int:
 def _distinct_points(ctx: _Ctx, labels: Any, where: str, name: str) -> list[int]:
     """The indices of a list of distinct domain labels (CertificateError on a repeat)."""
     idx: list[int] = []
+    seen: set[int] = set()
     for pos, lab in enumerate(labels):
         i = _point(ctx, lab, f"{where}[{pos}]")
-        if i in idx:
+        if i in seen:
             raise CertificateError(f"{where.split(':')[0]}: duplicate point {lab!r} in {name}")
         idx.append(i)
+        seen.add(i)
     return idx
 
 
@@ -142,13 +144,13 @@ def _hypothesis_row(ctx: _Ctx, h: Any, where: str) -> tuple[int, ...]:
     if len(h) != n:
         raise CertificateError(f"{where}: hypothesis {h!r} has length {len(h)}, but the domain "
                                f"has {n} points")
-    bad = [c for c in h if c not in "01"]
+    bad = h.replace("0", "").replace("1", "")
     if bad:
         raise CertificateError(f"{where}: hypothesis {h!r} contains {bad[0]!r}; only '0' and '1'"
                                " are allowed")
     if h not in ctx.strings:
         raise CertificateError(f"{where}: hypothesis {h!r} is not in the class")
-    return tuple(int(c) for c in h)
+    return tuple((np.frombuffer(h.encode("ascii"), dtype=np.uint8) - ord("0")).tolist())
 
 
 # --------------------------------------------------------------------------- VC
@@ -286,13 +288,17 @@ def verify_threshold(H: HypothesisClass, witness: Any, value: Any) -> None:
                                f"value is {v}")
     idx = _distinct_points(ctx, points, f"{what}: points", "'points'")
     rows = [_hypothesis_row(ctx, h, f"{what}: hypotheses[{pos}]") for pos, h in enumerate(hyps)]
-    for a, row in enumerate(rows):          # a = i - 1
-        for b, xi in enumerate(idx):        # b = j - 1
-            want = 1 if a <= b else 0
-            if row[xi] != want:
-                raise CertificateError(
-                    f"{what}: h_{a + 1}(x_{b + 1}) must be {want} (h_i(x_j) = 1 iff i <= j) but "
-                    f"hypothesis {hyps[a]!r} gives {points[b]!r} the value {row[xi]}")
+    if not rows:
+        return
+    # got[a, b] = h_{a+1}(x_{b+1}); the ladder needs exactly the upper triangle (a <= b)
+    got = np.asarray(rows, dtype=np.int8)[:, idx]
+    want = np.triu(np.ones((len(rows), len(rows)), dtype=np.int8))
+    bad = np.argwhere(got != want)
+    if len(bad):
+        a, b = (int(t) for t in bad[0])
+        raise CertificateError(
+            f"{what}: h_{a + 1}(x_{b + 1}) must be {int(want[a, b])} (h_i(x_j) = 1 iff i <= j) "
+            f"but hypothesis {hyps[a]!r} gives {points[b]!r} the value {int(got[a, b])}")
 
 
 # --------------------------------------------------------------------------- dispatch

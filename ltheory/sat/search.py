@@ -515,13 +515,35 @@ def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = Non
     its learned clauses; the first UNSAT proves T < k + 1.  Each new pair's clauses are guarded
     by an activation literal assumed true, so the final UNSAT also names the pairs involved.
     """
-    t0, deadline, C, explicit, _, done = _start("tdim", H, budget, solver, enumerate_limit)
+    t0, deadline, C, explicit, partial, done = _start("tdim", H, budget, solver, enumerate_limit)
     if done is not None:
         return done
     R = reduced_problem(C, const_one=True)
     size_bound = C.size_upper_bound()
     upper = min(size_bound, len(R.points))
     reason = "size bound / candidate points"
+    # With the class at hand (explicit, or enumerated completely), T = |X| is decided by one
+    # pass over it (a chain of suffix sets; ltheory.dims.threshold.full_domain_ladder).
+    Hx = C.classes[0] if explicit else (partial.H if partial is not None and partial.complete
+                                        else None)
+    if Hx is not None and Hx.domain_size > 0:
+        from ltheory.dims.threshold import full_domain_ladder
+
+        n = Hx.domain_size
+        top = full_domain_ladder(Hx)
+        if top is not None:
+            rows = Hx.to_strings()
+            witness = {"points": [Hx.domain[x] for x in top[0]],
+                       "hypotheses": [rows[h] for h in top[1]]}
+            if not explicit:
+                witness["components"] = [
+                    [_bits(C.classes[i].matrix[int(j)]) for i, j in
+                     enumerate(partial.components[h])] for h in top[1]]
+            return _finish("tdim", C, explicit, n, n, witness, t0,
+                           {"method": "sat", "upper_reason": f"a ladder through all {n} points",
+                            "candidate_points": len(R.points), "size_bound": size_bound})
+        if upper >= n:
+            upper, reason = n - 1, "no chain of suffix sets through every point"
     lower: int = 0
     witness: dict[str, Any] = {"points": [], "hypotheses": []}
     if not explicit:
