@@ -76,7 +76,12 @@ def _compositions(draw: st.DrawFn, max_arity: int, max_points: int, max_size: in
     n = first.domain_size
     for _ in range(k - 1):
         if same:
-            classes.append(first)
+            # the same class, or an equal one with its hypotheses listed in another order (a
+            # distinct object: code must not mistake equal-as-sets for identical)
+            perm = draw(st.permutations(range(len(first))))
+            strings = first.to_strings()
+            classes.append(first if perm == sorted(perm) else HypothesisClass.from_strings(
+                [strings[i] for i in perm], domain=list(first.domain)))
         else:
             classes.append(draw(hypothesis_classes(min_points=n, max_points=n,
                                                    max_size=max_size)))
@@ -86,6 +91,7 @@ def _compositions(draw: st.DrawFn, max_arity: int, max_points: int, max_size: in
 def compositions(max_arity: int = 3, max_points: int = 5, max_size: int = 6,
                  equal_classes: bool | None = None
                  ) -> st.SearchStrategy[tuple[Aggregation, list[HypothesisClass]]]:
-    """Pairs (G, [H_1, ..., H_k]) with the classes over one domain (``equal_classes``: all the
-    same class, all independent, or either when None)."""
+    """Pairs (G, [H_1, ..., H_k]) with the classes over one domain (``equal_classes``: all
+    equal -- the same object or a copy listing its hypotheses in another order -- all
+    independent, or either when None)."""
     return _compositions(max_arity, max_points, max_size, equal_classes)

@@ -212,3 +212,24 @@ def test_tree_encodings_too_large_are_skipped_not_built() -> None:
     res = sat_littlestone(C, enumerate_limit=0, max_clauses=1000, seed_samples=50)
     verify_composed(C, res)
     assert "skipped" in res.stats["calls"][-1]["result"] or res.exact
+
+
+def test_equal_classes_listed_in_another_order_lose_no_hypotheses() -> None:
+    """Symmetry breaking sorts row indices within a group of interchangeable inputs; that is
+    sound only for classes with the same rows in the same order (regression: OR of {1, 0} and
+    {0, 1} listed in opposite orders came out with one hypothesis, Ldim 0)."""
+    from ltheory import HypothesisClass
+    from ltheory.sat.search import enumerate_composed
+
+    A = HypothesisClass.from_strings(["1", "0"])
+    B = HypothesisClass.from_strings(["0", "1"])
+    C = compose("or", A, B, lazy=True)
+    assert sorted(enumerate_composed(C).H.to_strings()) == ["0", "1"]
+    for kind, f in DIMS.items():
+        r = f(C, method="sat")
+        assert (r.value, r.exact) == (1 if kind != "tdim" else 1, True)
+    T = catalog.from_spec("thresholds n=6")
+    R = HypothesisClass.from_strings(T.to_strings()[::-1])
+    lazy = compose("xor", T, R, lazy=True)
+    assert littlestone_dimension(lazy, method="sat").value == 4     # intervals with the empty set
+    assert littlestone_dimension(compose("xor", T, R)).value == 4

@@ -168,6 +168,11 @@ def _materialise(G: Aggregation, classes: tuple[HypothesisClass, ...],
     return _Materialised(H, comps, total)
 
 
+def _same_rows(a: HypothesisClass, b: HypothesisClass) -> bool:
+    """Identical classes: same domain, same hypotheses in the same row order."""
+    return a is b or (a.domain == b.domain and np.array_equal(a.matrix, b.matrix))
+
+
 class ComposedClass:
     """The class G(H_1, ..., H_k) kept as its parts, never materialised unless asked
     (Alon, Beimel, Moran, Stemmer 2020, §2).
@@ -206,14 +211,20 @@ class ComposedClass:
 
     @cached_property
     def symmetry_groups(self) -> list[list[int]]:
-        """Maximal groups of input positions whose classes are equal and in which G is invariant
-        under exchanging any two positions: the tuples may then be sorted within each group
-        without changing the set of composed hypotheses."""
+        """Maximal groups of input positions whose classes are identical -- the same domain and
+        the same rows *in the same order* -- and in which G is invariant under exchanging any two
+        positions: the tuples of row indices may then be sorted within each group without
+        changing the set of composed hypotheses.
+
+        Equality as sets is not enough: sorting indices is sound only when index r names the
+        same hypothesis in every class of the group (classes equal as sets but listed in another
+        order would lose hypotheses; e.g. OR({1, 0}, {0, 1}) listed as ["1","0"] and ["0","1"]).
+        """
         groups: list[list[int]] = []
         for i in range(self.arity):
             for g in groups:
                 j = g[0]
-                if self.classes[i] == self.classes[j] and all(
+                if _same_rows(self.classes[i], self.classes[j]) and all(
                         self.G.is_symmetric_in(i, t) for t in g):
                     g.append(i)
                     break
