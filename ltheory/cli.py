@@ -21,7 +21,9 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from ltheory import catalog
 from ltheory.cli_common import fail as _fail
@@ -123,13 +125,14 @@ def dims(
         typer.echo(json.dumps(doc))
         return
     console = Console()
-    table = Table(title=f"{H.name or spec}: {len(H)} hypotheses on {H.domain_size} points")
+    # user text (class names, labels in witnesses) is shown literally, never read as markup
+    table = Table(title=Text(f"{H.name or spec}: {len(H)} hypotheses on {H.domain_size} points"))
     for col in ("dimension", "value", "exact", "witness", "seconds"):
         table.add_column(col)
     for nm, r in results.items():
         w = json.dumps(r.witness_json())
         table.add_row(TITLES[nm], _cell(r), "yes" if r.exact else f"no ({r.lower}..{r.upper})",
-                      w if len(w) <= 60 else w[:57] + "...", f"{r.seconds:.3f}")
+                      Text(w if len(w) <= 60 else w[:57] + "..."), f"{r.seconds:.3f}")
     console.print(table)
 
 
@@ -165,25 +168,25 @@ def catalog_cmd(
         table.add_column("summary")
         for i in infos:
             params = " ".join(f"{p.name}={p.default}" for p in i.parameters)
-            table.add_row(i.name, params, i.summary)
+            table.add_row(i.name, params, Text(i.summary))
         console.print(table)
         return
     i = infos[0]
-    console.print(f"[bold]{i.name}[/bold]: {i.summary}", highlight=False)
-    console.print(f"domain: {i.domain}", highlight=False)
+    console.print(f"[bold]{escape(i.name)}[/bold]: {escape(i.summary)}", highlight=False)
+    console.print(f"domain: {i.domain}", highlight=False, markup=False)
     for p in i.parameters:
         console.print(f"  {p.name} ({p.type}, default {p.default}): {p.accepted()}. {p.doc}",
-                      highlight=False)
+                      highlight=False, markup=False)
     if i.known:
         table = Table(title="known values")
         for col in ("quantity", "formula", "when", "source"):
             table.add_column(col)
         for k in i.known:
-            table.add_row(k.key, k.formula, k.when or "", k.citation +
-                          (f" [disagreement: {k.disagreement}]" if k.disagreement else ""))
+            table.add_row(*map(Text, (k.key, k.formula, k.when or "", k.citation + (
+                f" [disagreement: {k.disagreement}]" if k.disagreement else ""))))
         console.print(table)
     for ex in i.examples:
-        console.print(f"  example: ltheory dims '{ex}'", highlight=False)
+        console.print(f"  example: ltheory dims '{ex}'", highlight=False, markup=False)
 
 
 @app.command()

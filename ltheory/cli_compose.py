@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ltheory import catalog
 from ltheory.cli_common import fail as _fail
@@ -90,14 +91,15 @@ def compose_command(
         typer.echo(json.dumps(doc))
         return
     console = Console()
-    table = Table(title=f"{C.name}: {C.G.name} of {' x '.join(str(len(c)) for c in classes)} "
-                        f"hypotheses on {C.domain_size} points")
+    table = Table(title=Text(f"{C.name}: {C.G.name} of "
+                             f"{' x '.join(str(len(c)) for c in classes)} "
+                             f"hypotheses on {C.domain_size} points"))  # literal, not markup
     for col in ("dimension", "value", "exact", "method", "witness", "seconds"):
         table.add_column(col)
     for nm, r in results.items():
         w = json.dumps(r.witness_json())
         table.add_row(_TITLES[nm], _cell(r), "yes" if r.exact else f"no ({r.lower}..{r.upper})",
-                      str(r.stats.get("method", "")), w if len(w) <= 50 else w[:47] + "...",
+                      str(r.stats.get("method", "")), Text(w if len(w) <= 50 else w[:47] + "..."),
                       f"{r.seconds:.3f}")
     console.print(table)
 

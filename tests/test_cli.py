@@ -147,3 +147,17 @@ def test_saved_class_round_trips_through_cli(tmp_path: Path) -> None:
     assert class_from_json(json.loads(path.read_text())) == H
     code, out, _ = run("dims", str(path), "--json")
     assert code == 0 and json.loads(out)["vc"]["value"] == 3
+
+
+def test_user_text_is_shown_literally_not_as_markup(tmp_path: Path) -> None:
+    """Class names and labels containing rich markup ("[/b]", "[red]") used to crash the tables
+    (MarkupError) or restyle them; the catalog's "[n]" used to vanish."""
+    f = tmp_path / "c.json"
+    f.write_text(json.dumps({"format": "ltheory.class/1", "name": "[/oops]",
+                             "domain": ["[/b]", "[red]x"], "hypotheses": ["00", "01", "11"]}))
+    for args in (["dims", str(f)], ["compose", "or", str(f), str(f)]):
+        res = runner.invoke(app, args, terminal_width=200)
+        assert res.exit_code == 0, res.output
+        assert "[/b]" in res.output and "[red]x" in res.output
+    res = runner.invoke(app, ["catalog", "thresholds"], terminal_width=200)
+    assert res.exit_code == 0 and "Thresholds on [n]" in res.output

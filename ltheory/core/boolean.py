@@ -38,6 +38,8 @@ __all__ = ["Aggregation", "MAX_ARITY"]
 #: Largest arity accepted (the truth table has 2^k entries and the CNF views grow with it).
 MAX_ARITY = 12
 _MAX_EXPR_CHARS = 4000
+#: Deepest expression tree accepted (evaluation and sympy's CNF recurse on it).
+_MAX_EXPR_DEPTH = 200
 _NAMES = ("maj", "and", "or", "xor", "not", "id", "thr:t")
 _NAME_RE = re.compile(r"^(maj|and|or|xor|not|id)(?::?(\d+))?$|^thr:(\d+)(?::(\d+))?$")
 _VAR_RE = re.compile(r"^x([1-9]\d*)$")
@@ -71,9 +73,30 @@ def _parse_expression(text: str) -> Expr:
     except (ValueError, RecursionError, MemoryError):
         raise _expr_error(text, "cannot be parsed") from None
     try:
-        return _convert(tree.body, text)
+        e = _convert(tree.body, text)
     except RecursionError:
         raise _expr_error(text, "nested too deeply") from None
+    if _depth(e) > _MAX_EXPR_DEPTH:
+        raise _expr_error(text, f"nested more than {_MAX_EXPR_DEPTH} levels deep (a long chain of "
+                                "binary operators nests one level per operator; use "
+                                "Threshold/Majority or fewer terms)")
+    return e
+
+
+def _depth(e: Expr) -> int:
+    """The nesting depth of an expression tree (iterative: no recursion limit)."""
+    best, stack = 0, [(e, 1)]
+    while stack:
+        node, d = stack.pop()
+        best = max(best, d)
+        kind = node[0]
+        if kind == "not":
+            stack.append((node[1], d + 1))
+        elif kind in ("and", "or", "xor"):
+            stack.extend((a, d + 1) for a in node[1])
+        elif kind == "thr":
+            stack.extend((a, d + 1) for a in node[2])
+    return best
 
 
 def _convert(node: ast.AST, text: str) -> Expr:

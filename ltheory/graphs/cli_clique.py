@@ -37,6 +37,7 @@ def register(app: typer.Typer) -> None:
         with a verified certificate (Alon, Moran, Schefler, Yehudayoff 2024)."""
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
 
         from ltheory import catalog
         from ltheory.cli_common import fail
@@ -58,8 +59,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(report.to_json()))
             return
         console = Console()
-        table = Table(title=f"{report.name}: {report.size} hypotheses on {report.domain_size} "
-                            "points (every certificate re-checked)")
+        table = Table(title=Text(f"{report.name}: {report.size} hypotheses on "
+                                 f"{report.domain_size} points (every certificate re-checked)"))
         cols = ["m", "ω_m"] + (["ω*_m"] if fractional else []) + ["min(2^m,|H|)", "seconds"]
         for c in cols:
             table.add_column(c, justify="right")

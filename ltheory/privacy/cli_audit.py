@@ -187,8 +187,9 @@ def register(app: typer.Typer) -> None:
 def _print_report(r: Any) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    t = Table(title=f"audit of {r.mechanism}", show_header=False)
+    t = Table(title=Text(f"audit of {r.mechanism}"), show_header=False)
     rows = [
         ("verdict", r.verdict),
         ("claimed", f"ε = {r.claimed_epsilon:g}, δ = {r.claimed_delta:g}"),
@@ -203,7 +204,7 @@ def _print_report(r: Any) -> None:
         ("seconds", f"{r.seconds:.2f}"),
     ]
     for k, v in rows:
-        t.add_row(k, str(v))
+        t.add_row(k, Text(str(v)))
     Console(file=sys.stdout).print(t)
     for n in r.notes:
-        Console(file=sys.stdout).print(f"note: {n}")
+        Console(file=sys.stdout).print(f"note: {n}", markup=False)
