@@ -3,8 +3,11 @@
 Dataset: scikit-learn's bundled breast_cancer (569 examples, 30 real features; Adult, the paper's
 main dataset, is not available offline).  Boolean encoding: for every real feature j and
 q ∈ {25, 50, 75}, the feature [x_j > quantile_q(x_j)], quantiles computed on the training split
-only (so the encoding is fixed before the private learner sees the data; the test split never
-influences it) — 90 Boolean features.  Stratified 70/30 train/test split per seed.
+only (the test split never influences it).  Caveat: these quantiles are a non-private function
+of the training data, so the stated ε covers the learner given the encoding, not the whole
+pipeline (the paper's one-hot coding of categorical Adult features costs no budget; a private
+pipeline would spend part of ε on private quantiles or use fixed cut points).  90 Boolean features; stratified 70/30 train/test split per
+seed.
 
 Learners (fixed hyper-parameters, no tuning on the test split):
 

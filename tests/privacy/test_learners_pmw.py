@@ -86,7 +86,8 @@ def test_approximate_claim_fails_at_small_alpha(alpha, rounds):
     """Finding: seed 004's (12Tα², e^{−Tα}) claim is false for small α — at these parameters the
     exact δ at ε = 12Tα² (K = 2, one neighbouring pair) exceeds e^{−Tα}.  The pure claim 2αT
     holds there."""
-    m = PrivateMultiplicativeWeights(alpha, rounds, 2, claim="approx")
+    with pytest.warns(UserWarning, match="does not hold"):   # the user is told, too
+        m = PrivateMultiplicativeWeights(alpha, rounds, 2, claim="approx")
     eps, delta = m.claim
     assert exact_delta_two_experts(alpha, rounds, eps) > 5 * delta
     assert exact_delta_two_experts(alpha, rounds, m.claims[0].epsilon) == 0.0

@@ -737,9 +737,12 @@ class LazyBB(_BooleanLearner):
         if self.delta > 0:
             def f(e: float) -> float:
                 return advanced_composition_epsilon(e, self.rounds, self.delta) - self.epsilon
-            adv = brentq(f, 0.0, self.epsilon, xtol=1e-14)
-            if adv > basic:
-                return adv, "Theorem 5"
+            # no root in [0, ε] (f(ε) <= 0, e.g. δ near 1): advanced composition would allow a
+            # per-round ε above the total, which is not used -- basic composition is sound
+            if f(self.epsilon) > 0:
+                adv = brentq(f, 0.0, self.epsilon, xtol=1e-14)
+                if adv > basic:
+                    return adv, "Theorem 5"
         return basic, self.weak.theorem
 
     @property
