@@ -6,8 +6,8 @@ q ∈ {25, 50, 75}, the feature [x_j > quantile_q(x_j)], quantiles computed on t
 only (the test split never influences it).  Caveat: these quantiles are a non-private function
 of the training data, so the stated ε covers the learner given the encoding, not the whole
 pipeline (the paper's one-hot coding of categorical Adult features costs no budget; a private
-pipeline would spend part of ε on private quantiles or use fixed cut points).  90 Boolean features; stratified 70/30 train/test split per
-seed.
+pipeline would spend part of ε on private quantiles or use fixed cut points).  90 Boolean
+features; stratified 70/30 train/test split per seed.
 
 Learners (fixed hyper-parameters, no tuning on the test split):
 
