@@ -88,3 +88,17 @@ def test_json_stdout_of_the_real_process_is_one_document() -> None:
     doc = json.loads(proc.stdout)
     assert doc["rows"][1]["fclique"]["witness"]["lower"] == "10/3"
 
+
+
+def test_too_large_m_is_refused_before_any_work() -> None:
+    """C(30, 6) > max_vertices and Ldim(points) = 1 gives no shortcut: refused at once, naming
+    the largest m that fits (it used to compute m = 1..5 first, minutes)."""
+    res = CliRunner().invoke(_app(), ["clique", "points n=30", "--m", "12"])
+    assert res.exit_code == 2 and "--m 5" in res.output
+
+
+def test_fit_uses_exact_values_only() -> None:
+    from ltheory.graphs.explorer import _fit
+
+    fit = _fit([1, 2, 3], [2.0, 3.0, 1.0], [True, True, False])
+    assert fit["inexact_m"] == [3] and fit["fitted_m"] == [1, 2]

@@ -78,4 +78,7 @@ def register(app: typer.Typer) -> None:
         fit = report.fit["clique"]
         msg = ("ω_m = 2^m for every m ≤ M" if fit["all_equal_2_to_m"]
                else f"ω_m ≈ {fit.get('formula', '?')}")
+        if fit.get("inexact_m"):
+            msg += (f" (fitted on exact values only; budget reached at m = "
+                    f"{', '.join(map(str, fit['inexact_m']))}: bounds shown)")
         console.print(msg, highlight=False)

@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 
 from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dims.littlestone import littlestone_dimension
 from ltheory.dims.result import DimensionResult
-from ltheory.errors import InvalidInputError
+from ltheory.errors import BudgetExceededError, InvalidInputError
 from ltheory.graphs.certificates import verify_graph_result
 from ltheory.graphs.clique import clique_number
 from ltheory.graphs.contradiction import DEFAULT_MAX_VERTICES, check_order
@@ -56,14 +57,42 @@ class DichotomyReport:
                 "rows": rows, "fit": dict(self.fit), "seconds": round(self.seconds, 6)}
 
 
-def _fit(ms: list[int], values: list[float]) -> dict[str, Any]:
-    full = all(v == 2 ** m for m, v in zip(ms, values, strict=True))
+def _check_sizes(H: HypothesisClass, M: int, budget: float | None,
+                 max_vertices: int | None) -> None:
+    """Refuse up front (BudgetExceededError) an M for which some m <= M needs a contradiction
+    graph above ``max_vertices``: G_m has at least C(|X|, min(m, |X|)) vertices, and only the
+    fast path (ω_m = min(2^m, |H|) from a mistake tree of depth >= m) avoids building it."""
+    if max_vertices is None:
+        return
+    n = H.domain_size
+    big = [m for m in range(1, M + 1) if math.comb(n, min(m, n)) > max_vertices]
+    if not big:
+        return
+    ld = littlestone_dimension(H, budget=budget).lower
+    for m in big:
+        if (1 << min(m, max(ld, 0))) < min(1 << m, len(H)):
+            ok = max([0] + [j for j in range(1, m) if j not in big])
+            raise BudgetExceededError(
+                f"G_{m}(H) has at least C({n},{min(m, n)}) = {math.comb(n, min(m, n))} vertices, "
+                f"more than max_vertices={max_vertices} (and Ldim >= {ld} gives no shortcut at "
+                f"m = {m}); use --m {ok} or less, or raise --max-vertices")
+
+
+def _fit(ms: list[int], values: list[float], exact: list[bool] | None = None) -> dict[str, Any]:
+    """A power-law fit c·m^a of the values; only exact values are fitted (a budget-stopped
+    computation gives a lower bound, listed under ``inexact_m``)."""
+    exact = exact if exact is not None else [True] * len(ms)
+    inexact = [m for m, e in zip(ms, exact, strict=True) if not e]
+    ms = [m for m, e in zip(ms, exact, strict=True) if e]
+    values = [v for v, e in zip(values, exact, strict=True) if e]
+    full = bool(ms) and all(v == 2 ** m for m, v in zip(ms, values, strict=True))
     # Fit the polynomial regime (ω_m < 2^m) when it has two points; otherwise all m (the fit is
     # then only descriptive: ω_m = 2^m is exponential, not polynomial).
     pts = [(m, v) for m, v in zip(ms, values, strict=True) if 0 < v < 2 ** m]
     if len(pts) < 2:
         pts = [(m, v) for m, v in zip(ms, values, strict=True) if v > 0]
-    out: dict[str, Any] = {"all_equal_2_to_m": full, "fitted_m": [p[0] for p in pts]}
+    out: dict[str, Any] = {"all_equal_2_to_m": full, "fitted_m": [p[0] for p in pts],
+                           "inexact_m": inexact}
     if len(pts) >= 2:
         x = np.log([p[0] for p in pts])
         y = np.log([p[1] for p in pts])
@@ -80,6 +109,7 @@ def explore(H: HypothesisClass, M: int, fractional: bool = False, budget: float 
     check_order(H, M)
     if M > 30:
         raise InvalidInputError(f"--m must be at most 30 (2^m samples per clique), got {M}")
+    _check_sizes(H, M, budget, max_vertices)
     cl, fr = [], []
     for m in range(1, M + 1):
         r = clique_number(H, m, budget=budget, max_vertices=max_vertices)
@@ -90,9 +120,9 @@ def explore(H: HypothesisClass, M: int, fractional: bool = False, budget: float 
             verify_graph_result(H, m, f)
             fr.append(f)
     ms = list(range(1, M + 1))
-    fit = {"clique": _fit(ms, [float(r.value) for r in cl])}
+    fit = {"clique": _fit(ms, [float(r.value) for r in cl], [r.exact for r in cl])}
     if fractional:
-        fit["fclique"] = _fit(ms, [float(r.value) for r in fr])
+        fit["fclique"] = _fit(ms, [float(r.value) for r in fr], [r.exact for r in fr])
     return DichotomyReport(H.name or "class", H.domain_size, len(H), tuple(ms), tuple(cl),
                            tuple(fr) if fractional else None, fit, time.perf_counter() - t0)
 
