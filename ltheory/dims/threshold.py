@@ -227,6 +227,12 @@ def full_domain_ladder(H: HypothesisClass) -> tuple[list[int], list[int]] | None
     return None
 
 
+def ladder_witness(H: HypothesisClass, points: list[int], hyps: list[int]) -> dict[str, Any]:
+    """The JSON witness of a ladder given as point and hypothesis (row) indices of H."""
+    strings = H.to_strings()
+    return {"points": [H.domain[x] for x in points], "hypotheses": [strings[h] for h in hyps]}
+
+
 def threshold_dimension(H: Any, budget: float | None = None,
                         method: str = "auto") -> DimensionResult:
     """The threshold dimension of a finite or lazily composed class, with a threshold ladder as
@@ -255,13 +261,11 @@ def _threshold_exact(H: HypothesisClass, budget: float | None = None) -> Dimensi
     bud = Budget(budget)
     if len(H) == 0:
         return DimensionResult("tdim", -1, None, True, -1, -1, time.perf_counter() - t0, {})
-    strings = H.to_strings()
     top = full_domain_ladder(H)            # T = |X| exactly, or T <= |X| - 1, in O(|H| |X|)
     if top is not None:
-        pts, hyps = top
-        witness = {"points": [H.domain[x] for x in pts], "hypotheses": [strings[h] for h in hyps]}
         n = H.domain_size
-        return DimensionResult("tdim", n, witness, True, n, n, time.perf_counter() - t0,
+        return DimensionResult("tdim", n, ladder_witness(H, *top), True, n, n,
+                               time.perf_counter() - t0,
                                {"nodes": 0, "method": "full-domain chain"})
     search = _ThresholdSearch(H, bud)
     full = (1 << search.P) - 1
@@ -286,10 +290,8 @@ def _threshold_exact(H: HypothesisClass, budget: float | None = None) -> Dimensi
             lower = val
     except BudgetExpired:
         exact = False
-    witness: dict[str, Any] = {
-        "points": [H.domain[search.x_of[p]] for p in best_seq],
-        "hypotheses": [strings[search.h_of[p]] for p in best_seq],
-    }
+    witness = ladder_witness(H, [search.x_of[p] for p in best_seq],
+                             [search.h_of[p] for p in best_seq])
     return DimensionResult("tdim", lower, witness, exact and lower == upper, lower, upper,
                            time.perf_counter() - t0,
                            {"nodes": search.nodes, "memo": len(search.memo), "pairs": search.P})

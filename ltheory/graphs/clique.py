@@ -159,7 +159,7 @@ def max_clique(adj: list[int], lower: int = 0, initial: list[int] | None = None,
     nadj = []
     for v in order:
         if deadline is not None and time.perf_counter() > deadline:
-            return ([] if not initial else list(initial)), False, 0
+            return list(initial or []), False, 0
         bits = np.unpackbits(np.frombuffer(adj[v].to_bytes(nbytes, "little"), dtype=np.uint8),
                              bitorder="little")[:V]
         nadj.append(int.from_bytes(np.packbits(bits[perm], bitorder="little").tobytes(),

@@ -78,10 +78,9 @@ def _check_sizes(H: HypothesisClass, M: int, budget: float | None,
                 f"m = {m}); use --m {ok} or less, or raise --max-vertices")
 
 
-def _fit(ms: list[int], values: list[float], exact: list[bool] | None = None) -> dict[str, Any]:
+def _fit(ms: list[int], values: list[float], exact: list[bool]) -> dict[str, Any]:
     """A power-law fit c·m^a of the values; only exact values are fitted (a budget-stopped
     computation gives a lower bound, listed under ``inexact_m``)."""
-    exact = exact if exact is not None else [True] * len(ms)
     inexact = [m for m, e in zip(ms, exact, strict=True) if not e]
     ms = [m for m, e in zip(ms, exact, strict=True) if e]
     values = [v for v, e in zip(values, exact, strict=True) if e]

@@ -527,14 +527,12 @@ def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = Non
     Hx = C.classes[0] if explicit else (partial.H if partial is not None and partial.complete
                                         else None)
     if Hx is not None and Hx.domain_size > 0:
-        from ltheory.dims.threshold import full_domain_ladder
+        from ltheory.dims.threshold import full_domain_ladder, ladder_witness
 
         n = Hx.domain_size
         top = full_domain_ladder(Hx)
         if top is not None:
-            rows = Hx.to_strings()
-            witness = {"points": [Hx.domain[x] for x in top[0]],
-                       "hypotheses": [rows[h] for h in top[1]]}
+            witness = ladder_witness(Hx, *top)
             if not explicit:
                 witness["components"] = [
                     [_bits(C.classes[i].matrix[int(j)]) for i, j in

@@ -71,9 +71,10 @@ def _jsonable(v: Any) -> Any:
     return v
 
 
-
 #: The most runs one audit takes (chunk seeds alone are ~1.5 million at 10^11 runs).
 MAX_RUNS = 10**11
+
+
 @dataclass(frozen=True)
 class AuditReport:
     """The result of ``audit``.  Non-finite numbers serialise as the strings "inf"/"-inf"."""
@@ -185,14 +186,14 @@ def check_neighbours(mechanism: Any, d0: Any, d1: Any) -> None:
     if _same(d0, d1):
         raise InvalidInputError("d0 and d1 are the same dataset; an audit needs two distinct "
                                 "neighbouring datasets")
+    sens = float(getattr(mechanism, "sensitivity", 1.0))
     if hasattr(mechanism, "are_neighbours"):
         ok = mechanism.are_neighbours(d0, d1)
         rel = getattr(mechanism, "neighbour_relation", "declared")
     else:
         rel = getattr(mechanism, "neighbour_relation", "substitution")
-        ok = are_neighbours(d0, d1, rel, float(getattr(mechanism, "sensitivity", 1.0)))
+        ok = are_neighbours(d0, d1, rel, sens)
     if not ok:
-        sens = getattr(mechanism, "sensitivity", 1.0)
         rules = {"substitution": "same length, exactly one pair differs; two numbers (query "
                                  f"values) differ by at most the sensitivity {sens:g}",
                  "add_remove": "one dataset is the other with one record added",
@@ -333,7 +334,7 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         exact_epsilon=exact_eps, exact_delta=exact_delta,
         verdict="violation" if best > eps else "consistent",
         event=c.event.describe(), direction=direction,
-        counts={"selection": {"d0": c.sel_counts[0], "d1": c.sel_counts[1], "n": c.sel_n or n_sel},
+        counts={"selection": {"d0": c.sel_counts[0], "d1": c.sel_counts[1], "n": c.sel_n},
                 "certification": {"d0": int(c0[best_i]), "d1": int(c1[best_i]), "n": n_cert},
                 "bounds_per_event": bounds},
         p_lower=p_lo, p_upper=p_up, runs=runs, selection_runs=2 * n_sel,

@@ -235,7 +235,7 @@ class Candidate:
     direction: int            # 0: event more likely under d0 (bound on P0 ≤ e^ε P1 + δ), 1: swap
     projected: float
     sel_counts: tuple[int, int]   # runs in the event on the selection runs that scored it
-    sel_n: int = 0                # ... out of this many runs per dataset
+    sel_n: int                    # ... out of this many runs per dataset
 
 
 # --------------------------------------------------------------------------- selection

@@ -74,12 +74,11 @@ class PrivateMultiplicativeWeights(PrivateLearner):
                           "0 < α ≤ 1.79; the learner runs, the privacy claims still apply",
                           UserWarning, stacklevel=2)
         self.alpha, self.rounds, self.experts, self.which = a, rounds, experts, claim
-        if claim == "approx" and experts >= 2 and rounds >= 2:
+        if claim == "approx" and experts == 2 and rounds >= 2:
             eps, delta = 12 * rounds * a * a, math.exp(-rounds * a)
-            # rewards (1, 0, ...) vs (0, 1, ...) in round 1, then zeros: a neighbouring pair for
-            # any K >= 2, whose exact delta (two experts) is checked against the claim
-            two = exact_delta_two_experts(a, rounds, eps) if experts == 2 else None
-            if two is not None and two > delta:
+            # the exact delta on one neighbouring pair (rewards (1, 0) vs (0, 1) in round 1)
+            two = exact_delta_two_experts(a, rounds, eps)
+            if two > delta:
                 warnings.warn(
                     f"seed 004's approximate claim ({eps:.3g}, {delta:.3g})-DP does not hold at "
                     f"alpha={a:g}, T={rounds}: the exact delta at epsilon={eps:.3g} on one "
