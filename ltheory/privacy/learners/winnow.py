@@ -20,13 +20,25 @@ KL(w*‖w) by ≥ ηρ(1−κ) − η²/2, so the number of updates is at most
 **DP-Winnow (Algorithm 4.2).**  A private *shadow* weight vector w (ConfidentWinnow's) and a
 released approximation ŵ = counts of N i.i.d. draws from w, divided by N (each draw is an
 exponential mechanism: log w_i = η Σ_{updates u} s_u x_{u,i} + const, and one changed example
-moves that score by ≤ 2, so one draw is 4η-DP; Appendix C).  AboveThreshold (sparse vector,
-Dwork & Roth 2014 Algorithm 1: ρ̂ ~ Lap(2/ε_svt), ν ~ Lap(4/ε_svt)) is asked, each round, the
-sensitivity-1 query "number of mistakes of ŵ since the last update"; examples on which the shadow
-w is unconfident (s⟨w, x⟩ < κρ) are cached.  When AboveThreshold answers ⊤ (and fewer than S
-updates were made): update w with the first cached example, release a fresh ŵ, clear the cache,
-restart AboveThreshold.  Output: the hypothesis sequence, encoded as the tuple of (round, draw
-counts) at which ŵ changed (ŵ_1 = the uniform vector, data-independent).
+moves every coordinate of that score by ≤ 2, so one draw is 4η-DP; Appendix C).  AboveThreshold
+(sparse vector, Dwork & Roth 2014 Algorithm 1: ρ̂ ~ Lap(2/ε_svt), ν ~ Lap(4/ε_svt)) is asked,
+each round, the sensitivity-1 query "number of mistakes of ŵ since the last update"; the
+examples on which the *released* ŵ errs (s⟨ŵ, x⟩ ≤ 0) are cached.  When AboveThreshold answers
+⊤ (and fewer than S updates were made): update w with the first cached example, release a fresh
+ŵ, clear the cache, restart AboveThreshold.  Output: the hypothesis sequence, encoded as the
+tuple of (round, draw counts) at which ŵ changed (ŵ_1 = the uniform vector, data-independent).
+
+Which examples are cached matters for privacy.  Appendix C's proof ("View 2") recomputes w from
+the data and the *released* history alone, and needs the set U of update examples to be such a
+function: then, for a fixed history, neighbouring sequences change at most one term of
+Σ_{u∈U} s_u x_u (the changed example, or the one it displaces as first cached), so every
+coordinate of the score moves by ≤ 2 and a draw is 4η-DP.  Caching by ŵ's mistakes is what Lemma
+4.7's proof reads (its candidates are ŵ's errors, and Lemma 4.6 turns them into rounds where the
+shadow w is unconfident, so ConfidentWinnow would update on them too).  An earlier version cached
+the rounds where the *shadow* w was unconfident: then U depends on private state, one changed
+example can change several later update choices, and the score moves by more than 2 (a gap of
+~2.6 was found), so the 4η bound did not hold.  :meth:`DPWinnow.replay` is View 2 made
+executable (the tests check the sensitivity with it).
 
 **Privacy (Theorem 4.4, Appendix C).**  The run is a post-processing of the sequential
 composition of ≤ S AboveThreshold instances (each ε_svt-DP) and ≤ S·N draws (each 4η-DP).  The
@@ -92,6 +104,11 @@ def _layer_epsilon(total: float, k: int, delta: float) -> float:
         else:
             hi = mid
     return lo
+
+
+def _released_errs(what: np.ndarray, x: np.ndarray, s: float) -> bool:
+    """ŵ errs on (x, s): s⟨ŵ, x⟩ ≤ 0 (a zero margin counts as a mistake, as in Algorithm 4.1)."""
+    return bool(s * float(what @ x) <= 0)
 
 
 def online_examples(dataset: Any, d: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -266,19 +283,18 @@ class DPWinnow(_OnlineBase):
         count = 0
         cache: list[int] = []
         changes: list[tuple[int, tuple[int, ...]]] = []
+        used: list[int] = []
         mistakes = updates = 0
         for t in range(len(s)):
-            margin_hat = s[t] * float(what @ X[t])
-            mistake = margin_hat <= 0
+            mistake = _released_errs(what, X[t], s[t])
             mistakes += mistake
             if updates >= self.switches:
                 continue
-            w = np.exp(logw - logw.max())
-            w /= w.sum()
-            if s[t] * float(w @ X[t]) < self.kappa * self.rho:
+            if mistake:                  # cache by the *released* ŵ (module docstring)
                 cache.append(t)
             count += mistake
             if count + rng.laplace(0, b_q) >= noisy_thr:       # AboveThreshold: ⊤
+                used.append(cache[0] if cache else -1)
                 if cache:
                     u = cache[0]
                     logw = logw + self.eta * s[u] * X[u]
@@ -288,7 +304,39 @@ class DPWinnow(_OnlineBase):
                 updates += 1
                 cache, count = [], 0
                 noisy_thr = self.threshold + rng.laplace(0, b_svt)
-        return {"mistakes": int(mistakes), "updates": updates, "hypotheses": tuple(changes)}
+        return {"mistakes": int(mistakes), "updates": updates, "hypotheses": tuple(changes),
+                "update_examples": tuple(used)}
+
+    def replay(self, dataset: Any, history: Sequence[tuple[int, Sequence[float]]]
+               ) -> tuple[tuple[int, ...], np.ndarray]:
+        """Appendix C's "View 2": the update examples and the exponential-mechanism scores,
+        recomputed from the data and the *released* history alone (the hypothesis sequence
+        ``fit`` returns: (round r, draw counts) for each ŵ released after example r − 1).
+
+        Returns (U, Q): U[k] = index of the example the k-th release updated with (−1: cache
+        empty, no update), Q[k] = the score vector Σ_{u ∈ U[:k+1]} s_u x_u whose η-multiple is
+        log w at the k-th draw.  For a fixed history, U and Q are functions of the data; on
+        neighbouring sequences every coordinate of every Q[k] differs by ≤ 2 (the 4η claim)."""
+        X, s = online_examples(dataset, self.d)
+        what = np.full(self.d, 1.0 / self.d)
+        score = np.zeros(self.d)
+        used: list[int] = []
+        scores: list[np.ndarray] = []
+        start = 0
+        for r, counts in history:
+            r = int(r)
+            if not start < r <= len(s):
+                raise InvalidInputError(f"history round {r} is not after {start} and within "
+                                        f"the {len(s)} examples")
+            errs = [t for t in range(start, r) if _released_errs(what, X[t], s[t])]
+            u = errs[0] if errs else -1
+            if u >= 0:
+                score = score + s[u] * X[u]
+            used.append(u)
+            scores.append(score.copy())
+            what = np.asarray(counts, dtype=float) / self.samples
+            start = r
+        return tuple(used), np.array(scores).reshape(len(scores), self.d)
 
     def _release(self, logw: np.ndarray, rng: np.random.Generator) -> Any:
         return self._draw(logw, rng)
