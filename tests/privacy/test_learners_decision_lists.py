@@ -10,22 +10,62 @@ import numpy as np
 import pytest
 
 from ltheory.catalog import family
-from ltheory.errors import InvalidInputError
+from ltheory.errors import InvalidInputError, UnrealizableSampleWarning
 from ltheory.privacy import audit
 from ltheory.privacy.learners import (
     PrivateDecisionListLearner,
     RivestDecisionListLearner,
     audit_cases,
 )
-from ltheory.privacy.learners.decision_lists import AUDIT_CASES, conjunction_features
+from ltheory.privacy.learners.decision_lists import (
+    AUDIT_CASES,
+    conjunction_features,
+    is_realizable,
+)
 
 
 def test_claim_and_step_epsilon():
-    m = PrivateDecisionListLearner((3, 1), 0.5, 1e-3)
+    # add/remove: Lemma A.1 exactly as proved (D vs D ∪ {x})
+    m = PrivateDecisionListLearner((3, 1), 0.5, 1e-3, neighbours="add_remove")
     assert m.claim == (0.5, 1e-3)
+    assert m.neighbour_relation == "add_remove"
     assert math.isclose(m.step_epsilon, 0.5 / (2 * math.log(math.e / 1e-3)))
     assert "Lemma A.1" in m.privacy_claim.source
+    assert "add/remove" in m.privacy_claim.statement
     assert {c.name for c in AUDIT_CASES} <= {c.name for c in audit_cases()}
+
+
+def test_substitution_claim_by_group_privacy():
+    """Default relation: substitution = removal + addition, so Lemma A.1 runs at
+    (ε/2, δ/(1+e^{ε/2})) and group privacy gives (2ε₁, (1+e^{ε₁})δ₁) = (ε, δ)."""
+    m = PrivateDecisionListLearner((3, 1), 0.5, 1e-3)
+    assert m.neighbour_relation == "substitution"
+    assert m.claim == (0.5, 1e-3)
+    e1, d1 = m.lemma_epsilon, m.lemma_delta
+    assert math.isclose(2 * e1, 0.5) and math.isclose((1 + math.exp(e1)) * d1, 1e-3)
+    assert math.isclose(m.step_epsilon, e1 / (2 * math.log(math.e / d1)))
+    assert m.step_epsilon < PrivateDecisionListLearner((3, 1), 0.5, 1e-3,
+                                                       neighbours="add_remove").step_epsilon
+    assert "group privacy" in m.privacy_claim.source
+    with pytest.raises(InvalidInputError, match="neighbours"):
+        PrivateDecisionListLearner((3, 1), 0.5, 1e-3, neighbours="swap")
+
+
+def test_substitution_claim_holds_exactly_on_every_neighbour():
+    """Exact ε at δ on every substitution neighbour of a small sample is within the claim."""
+    from ltheory.privacy.auditing.exact import aligned, exact_epsilon
+
+    m = PrivateDecisionListLearner((2, 1), 1.0, 0.05, check_realizable=False)
+    d0 = ((0, 0), (1, 0), (2, 1), (3, 1), (2, 1))
+    p0 = m.output_distribution(d0)
+    for i in range(len(d0)):
+        for z in range(4):
+            for b in (0, 1):
+                d1 = d0[:i] + ((z, b),) + d0[i + 1:]
+                if d1 == d0:
+                    continue
+                _, a, b = aligned(p0, m.output_distribution(d1))
+                assert exact_epsilon(a, b, 0.05) <= 1.0 + 1e-9
 
 
 def test_feature_sets():
@@ -69,9 +109,11 @@ def test_exact_distribution_matches_vectorised_sampler():
 def test_outputs_are_decision_lists_of_the_catalog():
     H = set(family("decision_lists", n=3, k=1).to_strings())
     m = PrivateDecisionListLearner((3, 1), 1.0, 0.1)
-    d = tuple((p, int(p % 3 == 0)) for p in range(8))
-    assert set(m.sample(d, 300, np.random.default_rng(1))) <= H
-    rules = m.fit_rules(d, np.random.default_rng(2))
+    d = tuple((p, int(p % 3 == 0)) for p in range(8))      # no 1-decision list fits it
+    with pytest.warns(UnrealizableSampleWarning):
+        assert set(m.sample(d, 300, np.random.default_rng(1))) <= H
+    with pytest.warns(UnrealizableSampleWarning):
+        rules = m.fit_rules(d, np.random.default_rng(2))
     assert rules[-1][0] == "true"
 
 
@@ -110,9 +152,30 @@ def test_rivest_rejects_unrealizable_and_private_learner_still_runs():
     contradictory = ((0, 0), (0, 1))
     with pytest.raises(InvalidInputError):
         RivestDecisionListLearner(2).fit(contradictory, np.random.default_rng(0))
-    # the private learner must not refuse (a refusal would leak): it runs
-    out = PrivateDecisionListLearner(2, 0.5, 0.1).fit(xor, np.random.default_rng(0))
+    # the private learner must not refuse (a refusal would leak): it runs, and warns
+    m = PrivateDecisionListLearner(2, 0.5, 0.1)
+    with pytest.warns(UnrealizableSampleWarning, match="not consistent"):
+        out = m.fit(xor, np.random.default_rng(0))
     assert len(out) == 4
+    with pytest.warns(UnrealizableSampleWarning):
+        assert len(m.sample(contradictory, 5, np.random.default_rng(0))) == 5
+    with pytest.warns(UnrealizableSampleWarning):
+        assert m.fit_rules(xor, np.random.default_rng(0))[-1][0] == "true"
+
+
+def test_no_warning_on_realizable_samples_or_when_disabled():
+    import warnings
+
+    d = tuple((p, int(p >= 2)) for p in range(4))
+    xor = tuple((p, (p >> 1 & 1) ^ (p & 1)) for p in range(4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnrealizableSampleWarning)
+        PrivateDecisionListLearner(2, 0.5, 0.1).sample(d, 3, np.random.default_rng(0))
+        PrivateDecisionListLearner(2, 0.5, 0.1, check_realizable=False).fit(
+            xor, np.random.default_rng(0))
+    # XOR is a decision list once conjunctions of 2 literals are features
+    assert not is_realizable(2, xor) and is_realizable((2, 2), xor)
+    assert not is_realizable(2, ((1, 0), (1, 1)))
 
 
 def test_points_as_strings_and_bit_tuples():
@@ -148,7 +211,9 @@ def test_features_of_wrong_arity_and_bad_parameters():
     with pytest.raises(InvalidInputError):
         PrivateDecisionListLearner(2, 0.0, 0.1)
     with pytest.warns(UserWarning, match="Theorem 3.5"):
-        PrivateDecisionListLearner(2, 2.0, 0.1)
+        PrivateDecisionListLearner(2, 2.0, 0.1, neighbours="add_remove")
+    with pytest.warns(UserWarning, match="Theorem 3.5"):
+        PrivateDecisionListLearner(2, 3.0, 0.1)        # substitution: ε₁ = 1.5 > 1
 
 
 def test_explicit_terms():

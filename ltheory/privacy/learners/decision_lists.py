@@ -12,8 +12,11 @@ Non-private: :class:`RivestDecisionListLearner` is Rivest's covering algorithm (
 at least one not-yet-covered example and whose covered examples all carry one label b, append
 (c, b), remove the covered examples; here the term covering the most examples is picked (ties:
 the first in feature order), and the list ends with (true, 0) once the sample is covered.  It is
-a consistent learner: on a sample no F-decision list labels correctly it raises
-``InvalidInputError``.
+a consistent learner: on a sample no F-decision list labels correctly (an unrealizable sample)
+it raises ``InvalidInputError`` — it has nothing to return that meets its contract.  Greedy
+covering is complete (Rivest 1987; seed 000 Proposition 3.3): a pure covering term exists at
+every step exactly when the remaining sample is realizable, so "Rivest's algorithm gets stuck"
+*is* the realizability test.
 
 Private: :class:`PrivateDecisionListLearner` is Bun & Fang's private analogue (seed 000, §3.1,
 the algorithm there; Theorem 3.5; Appendix A).  With C_1 = F ∪ {true} and S_1 = S, for
@@ -28,25 +31,43 @@ t = 1, ..., |C_1|:
 
 Privacy (seed 000, Lemma A.1, the cover-style analysis of Gupta, Ligett, McSherry, Roth & Talwar
 2010, "Differentially private combinatorial optimization", §6 unweighted set cover): the score
-family satisfies Lemma A.1's two conditions — a candidate that covers the changed example x
+family satisfies Lemma A.1's two conditions — a candidate that covers the added example x
 changes score by at most 1, one that does not cover it keeps its score — so although up to
-|F| + 1 exponential mechanisms are run, the whole run is (ε, δ)-DP for every δ ∈ (0, 1) when each
-step uses
+|F| + 1 exponential mechanisms are run, the whole run is (ε₁, δ₁)-DP for every δ₁ ∈ (0, 1) when
+each step uses
 
-    ε' = ε / (2·ln(e/δ)),
+    ε' = ε₁ / (2·ln(e/δ₁)),
 
-not ε/(|F|+1) as basic composition would need.  The claim is stated as the paper does: "each
-step ε'-DP exponential mechanism with ε' = ε/(2 ln(e/δ)); overall (ε, δ)-DP".  Ranges the
-analysis needs: δ ∈ (0, 1) (InvalidInputError otherwise) and ε ≤ 1 (Theorem 3.5 takes
-ε, δ ∈ (0, 1)); for ε > 1 the learner still runs and emits a ``UserWarning`` saying the theorem
-does not cover it.  NOTE: the formulas of Lemma A.1 / Theorem 3.5 were lost in the seed's text
-extraction; ε' = ε/(2 ln(e/δ)) is the set-cover calibration of Gupta et al. (2010, Theorem 6.2)
-that Lemma A.1 generalises.
+not ε₁/(|F|+1) as basic composition would need.  NOTE: the formulas of Lemma A.1 / Theorem 3.5
+were lost in the seed's text extraction; ε' = ε₁/(2 ln(e/δ₁)) is the set-cover calibration of
+Gupta et al. (2010, Theorem 6.2) that Lemma A.1 generalises.
+
+Neighbour relation.  Lemma A.1's proof compares D with D' = D ∪ {x}: it is a guarantee for
+*add/remove* neighbours.  The learner's ``neighbours`` parameter says which relation its claim
+(ε, δ) is for:
+
+* ``neighbours="add_remove"``: the paper's statement as proved, (ε₁, δ₁) = (ε, δ) — ε' =
+  ε/(2 ln(e/δ)); ``neighbour_relation = "add_remove"`` (the auditor then audits pairs where one
+  dataset is the other with one record added).
+* ``neighbours="substitution"`` (the default, the project's relation — DESIGN.md): a substitution
+  is a removal followed by an addition, so by group privacy at distance 2 an (ε₁, δ₁)-DP
+  algorithm under add/remove is (2ε₁, (1 + e^{ε₁})·δ₁)-DP under substitution (P[A(D) ∈ E] ≤
+  e^{ε₁}(e^{ε₁} P[A(D'') ∈ E] + δ₁) + δ₁).  To claim (ε, δ) under substitution the learner runs
+  Lemma A.1 at ε₁ = ε/2, δ₁ = δ/(1 + e^{ε/2}): ε' = (ε/2)/(2 ln(e(1 + e^{ε/2})/δ)).
+
+``lemma_epsilon``/``lemma_delta`` are (ε₁, δ₁); ``step_epsilon`` is ε'.  Ranges the analysis
+needs: δ ∈ (0, 1) (InvalidInputError otherwise) and ε₁ ≤ 1 (Theorem 3.5 takes ε, δ ∈ (0, 1));
+for ε₁ > 1 the learner still runs and emits a ``UserWarning`` saying the theorem does not cover
+it.
 
 Utility (Theorem 3.5, Lemma A.4): in the realizable case, with high probability every step's rule
 errs on O(ln(|F|/β)/ε') covered examples, so the empirical error is O(|F| ln(|F|/β)/ε'), and
-n = Õ(|F| log|F| / (αε)) examples give population error α.  The private learner makes no
-realizability check: privacy must hold on every sample, and a refusal would itself leak.
+n = Õ(|F| log|F| / (αε)) examples give population error α.  The utility guarantee needs a
+realizable sample; on an unrealizable one the private learner still runs (privacy holds on
+every sample, and a refusal would itself leak) and, when ``check_realizable`` (the default),
+emits an :class:`~ltheory.errors.UnrealizableSampleWarning` from ``fit``/``sample``/
+``fit_rules`` (checked with Rivest's covering, O(|F|·n) per step).  The warning is computed from
+the data and is *not* covered by the privacy claim: it is for the data holder, not for release.
 
 Hypotheses are returned as truth tables on {0,1}^n: a '0'/'1' string whose character j is the
 value on the j-th point of the cube in lexicographic order (x_1 most significant) — the order
@@ -65,7 +86,7 @@ from typing import Any
 
 import numpy as np
 
-from ltheory.errors import InvalidInputError
+from ltheory.errors import InvalidInputError, UnrealizableSampleWarning
 from ltheory.privacy.learners.base import (
     LearnerAuditCase,
     PrivacyClaim,
@@ -74,14 +95,16 @@ from ltheory.privacy.learners.base import (
 )
 from ltheory.privacy.mechanisms import _check_epsilon
 
-__all__ = ["AUDIT_CASES", "FeatureSet", "PrivateDecisionListLearner",
-           "RivestDecisionListLearner", "conjunction_features"]
+__all__ = ["AUDIT_CASES", "NEIGHBOUR_RELATIONS", "FeatureSet", "PrivateDecisionListLearner",
+           "RivestDecisionListLearner", "UnrealizableSampleWarning", "conjunction_features",
+           "is_realizable"]
 
 SOURCE = ("Bun & Fang, 'Privately Learning Decision Lists and a Differentially Private Winnow' "
           "(arXiv:2602.07370), §3.1 algorithm, Theorem 3.5, Lemma A.1 (cover-style analysis of "
           "Gupta, Ligett, McSherry, Roth & Talwar 2010)")
 
 Term = tuple[tuple[int, int], ...]
+NEIGHBOUR_RELATIONS = ("substitution", "add_remove")
 MAX_N = 16
 BATCH = 8192
 
@@ -217,6 +240,39 @@ def _table_str(bits: np.ndarray) -> str:
     return "".join("1" if b else "0" for b in bits)
 
 
+def _rivest_cover(F: FeatureSet, xs: np.ndarray, ys: np.ndarray
+                  ) -> tuple[list[tuple[int, int]], int]:
+    """Rivest's greedy covering: (rules as (feature index, bit), number of examples left
+    uncovered when no remaining term covers a non-empty, one-label set — 0 on success)."""
+    alive = np.ones(len(xs), dtype=bool)
+    avail = np.ones(len(F), dtype=bool)
+    fx = F.values[:, xs]
+    rules: list[tuple[int, int]] = []
+    while alive.any():
+        cov = fx & alive[None, :]
+        pos = (cov & (ys == 1)[None, :]).sum(axis=1)
+        neg = (cov & (ys == 0)[None, :]).sum(axis=1)
+        best, best_cov, best_b = -1, 0, 0
+        for j in np.flatnonzero(avail):
+            for b, wrong, right in ((1, neg[j], pos[j]), (0, pos[j], neg[j])):
+                if wrong == 0 and right > best_cov:
+                    best, best_cov, best_b = int(j), int(right), b
+        if best < 0:
+            return rules, int(alive.sum())
+        rules.append((best, best_b))
+        avail[best] = False
+        alive &= ~fx[best]
+    return rules, 0
+
+
+def is_realizable(features: Any, dataset: Any) -> bool:
+    """Whether some F-decision list (F = ``features`` plus the constant true) labels every
+    example of ``dataset`` correctly — decided by Rivest's covering, which is complete."""
+    F = as_features(features)
+    xs, ys = cube_points(F.n, dataset)
+    return _rivest_cover(F, xs, ys)[1] == 0
+
+
 class RivestDecisionListLearner(PrivateLearner):
     """Rivest's (1987) covering algorithm for F-decision lists — the non-private counterpart
     (module docstring).  Deterministic; ``privacy_claim`` is (∞, 0) (no privacy).  Raises
@@ -232,27 +288,12 @@ class RivestDecisionListLearner(PrivateLearner):
     def fit_rules(self, dataset: Sequence[tuple[Any, int]]) -> tuple[tuple[str, int], ...]:
         F = self.features
         xs, ys = cube_points(F.n, dataset)
-        alive = np.ones(len(xs), dtype=bool)
-        avail = np.ones(len(F), dtype=bool)
-        fx = F.values[:, xs]
-        rules: list[tuple[int, int]] = []
-        while alive.any():
-            cov = fx & alive[None, :]
-            pos = (cov & (ys == 1)[None, :]).sum(axis=1)
-            neg = (cov & (ys == 0)[None, :]).sum(axis=1)
-            best, best_cov, best_b = -1, 0, 0
-            for j in np.flatnonzero(avail):
-                for b, wrong, right in ((1, neg[j], pos[j]), (0, pos[j], neg[j])):
-                    if wrong == 0 and right > best_cov:
-                        best, best_cov, best_b = int(j), int(right), b
-            if best < 0:
-                raise InvalidInputError(
-                    "the sample is not consistent with any decision list over these features "
-                    f"({int(alive.sum())} examples cannot be covered consistently); Rivest's "
-                    "algorithm needs a realizable sample")
-            rules.append((best, best_b))
-            avail[best] = False
-            alive &= ~fx[best]
+        rules, stuck = _rivest_cover(F, xs, ys)
+        if stuck:
+            raise InvalidInputError(
+                "the sample is not consistent with any decision list over these features "
+                f"({stuck} examples cannot be covered consistently); Rivest's algorithm needs "
+                "a realizable sample")
         if not rules or F.terms[rules[-1][0]] != ():
             rules.append((len(F) - 1, 0))
         return tuple((F.names[j], b) for j, b in rules)
@@ -277,14 +318,24 @@ class PrivateDecisionListLearner(PrivateLearner):
     algorithm of seed 000 §3.1, Theorem 3.5, Lemma A.1).
 
     ``features``: a FeatureSet (see :func:`conjunction_features`), an int n (literals), (n, k)
-    for conjunctions of ≤ k literals, or (n, terms); ``epsilon`` > 0, ``delta`` ∈ (0, 1).
-    ``step_epsilon`` is ε' = ε/(2 ln(e/δ)).  ``fit`` returns the truth table on {0,1}^n;
+    for conjunctions of ≤ k literals, or (n, terms); ``epsilon`` > 0, ``delta`` ∈ (0, 1): the
+    claim, for the neighbour relation ``neighbours`` ("substitution", the default, or
+    "add_remove"; module docstring).  ``step_epsilon`` is ε' = ε₁/(2 ln(e/δ₁)) with (ε₁, δ₁) =
+    (ε, δ) under add/remove and (ε/2, δ/(1 + e^{ε/2})) under substitution (group privacy).
+    ``check_realizable``: warn (:class:`UnrealizableSampleWarning`) on an unrealizable sample
+    (the learner still runs).  ``fit`` returns the truth table on {0,1}^n;
     ``fit_rules`` the list itself; ``sample`` runs n copies vectorised (Gumbel-max form of the
     exponential mechanism); ``output_distribution`` is exact (enumeration with memoisation),
     offered for at most 12 features and 8 examples."""
 
-    def __init__(self, features: Any, epsilon: float, delta: float) -> None:
+    def __init__(self, features: Any, epsilon: float, delta: float, *,
+                 neighbours: str = "substitution", check_realizable: bool = True) -> None:
         self.features = as_features(features)
+        if neighbours not in NEIGHBOUR_RELATIONS:
+            raise InvalidInputError(f"neighbours must be one of {', '.join(NEIGHBOUR_RELATIONS)}"
+                                    f", got {neighbours!r}")
+        self.neighbour_relation = neighbours
+        self.check_realizable = bool(check_realizable)
         self.epsilon = _check_epsilon(epsilon)
         try:
             d = float(delta)
@@ -294,22 +345,43 @@ class PrivateDecisionListLearner(PrivateLearner):
             raise InvalidInputError(f"delta must be in (0, 1) (Lemma A.1 / Theorem 3.5: the "
                                     f"per-step ε' = ε/(2 ln(e/δ)) needs δ > 0), got {delta!r}")
         self.delta = d
-        if self.epsilon > 1.0:
-            warnings.warn(f"epsilon={self.epsilon:g} > 1: Theorem 3.5 of Bun & Fang takes "
-                          "ε ∈ (0, 1); the learner runs with ε' = ε/(2 ln(e/δ)) but the "
+        if neighbours == "add_remove":
+            self.lemma_epsilon, self.lemma_delta = self.epsilon, self.delta
+        else:                                   # group privacy at distance 2 (docstring)
+            self.lemma_epsilon = self.epsilon / 2.0
+            self.lemma_delta = self.delta / (1.0 + math.exp(self.lemma_epsilon))
+        if self.lemma_epsilon > 1.0:
+            warnings.warn(f"epsilon={self.epsilon:g} ({neighbours}) runs Lemma A.1 at "
+                          f"ε₁={self.lemma_epsilon:g} > 1: Theorem 3.5 of Bun & Fang takes "
+                          "ε ∈ (0, 1); the learner runs with ε' = ε₁/(2 ln(e/δ₁)) but the "
                           "theorem does not cover this setting", UserWarning, stacklevel=2)
         self.step_epsilon = self._step_epsilon()
 
     def _step_epsilon(self) -> float:
-        return self.epsilon / (2.0 * math.log(math.e / self.delta))
+        return self.lemma_epsilon / (2.0 * math.log(math.e / self.lemma_delta))
 
     @property
     def privacy_claim(self) -> PrivacyClaim:
+        steps = (f"each of the ≤ |F|+1 = {len(self.features)} steps is an ε'-DP exponential "
+                 f"mechanism with ε' = ε₁/(2 ln(e/δ₁)) = {self.step_epsilon:.6g}")
+        if self.neighbour_relation == "add_remove":
+            return PrivacyClaim(
+                self.epsilon, self.delta, SOURCE,
+                f"{steps}, (ε₁, δ₁) = (ε, δ); the whole run is (ε, δ)-DP for add/remove "
+                "neighbours (Lemma A.1, proved for D vs D ∪ {x})")
         return PrivacyClaim(
-            self.epsilon, self.delta, SOURCE,
-            f"each of the ≤ |F|+1 = {len(self.features)} steps is an ε'-DP exponential "
-            f"mechanism with ε' = ε/(2 ln(e/δ)) = {self.step_epsilon:.6g}; the whole run is "
-            "(ε, δ)-DP (Lemma A.1)")
+            self.epsilon, self.delta, SOURCE + "; group privacy at distance 2",
+            f"{steps}, (ε₁, δ₁) = (ε/2, δ/(1+e^(ε/2))) = ({self.lemma_epsilon:.6g}, "
+            f"{self.lemma_delta:.6g}); Lemma A.1 gives (ε₁, δ₁)-DP for add/remove neighbours, "
+            "so (2ε₁, (1+e^ε₁)δ₁) = (ε, δ)-DP for substitution (a removal then an addition)")
+
+    def _warn_if_unrealizable(self, xs: np.ndarray, ys: np.ndarray) -> None:
+        if self.check_realizable and _rivest_cover(self.features, xs, ys)[1]:
+            warnings.warn("the sample is not consistent with any decision list over these "
+                          "features: Theorem 3.5's accuracy guarantee (realizable case) does "
+                          "not apply (the learner still runs and its privacy claim holds; this "
+                          "warning is computed from the data and is not private)",
+                          UnrealizableSampleWarning, stacklevel=3)
 
     # ---------------------------------------------------------------- sampling
     def _run(self, xs: np.ndarray, ys: np.ndarray, R: int,
@@ -374,6 +446,7 @@ class PrivateDecisionListLearner(PrivateLearner):
     def sample(self, dataset: Sequence[tuple[Any, int]], n: int,
                rng: np.random.Generator) -> list[Hashable]:
         xs, ys = cube_points(self.features.n, dataset)
+        self._warn_if_unrealizable(xs, ys)
         out: list[Hashable] = []
         n = int(n)
         while len(out) < n:
@@ -388,6 +461,7 @@ class PrivateDecisionListLearner(PrivateLearner):
                   rng: np.random.Generator) -> tuple[tuple[str, int], ...]:
         """One run, returned as the decision list ((feature name, bit), ...) up to 'true'."""
         xs, ys = cube_points(self.features.n, dataset)
+        self._warn_if_unrealizable(xs, ys)
         ch = self._run(xs, ys, 1, rng)[0]
         names = self.features.names
         return tuple((names[c // 2], int(c % 2)) for c in ch if c >= 0)
@@ -444,31 +518,49 @@ class PrivateDecisionListLearner(PrivateLearner):
 
 
 class _InvertedCalibrationLearner(PrivateDecisionListLearner):
-    """Broken variant (negative control): the calibration inverted, ε' = ε·2 ln(e/δ) instead of
-    ε/(2 ln(e/δ)) (a multiply-for-divide slip), still claiming (ε, δ).
+    """Broken variant (negative control): the calibration inverted, ε' = ε₁·2 ln(e/δ₁) instead of
+    ε₁/(2 ln(e/δ₁)) (a multiply-for-divide slip), still claiming (ε, δ).
 
     (The milder slip ε' = ε is *not* a usable negative control at the audited size: its exact
     ε on the audit pair is 0.58 < 1, because Lemma A.1's bound is loose for short samples.)"""
 
     def _step_epsilon(self) -> float:
-        return self.epsilon * 2.0 * math.log(math.e / self.delta)
+        return self.lemma_epsilon * 2.0 * math.log(math.e / self.lemma_delta)
 
 
-def _audit_case() -> LearnerAuditCase:
+def _audit_cases() -> list[LearnerAuditCase]:
     feats = conjunction_features(2, 1)          # x1, ~x1, x2, ~x2, true
-    # d0: the four points of {0,1}^2 labelled by x1, twice; d1 flips one label
+    # d0: the four points of {0,1}^2 labelled by x1, twice; d1 flips one label (substitution);
+    # add/remove: d0 minus one record, and that plus a mislabelled record (an added record that
+    # a consistent rule must err on is what the broken calibration leaks).  The d1's are not
+    # realizable: no warning in audits.
     d0 = tuple((p, int(p >= 2)) for p in (0, 1, 2, 3, 0, 1, 2, 3))
-    d1 = ((0, 1),) + d0[1:]
-    return LearnerAuditCase(
+    quiet = {"check_realizable": False}
+    sub = LearnerAuditCase(
         name="decision_lists/literals-n2-eps1-delta1e-2",
-        make=lambda: PrivateDecisionListLearner(feats, 1.0, 1e-2),
-        d0=d0, d1=d1, runs=200_000,
-        setting="features = the 4 literals on {0,1}^2 plus true; epsilon=1, delta=0.01 "
-                "(eps'=eps/(2 ln(e/delta))); d0 = each cube point twice labelled x1, d1 = "
+        make=lambda: PrivateDecisionListLearner(feats, 1.0, 1e-2, **quiet),
+        d0=d0, d1=((0, 1),) + d0[1:], runs=200_000,
+        setting="features = the 4 literals on {0,1}^2 plus true; epsilon=1, delta=0.01 under "
+                "substitution (Lemma A.1 at eps1=eps/2, delta1=delta/(1+e^(eps/2)), "
+                "eps'=eps1/(2 ln(e/delta1))); d0 = each cube point twice labelled x1, d1 = "
                 "point 00 relabelled 1",
-        broken=lambda: _InvertedCalibrationLearner(feats, 1.0, 1e-2),
-        broken_note="each step at eps'=eps*2 ln(e/delta) instead of eps/(2 ln(e/delta)), "
+        broken=lambda: _InvertedCalibrationLearner(feats, 1.0, 1e-2, **quiet),
+        broken_note="each step at eps'=eps1*2 ln(e/delta1) instead of eps1/(2 ln(e/delta1)), "
                     "claim still (1, 0.01)")
+    addrm = LearnerAuditCase(
+        name="decision_lists/literals-n2-eps1-delta1e-2-add_remove",
+        make=lambda: PrivateDecisionListLearner(feats, 1.0, 1e-2, neighbours="add_remove",
+                                                **quiet),
+        d0=d0[1:], d1=d0[1:] + ((0, 1),), runs=200_000,
+        setting="features = the 4 literals on {0,1}^2 plus true; epsilon=1, delta=0.01 under "
+                "add/remove (Lemma A.1 as proved, eps'=eps/(2 ln(e/delta))); d0 = the cube "
+                "points labelled x1, 01 10 11 twice and 00 once (7 records), d1 = d0 plus the "
+                "record (00, 1)",
+        broken=lambda: _InvertedCalibrationLearner(feats, 1.0, 1e-2, neighbours="add_remove",
+                                                   **quiet),
+        broken_note="each step at eps'=eps*2 ln(e/delta) instead of eps/(2 ln(e/delta)), "
+                    "claim still (1, 0.01) under add/remove")
+    return [sub, addrm]
 
 
-AUDIT_CASES: list[LearnerAuditCase] = [_audit_case()]
+AUDIT_CASES: list[LearnerAuditCase] = _audit_cases()
