@@ -23,7 +23,6 @@ classes G(H1, …, Hk) = {G(h1, …, hk) : hi ∈ Hi}.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from math import comb, prod
 
 import numpy as np
 import sympy
@@ -32,10 +31,18 @@ from ltheory import catalog
 from ltheory.core.boolean import Aggregation
 from ltheory.core.compose import compose
 from ltheory.core.hypothesis_class import HypothesisClass
-from proofs_check.base import Check, Evidence, dims, eq_row, le_row, witness_of
+from proofs_check.base import Check, Evidence, dims, eq_row, evaluate_bound, le_row, witness_of
 
 SOURCE = "001_ed369e7bc84e5ca0.txt"
 _k, _d, _t, _n = sympy.symbols("k d t n", integer=True, positive=True)
+_i = sympy.Symbol("i", integer=True, positive=True)
+_j = sympy.Symbol("j", integer=True, nonnegative=True)
+#: d[i] = VC(H_i), i = 1..k
+_dv = sympy.IndexedBase("d")
+#: Dudley's growth bound in its exact Sauer–Shelah–Perles form: ∏_{i≤k} Σ_{j≤d_i} C(n, j)
+DUDLEY_BOUND = sympy.Product(sympy.Sum(sympy.binomial(_n, _j), (_j, 0, _dv[_i])), (_i, 1, _k))
+#: the text's simplification of it: n^{d_1 + … + d_k}
+DUDLEY_SIMPLIFIED = _n ** sympy.Sum(_dv[_i], (_i, 1, _k))
 
 
 def _agg(name: str, k: int) -> Aggregation:
@@ -224,7 +231,7 @@ def _dudley(quick: bool) -> Iterator[Evidence]:
         ds = [dims(H, "vc")["vc"] for H in hs]
         C = compose(G, *hs)
         n = dims(C, "vc")["vc"]
-        bound = prod(sum(comb(n, j) for j in range(d + 1)) for d in ds)
+        bound = evaluate_bound(DUDLEY_BOUND, n=n, k=len(ds), d=ds)
         yield le_row(name, params, 2 ** n, bound, {"VC(Hi)": ds, "n = VC(G(…))": n, "2^n": 2 ** n},
                      lambda C=C: witness_of(C, "vc"),
                      "exact SSP form: 2^n ≤ ∏_i Σ_{j≤d_i} C(n, j)")
@@ -235,7 +242,7 @@ def _dudley_simplified(quick: bool) -> Iterator[Evidence]:
         ds = [dims(H, "vc")["vc"] for H in hs]
         C = compose(G, *hs)
         n = dims(C, "vc")["vc"]
-        bound = n ** sum(ds)
+        bound = evaluate_bound(DUDLEY_SIMPLIFIED, n=n, k=len(ds), d=ds)
         holds = 2 ** n <= bound
         yield Evidence(name, params, {"VC(Hi)": ds, "n": n, "2^n": 2 ** n}, bound, holds,
                        bound - 2 ** n, None if holds else witness_of(C, "vc"),
@@ -282,10 +289,10 @@ CHECKS = [
     Check("dudley.vc_composition", SOURCE, "Dudley 1978, as used in §2.1.1",
           "With n = VC(G(H1…Hk)) and d_i = VC(Hi): 2^n ≤ ∏_i Σ_{j≤d_i} C(n, j) (Sauer–Shelah–"
           "Perles on each Hi; the growth function of G(H1…Hk) is at most the product).",
-          None, _dudley),
+          DUDLEY_BOUND, _dudley),
     Check("abms20.sec2.1.1.simplified", SOURCE, "§2.1.1 (Dudley, as simplified in the text)",
           "With n = VC(G(H1…Hk)): 2^n ≤ n^{d1+…+dk} (the text's form of the growth bound).",
-          _n ** _d, _dudley_simplified),
+          DUDLEY_SIMPLIFIED, _dudley_simplified),
     Check("compose.facts", SOURCE, "Composition facts (§2 examples)",
           "XOR of two threshold classes = intervals with ∅; AND/OR/MAJ of threshold classes "
           "= the threshold class.", None, _facts, kind="value"),

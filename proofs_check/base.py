@@ -119,19 +119,44 @@ def witness_of(H: HypothesisClass, kind: str) -> Any:
 
 
 def evaluate_bound(expr: sympy.Expr, **values: Any) -> Any:
-    """The bound at the given symbol values, as an int or an exact Fraction where possible."""
+    """The bound at the given symbol values, as an int or an exact Fraction where possible.
+
+    A list or tuple value is a sequence for the ``sympy.IndexedBase`` of that name, indexed from
+    1 (``d=[2, 1]`` gives d[1] = 2, d[2] = 1); sums and products over it are unrolled once their
+    limits are numbers, e.g. ``Product(Sum(binomial(n, j), (j, 0, d[i])), (i, 1, k))`` at
+    ``n=3, k=2, d=[1, 0]`` is (1 + 3)·1 = 4.
+    """
     by_name = {str(sym): sym for sym in expr.free_symbols}
-    unknown = set(values) - set(by_name)
+    bases = {b.label.name: b for b in expr.atoms(sympy.IndexedBase)}
+    unknown = set(values) - set(by_name) - set(bases)
     if unknown:
         raise ValueError(f"no symbol(s) {sorted(unknown)} in the bound {expr}")
-    subs = {by_name[k]: sympy.Integer(v) if isinstance(v, int) else sympy.nsimplify(v)
-            for k, v in values.items()}
-    val = sympy.simplify(expr.subs(subs))
+    subs: dict[Any, Any] = {}
+    for k, v in values.items():
+        if isinstance(v, (list, tuple)):
+            if k not in bases:
+                raise ValueError(f"{k} is not an indexed sequence in the bound {expr}")
+            subs.update({bases[k][i + 1]: _number(x) for i, x in enumerate(v)})
+        else:
+            subs[by_name[k]] = _number(v)
+    val = expr.subs(subs)
+    for _ in range(16):  # unroll numeric-limit sums/products, outermost first, then substitute
+        new = val.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)) and all(
+            b.is_number for lim in e.limits for b in lim[1:]),
+            lambda e: e.doit(deep=False)).subs(subs)
+        if new == val:
+            break
+        val = new
+    val = sympy.simplify(val.doit())
     if val.is_Integer:
         return int(val)
     if val.is_Rational:
         return Fraction(int(val.p), int(val.q))
     return float(val)
+
+
+def _number(v: Any) -> sympy.Expr:
+    return sympy.Integer(v) if isinstance(v, int) else sympy.nsimplify(v)
 
 
 def le_row(subject: str, params: dict[str, Any], measured: int, bound: Any,

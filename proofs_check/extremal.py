@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import sympy
 
 from ltheory.core.boolean import Aggregation
 from ltheory.core.class_file import class_from_json, class_to_json
@@ -35,6 +36,7 @@ from ltheory.core.hypothesis_class import HypothesisClass
 from proofs_check.base import Check, Evidence, dims
 
 SOURCE = "001_ed369e7bc84e5ca0.txt"
+_d1, _d2, _d, _k, _t = sympy.symbols("d1 d2 d k t", integer=True, nonnegative=True)
 DATA = Path(__file__).resolve().parent.parent / "catalog" / "extremal.json"
 
 
@@ -89,17 +91,25 @@ class Objective:
     pieces: int                 # number of classes
     aggregation: bool           # whether a random 2-ary aggregation is searched too
     bound: bool                 # ratio ≤ 1 is a theorem (a failing row is a finding)
+    expr: sympy.Expr            # the statement's bound (or reference curve), built in code
+    at: Callable[[dict[str, Any]], dict[str, Any]]   # a row's values -> the symbols of expr
 
 
 OBJECTIVES = {
     "union": Objective("union", "Ldim(H1∪H2)/(Ldim H1 + Ldim H2 + 1) ≤ 1 (Prop. 4.2)",
-                       _union, 2, False, True),
+                       _union, 2, False, True, _d1 + _d2 + 1,
+                       lambda v: {"d1": v["Ldim(H1)"], "d2": v["Ldim(H2)"]}),
     "union_k": Objective("union_k", "Ldim(∪Hi)/(3d + 3 log2 k) ≤ 1 (Prop. 4.3), k = 3",
-                         _union_k, 3, False, True),
+                         _union_k, 3, False, True, 3 * _d + 3 * sympy.log(_k, 2),
+                         lambda v: {"d": v["d"], "k": v["k"]}),
+    # the ratio is taken to max(d, 1); with k = 3 the reference k²d is 9 times that
     "maj3": Objective("maj3", "Ldim(MAJ3(H,H,H))/Ldim(H) (§4.2.2, Õ(k²d): measured)",
-                      _maj3, 1, False, False),
+                      _maj3, 1, False, False, _k ** 2 * sympy.Max(_d, 1),
+                      lambda v: {"k": 3, "d": v["Ldim(H)"]}),
+    # log2 of the bound 2^{4k·4^k·t} is the ratio's denominator (k = 2, t = T(H) + 1)
     "thm22": Objective("thm22", "log2 T(G(H,H)) / (4k·4^k·t) < 1 (Thm 2.2, log scale)",
-                       _thm22, 1, True, True),
+                       _thm22, 1, True, True, 2 ** (4 * _k * 4 ** _k * _t),
+                       lambda v: {"k": 2, "t": v["T(H)"] + 1}),
 }
 
 
@@ -208,7 +218,7 @@ def _rows(obj: Objective, quick: bool) -> Iterator[Evidence]:
 
 
 CHECKS = [
-    Check(f"extremal.{o.name}", SOURCE, f"Extremal search: {o.name}", o.statement, None,
+    Check(f"extremal.{o.name}", SOURCE, f"Extremal search: {o.name}", o.statement, o.expr,
           (lambda quick, o=o: _rows(o, quick)), kind="bound" if o.bound else "measured")
     for o in OBJECTIVES.values()
 ]
