@@ -234,21 +234,21 @@ def check(
 ) -> None:
     """Evaluate the seed papers' bounds on concrete classes; exit 1 if a statement fails."""
     from proofs_check import run_checks
-    from proofs_check.report import markdown, plots, to_json
+    from proofs_check.report import markdown, plot_files, to_json
 
     try:
         results = run_checks(ids or None, quick=quick)
     except LtheoryError as exc:
         raise _fail(str(exc)) from None
-    text = markdown(results)
-    if markdown_file:
-        Path(markdown_file).write_text(text, encoding="utf-8")
-    if plot:
-        plots(results, plot)
+    figures = plot_files(results, plot) if plot else {}
+    if markdown_file:  # plot links relative to the report's folder
+        Path(markdown_file).write_text(
+            markdown(results, figures, base=Path(markdown_file).resolve().parent),
+            encoding="utf-8")
     if as_json:
         typer.echo(json.dumps(to_json(results)))
     else:
-        Console().print(text, markup=False, highlight=False)
+        Console().print(markdown(results, figures), markup=False, highlight=False)
     if any(r.holds is False for r in results):
         raise typer.Exit(1)
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from ltheory.errors import LtheoryError
 from proofs_check import run_checks
-from proofs_check.report import markdown, plots, to_json
+from proofs_check.report import markdown, plot_files, to_json
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,13 +25,11 @@ def main(argv: list[str] | None = None) -> int:
     except LtheoryError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    text = markdown(results)
-    if args.markdown:
+    figures = plot_files(results, args.plot) if args.plot else {}
+    if args.markdown:  # plot links relative to the report's folder
         with open(args.markdown, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    if args.plot:
-        plots(results, args.plot)
-    print(json.dumps(to_json(results)) if args.json else text)
+            fh.write(markdown(results, figures, base=Path(args.markdown).resolve().parent))
+    print(json.dumps(to_json(results)) if args.json else markdown(results, figures))
     return 1 if any(r.holds is False for r in results) else 0
 
 

@@ -1,11 +1,15 @@
-"""Reports of theorem checks: Markdown (one table per paper), JSON, and PNG plots."""
+"""Reports of theorem checks: Markdown (one table per paper, linking the PNG plots), JSON, and
+PNG plots."""
 
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from proofs_check.base import CheckResult
 
@@ -19,45 +23,90 @@ PAPERS = {
 }
 
 
-def _verdict(h: bool | None) -> str:
+def _verdict(h: bool | None, kind: str = "measured") -> str:
+    if h is None and kind != "measured":
+        return "no verdict"
     return {True: "holds", False: "**FAILS**", None: "measured"}[h]
 
 
 def _short(x: Any, width: int = 70) -> str:
     s = json.dumps(x, ensure_ascii=False, default=str) if not isinstance(x, str) else x
+    s = s.replace("|", "\\|").replace("\n", " ")
     return s if len(s) <= width else s[: width - 1] + "…"
 
 
-def markdown(results: list[CheckResult]) -> str:
-    """The report: a summary table, then one section per paper with one table per statement."""
-    lines = ["# ltheory check", "", "| id | statement | verdict | rows | seconds |",
-             "|---|---|---|---|---|"]
+def _link(path: Path, base: Path) -> str:
+    """A relative Markdown link target (POSIX separators, percent-encoded)."""
+    rel = os.path.relpath(Path(path).resolve(), Path(base).resolve())
+    return quote(Path(rel).as_posix())
+
+
+def by_paper(results: list[CheckResult]) -> dict[str, list[CheckResult]]:
+    """The results grouped by their ``source`` seed file, in first-seen order."""
+    groups: dict[str, list[CheckResult]] = defaultdict(list)
     for r in results:
-        lines.append(f"| {r.check.id} | {r.check.statement} | {_verdict(r.holds)} | "
-                     f"{len(r.rows)} | {r.seconds:.2f} |")
-    by_paper: dict[str, list[CheckResult]] = defaultdict(list)
-    for r in results:
-        by_paper[r.check.source].append(r)
-    for source, rs in by_paper.items():
+        groups[r.check.source].append(r)
+    return dict(groups)
+
+
+def markdown(results: list[CheckResult], plots: Mapping[str, list[Path]] | None = None,
+             base: str | Path | None = None) -> str:
+    """The report: a summary of the papers (time per paper), then per paper one table of its
+    statements (bound, verdict, rows, seconds, plots) followed by each statement's evidence.
+
+    ``plots`` maps check ids to the PNG files written for them (:func:`plot_files`); they are
+    linked and shown relative to ``base``, the folder the report is read from (default: the
+    current directory).
+    """
+    plots = plots or {}
+    base = Path.cwd() if base is None else Path(base)
+    groups = by_paper(results)
+    lines = ["# ltheory check", "",
+             "| paper | seed file | statements | hold | fail | measured / no verdict | seconds |",
+             "|---|---|---|---|---|---|---|"]
+    for source, rs in groups.items():
+        verdicts = [r.holds for r in rs]
+        lines.append(f"| {PAPERS.get(source, source)} | `{source}` | {len(rs)} | "
+                     f"{verdicts.count(True)} | {verdicts.count(False)} | "
+                     f"{verdicts.count(None)} | {sum(r.seconds for r in rs):.2f} |")
+    for source, rs in groups.items():
         total = sum(r.seconds for r in rs)
-        lines += ["", f"## {PAPERS.get(source, source)} (`{source}`, {total:.2f} s)"]
+        lines += ["", f"## {PAPERS.get(source, source)} (`{source}`, {total:.2f} s)", "",
+                  "| id | statement | kind | bound | verdict | rows | failing | seconds | plots |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for r in rs:
             c = r.check
-            lines += ["", f"### {c.statement} — `{c.id}`: {_verdict(r.holds)}", "",
+            failing = sum(row.holds is False for row in r.rows)
+            links = ", ".join(f"[{p.name}]({_link(p, base)})" for p in plots.get(c.id, []))
+            bound = f"`{_short(str(c.bound), 60)}`" if c.bound is not None else "—"
+            lines.append(f"| `{c.id}` | {c.statement} | {c.kind} | {bound} | "
+                         f"{_verdict(r.holds, c.kind)} | {len(r.rows)} | {failing} | "
+                         f"{r.seconds:.2f} | {links or '—'} |")
+        for r in rs:
+            c = r.check
+            lines += ["", f"### {c.statement} — `{c.id}`: {_verdict(r.holds, c.kind)}", "",
                       f"> {c.text}", ""]
             if c.bound is not None:
                 lines += [f"Bound: `{c.bound}`", ""]
-            failing = [row for row in r.rows if row.holds is False]
-            if failing:
-                lines.append(f"**{len(failing)} of {len(r.rows)} rows disagree with the "
-                             "statement.** " + (failing[0].note or ""))
+            failing_rows = [row for row in r.rows if row.holds is False]
+            if failing_rows:
+                lines.append(f"**{len(failing_rows)} of {len(r.rows)} rows disagree with the "
+                             "statement.** " + (failing_rows[0].note or ""))
                 lines.append("")
-            lines += ["| class | params | values | bound | holds | slack |",
-                      "|---|---|---|---|---|---|"]
+            open_rows = [row for row in r.rows if row.holds is None]
+            if open_rows and c.kind != "measured":
+                lines.append(f"**{len(open_rows)} of {len(r.rows)} rows have no verdict** "
+                             "(see their notes).")
+                lines.append("")
+            for p in plots.get(c.id, []):
+                lines += [f"![{c.id}: {p.name}]({_link(p, base)})", ""]
+            lines += ["| class | params | values | bound | holds | slack | note |",
+                      "|---|---|---|---|---|---|---|"]
             for row in r.rows:
-                lines.append(f"| {row.subject} | {_short(row.params, 40)} | "
+                lines.append(f"| {_short(row.subject, 60)} | {_short(row.params, 40)} | "
                              f"{_short(row.values)} | {_short(row.bound, 40)} | "
-                             f"{_verdict(row.holds)} | {_short(row.slack, 30)} |")
+                             f"{_verdict(row.holds, c.kind)} | {_short(row.slack, 30)} | "
+                             f"{_short(row.note, 60) if row.note else ''} |")
     return "\n".join(lines) + "\n"
 
 
@@ -66,7 +115,13 @@ def to_json(results: list[CheckResult]) -> list[dict[str, Any]]:
 
 
 def plots(results: list[CheckResult], directory: str | Path) -> list[Path]:
-    """One PNG per check with numeric bounds: measured value against the bound (y = x line)."""
+    """Write the PNG plots (see :func:`plot_files`) and return their paths."""
+    return [p for ps in plot_files(results, directory).values() for p in ps]
+
+
+def plot_files(results: list[CheckResult], directory: str | Path) -> dict[str, list[Path]]:
+    """Write one PNG per check with numeric bounds (measured value against the bound, y = x
+    line), and the measured-Ldim plots of the composition checks; return them by check id."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -74,7 +129,7 @@ def plots(results: list[CheckResult], directory: str | Path) -> list[Path]:
 
     out_dir = Path(directory)
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
+    written: dict[str, list[Path]] = defaultdict(list)
     for r in results:
         pts = [(float(row.bound), float(row.bound - row.slack), row.holds)
                for row in r.rows
@@ -96,12 +151,14 @@ def plots(results: list[CheckResult], directory: str | Path) -> list[Path]:
         fig.tight_layout()
         fig.savefig(path, dpi=110)
         plt.close(fig)
-        written.append(path)
-    written += _composition_plots(results, out_dir, plt)
-    return written
+        written[r.check.id].append(path)
+    for cid, path in _composition_plots(results, out_dir, plt):
+        written[cid].append(path)
+    return dict(written)
 
 
-def _composition_plots(results: list[CheckResult], out_dir: Path, plt: Any) -> list[Path]:
+def _composition_plots(results: list[CheckResult], out_dir: Path,
+                       plt: Any) -> list[tuple[str, Path]]:
     """Measured Ldim of composed classes against k²d (§4.2.2) and 2^{2k}k²d (Theorem 2.1)."""
     written = []
     refs = {"abms20.sec4.2.2.maj": ("Ldim(MAJ_k)", "k²d"),
@@ -127,5 +184,5 @@ def _composition_plots(results: list[CheckResult], out_dir: Path, plt: Any) -> l
         fig.tight_layout()
         fig.savefig(path, dpi=110)
         plt.close(fig)
-        written.append(path)
+        written.append((r.check.id, path))
     return written
