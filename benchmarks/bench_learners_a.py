@@ -8,6 +8,10 @@ with the non-private counterpart beside each private learner.
 * DPWinnow vs ConfidentWinnow: mistakes on margin-ρ sparse disjunction-like halfspaces, and on
   monotone decision lists through Lemma 4.10 (Theorem 4.11), against the explicit bounds.
 * PrivateMultiplicativeWeights: regret vs Theorem 2's αT + ln K/α at the α giving each ε.
+* LazyBB (seed 003) with DP-1R and DP-TopDown against sample size and ε on ``decision_lists n=5
+  k=1`` targets (uniform examples on {0,1}^5, the 5 bits as features), beside non-private 1R,
+  non-private LazyBB over 1R and AdaBoost over one-rules (50 rounds); hyper-parameters as in
+  ``bench_boosting.py`` (τ = 5; λ, κ = 0.5, 0.35 for DP-1R and 0.4, 0.3 for DP-TopDown).
 
 Errors are population errors under the uniform distribution on the domain (exact: the domain is
 finite), averaged over targets and runs.
@@ -170,6 +174,57 @@ def bench_winnow(R: Report, rng: np.random.Generator, T: int, epss) -> None:
                                 "update_bound": cw.update_bound()}, dp_winnow=dp)
 
 
+def bench_lazybb(R: Report, rng: np.random.Generator, sizes, epss, targets: int,
+                 reps: int) -> None:
+    from ltheory.privacy.learners import (
+        BoostedStumps,
+        DPOneRule,
+        DPTopDown,
+        LazyBB,
+        OneRule,
+    )
+
+    n = 5
+    N = 1 << n
+    cube = ((np.arange(N)[:, None] >> np.arange(n - 1, -1, -1)[None, :]) & 1).astype(np.int8)
+    tables = family("decision_lists", n=n, k=1).to_strings()
+    private = {
+        "LazyBB+DP-1R": lambda e: LazyBB(DPOneRule(), rounds=5, learning_rate=0.5,
+                                         smoothness=0.35, epsilon=e),
+        "LazyBB+DP-TopDown": lambda e: LazyBB(DPTopDown(internal_nodes=1), rounds=5,
+                                              learning_rate=0.4, smoothness=0.3, epsilon=e),
+    }
+    public = {"1R": OneRule(),
+              "LazyBB+1R": LazyBB(OneRule(), rounds=5, learning_rate=0.5, smoothness=0.35),
+              "BoostedStumps": BoostedStumps(rounds=50)}
+    cols = [f"{k} eps={e:g}" for k in private for e in epss] + [f"{k} (non-private)"
+                                                                 for k in public]
+    R.md(f"\n## LazyBB (pure eps-DP, Theorems 7 / 10) on decision_lists n={n} k=1 targets: "
+         f"mean population error ({targets} targets x {reps} runs)")
+    R.md("| m | " + " | ".join(cols) + " |")
+    R.md("|---|" + "---|" * len(cols))
+    for m in sizes:
+        errs: dict[str, list[float]] = {c: [] for c in cols}
+        for _ in range(targets):
+            tgt = tables[rng.integers(len(tables))]
+            truth = np.array([int(c) for c in tgt], dtype=np.int8)
+            xs = rng.integers(0, N, size=m)
+            d = tuple((tuple(int(v) for v in cube[x]), int(truth[x])) for x in xs)
+            for k, make in private.items():
+                for e in epss:
+                    L = make(e)
+                    errs[f"{k} eps={e:g}"] += [
+                        float(np.mean(L.fit_model(d, rng).predict(cube) != truth))
+                        for _ in range(reps)]
+            for k, L in public.items():
+                errs[f"{k} (non-private)"].append(
+                    float(np.mean(L.fit_model(d, rng).predict(cube) != truth)))
+        R.md(f"| {m} | " + " | ".join(f"{np.mean(errs[c]):.3f}" for c in cols) + " |")
+        R.rec("lazybb", target_family=f"decision_lists n={n} k=1", m=m,
+              error={c: float(np.mean(v)) for c, v in errs.items()}, targets=targets,
+              reps=reps)
+
+
 def bench_pmw(R: Report, rng: np.random.Generator) -> None:
     R.md("\n## PrivateMultiplicativeWeights: regret (expected) vs Theorem 2 bound, K=10")
     R.md("| T | alpha | pure eps = 2 alpha T | approx (12T alpha^2, e^-T alpha) | regret | "
@@ -212,6 +267,8 @@ def main() -> None:
     bench_decision_lists(R, rng, (64, 256, 1024, 4096), (0.5, 1.0, 10.0), targets, runs)
     bench_winnow(R, rng, T, (1.0, 10.0, 100.0))
     bench_pmw(R, rng)
+    bench_lazybb(R, rng, (64, 256) if args.quick else (64, 256, 1024, 4096),
+                 (0.5, 2.0, 10.0), targets, 2 if args.quick else 3)
     seconds = time.perf_counter() - t0
     R.md(f"\n(total {seconds:.1f} s on a shared, loaded machine)")
     doc = {"quick": args.quick, "seed": args.seed, "targets": targets, "runs": runs,
