@@ -36,8 +36,9 @@ coordinate of the score moves by ≤ 2 and a draw is 4η-DP.  Caching by ŵ's mi
 4.7's proof reads (its candidates are ŵ's errors, and Lemma 4.6 turns them into rounds where the
 shadow w is unconfident, so ConfidentWinnow would update on them too).  An earlier version cached
 the rounds where the *shadow* w was unconfident: then U depends on private state, one changed
-example can change several later update choices, and the score moves by more than 2 (a gap of
-~2.6 was found), so the 4η bound did not hold.  :meth:`DPWinnow.replay` is View 2 made
+example can change several later update choices, and the score moves by more than 2 (an audit
+found a gap of ~2.6; adversarial neighbours of the regression test reach 3), so the 4η bound did
+not hold.  :meth:`DPWinnow.replay` is View 2 made
 executable (the tests check the sensitivity with it).
 
 **Privacy (Theorem 4.4, Appendix C).**  The run is a post-processing of the sequential
