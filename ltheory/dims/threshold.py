@@ -6,23 +6,34 @@ h_i(x_j) = 1 iff i <= j.  The threshold dimension T(H) is the largest such k (T(
 convention; T(H) = 0 when every hypothesis is identically 0).  Shelah's theorem (ABMS20,
 Thm. 3.2): T(H) >= floor(log2 Ldim(H)) and Ldim(H) >= floor(log2 T(H)).
 
-Algorithm.  A ladder is a sequence of *pairs* p_i = (h_i, x_i) with h_i(x_i) = 1.  Pair a may
-stand before pair b iff h_a(x_b) = 1 and h_b(x_a) = 0 (write a -> b); a sequence is a ladder
-iff a -> b for every earlier a and later b (distinctness of points and hypotheses follows).  So
-T(H) is the longest sequence in which every earlier pair points to every later one.  After a
-prefix, the pairs that may follow it form the candidate set C (the intersection of the
-successor sets of the prefix), and the longest continuation depends on C alone:
+Algorithm.  Write a ladder as the sequence of pairs (x_i, h_i).  After choosing x_1, the rest
+of the ladder is a ladder of the *sub-problem* with points U' = (h_1 restricted to the points
+still allowed) minus x_1, and hypotheses those with h(x_1) = 0; so T is computed by the recursion
 
-    L(C) = max over b in C of 1 + L(C ∩ succ(b)),   L(∅) = 0.
+    L(Z, U) = max over x in U and h in Z with h(x) = 1 of
+              1 + L({h' in Z : h'(x) = 0}, (h ∩ U) minus {x}),       L = 0 when nothing is left,
 
-We memoise L on C (a Python-int bitset over the pairs) and prune a branch when 1 + the
-number of distinct points (or hypotheses) in C ∩ succ(b) cannot beat the best value known;
-the whole search is capped by T <= min(|H|, |X|).  First, T = |X| is decided in one pass
-(:func:`full_domain_ladder`: a ladder through every point is a chain of suffix sets in H), so
-the search proper starts below |X| (thresholds on [4096]: T = 4096 in ~4 s, mostly the
-independent certificate check of the 4096 x 4096 ladder).  A greedy ladder gives the first lower
-bound; the target is then raised one step at a time, each step either finding a longer
-ladder or proving there is none.
+where Z is the set of hypotheses still allowed and U the set of points.  Three facts make the
+search small:
+
+* L(Z, U) depends only on the *traces* {h ∩ U : h in Z} (a set of subsets of U), which is the
+  memo key; a child's traces are computed from its parent's traces, never from all of H;
+* for a fixed x only the traces containing x that are *maximal* under inclusion need trying
+  (a larger h ∩ U leaves a superset of points, and L is monotone);
+* a ladder of length k uses k distinct traces, the i-th of size >= k - i + 1 (it contains
+  x_i, ..., x_k), so if the j-th largest trace has s_j points, L <= max{k : s_j + j - 1 >= k
+  for all j <= k}; branches are tried largest trace first and cut as soon as 1 + |h ∩ U| - 1
+  cannot beat the best value or the target.
+
+At the root, T = |X| is decided first in one pass (:func:`full_domain_ladder`: a ladder through
+every point is a chain of suffix sets in H), and the search is capped by T <= |H|, T <= |X| - 1
+and Shelah's bound T <= 2^(Ldim+1) - 1 (ABMS20 Thm. 3.2, i.e. Ldim >= floor(log2 T)), with the
+Littlestone dimension's proven upper bound computed under a small share of the budget.  A greedy
+ladder gives the first lower bound; the target is then raised one step at a time, each step either
+finding a longer ladder or proving there is none.  Measured (``benchmarks/bench_dims.py``):
+random 120 x 16 classes in ~0.1 s, where the previous search over (h, x) pairs with successor
+bitsets took up to 1.2 s, and MAJ3 of a random 60 x 16 class (14,311 hypotheses) in ~0.3 s,
+where the pair search refused the class (its P^2/8-byte successor sets) and SAT took ~20 s.
 """
 
 from __future__ import annotations
@@ -35,153 +46,142 @@ import numpy as np
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
 from ltheory.dims.result import DimensionResult
-from ltheory.errors import BudgetExceededError, InvalidInputError
+from ltheory.errors import InvalidInputError
 
-#: Pairs (h, x) with h(x) = 1 beyond which the exact search refuses to start (its successor
-#: bitsets alone would take P^2/8 bytes, ~1.8 GB here); the SAT ladder search has no such limit.
-MAX_PAIRS = 120_000
-#: Cells of the boolean block built at a time for the successor sets (16 MB per operand).
-BLOCK_CELLS = 1 << 24
+#: Share of the budget (and at most this many seconds) given to the Littlestone dimension whose
+#: upper bound caps the search (T <= 2^(Ldim+1) - 1).
+LDIM_CAP_SECONDS = 1.0
+
+Traces = frozenset  # a frozenset of Python-int bitsets over the domain
 
 
-class _ThresholdSearch:
+class _LadderSearch:
+    """The memoised search for the longest ladder; a node is a frozenset of traces."""
+
     def __init__(self, H: HypothesisClass, budget: Budget | None) -> None:
-        M = H.matrix
-        hs, xs = np.nonzero(M)
-        self.h_of = hs.tolist()
-        self.x_of = xs.tolist()
-        P = len(hs)
-        self.P = P
-        if P > MAX_PAIRS:
-            raise BudgetExceededError(
-                f"the exact threshold search on {len(H)} hypotheses needs {P} (h, x) pairs with "
-                f"h(x) = 1, and its successor sets take P^2/8 bytes (more than {MAX_PAIRS} "
-                "pairs is refused); use method='sat' (the SAT ladder search)")
-        # succ[a] = bitset of pairs b with h_a(x_b) = 1 and h_b(x_a) = 0, built in row blocks so
-        # the peak is the packed bitsets (P^2/8 bytes) plus a block, never a dense P x P matrix.
-        self.succ = []
-        Mb = M.astype(bool)
-        block = max(1, BLOCK_CELLS // max(P, 1))
-        for start in range(0, P, block):
-            a = np.arange(start, min(P, start + block))
-            ha_xb = Mb[np.ix_(hs[a], xs)]          # [a, b] = h_a(x_b)
-            hb_xa = Mb[np.ix_(hs, xs[a])].T        # [a, b] = h_b(x_a)
-            packed = np.packbits(ha_xb & ~hb_xa, axis=1, bitorder="little")
-            self.succ.extend(int.from_bytes(row.tobytes(), "little") for row in packed)
-        # Masks of the pairs sharing a point, to count distinct points in a candidate set.
-        self.point_masks = self._group_masks(xs, M.shape[1])
-        self.hyp_masks = self._group_masks(hs, M.shape[0])
-        self.memo: dict[int, int] = {}
+        packed = np.packbits(H.matrix.astype(bool), axis=1, bitorder="little")
+        self.rows = [int.from_bytes(r.tobytes(), "little") for r in packed]
+        self.root: Traces = frozenset(r for r in self.rows if r)
+        self.memo: dict[Traces, int] = {}
         self.budget = budget
         self.nodes = 0
 
     @staticmethod
-    def _group_masks(keys: np.ndarray, size: int) -> list[int]:
-        masks = [0] * size
-        for i, k in enumerate(keys.tolist()):
-            masks[k] |= 1 << i
-        return [mk for mk in masks if mk]
+    def size_bound(traces: Traces) -> int:
+        """The largest k with k distinct traces, the j-th largest of >= k - j + 1 points."""
+        sizes = sorted((t.bit_count() for t in traces), reverse=True)
+        k, low = 0, len(sizes) + (max(sizes) if sizes else 0)
+        for j, s in enumerate(sizes):
+            low = min(low, s + j)
+            if low < j + 1:
+                break
+            k = j + 1
+        return k
 
-    def _distinct(self, C: int) -> int:
-        """An upper bound on the ladder length inside C: min(#points, #hypotheses) in C."""
-        pts = sum(1 for mk in self.point_masks if mk & C)
-        if pts <= 2:
-            return pts
-        hyps = 0
-        for mk in self.hyp_masks:
-            if mk & C:
-                hyps += 1
-                if hyps >= pts:
-                    return pts
-        return hyps
+    @staticmethod
+    def branches(traces: Traces) -> list[tuple[int, int, int]]:
+        """(points left after the step, x, trace) for every x and every maximal trace holding
+        x, most points left first."""
+        U = 0
+        for t in traces:
+            U |= t
+        by_size = sorted(traces, key=lambda t: -t.bit_count())
+        out = []
+        rest = U
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            kept: list[int] = []
+            for t in by_size:
+                if t & low and not any(t & k == t for k in kept):
+                    kept.append(t)
+            x = low.bit_length() - 1
+            out.extend((t.bit_count() - 1, x, t) for t in kept)
+        out.sort(key=lambda b: -b[0])
+        return out
 
-    def longest(self, C: int, need: int) -> int:
-        """L(C) exactly if L(C) >= need; otherwise some value < need (a proven upper bound)."""
-        if C == 0:
+    @staticmethod
+    def child(traces: Traces, x: int, t: int) -> Traces:
+        """The traces after the step (x, h) with h ∩ U = t: hypotheses with h'(x) = 0, on the
+        points t minus x."""
+        low = 1 << x
+        keep = t ^ low
+        out = set()
+        for s in traces:
+            if not s & low:
+                r = s & keep
+                if r:
+                    out.add(r)
+        return frozenset(out)
+
+    def longest(self, traces: Traces, need: int) -> int:
+        """L(traces) exactly if it is >= need; otherwise a proven upper bound below need."""
+        if not traces:
             return 0
-        got = self.memo.get(C)
+        got = self.memo.get(traces)
         if got is not None and (got >= 0 or -got - 1 < need):
             # exact value, or an upper bound (stored as -(ub+1)) still below what we need
             return got if got >= 0 else -got - 1
         self.nodes += 1
         if self.budget is not None and self.budget.expired():
             raise BudgetExpired
-        ub = self._distinct(C)
+        ub = self.size_bound(traces)
         if ub < need:
-            self.memo[C] = -(ub + 1)
+            self.memo[traces] = -(ub + 1)
             return ub
-        best = 0
-        branches = []
-        skipped = 0  # upper bound on the branches not explored (each worth <= 1 + its points)
-        rest = C
-        pmasks = self.point_masks
-        while rest:
-            low = rest & -rest
-            b = low.bit_length() - 1
-            rest ^= low
-            nxt = C & self.succ[b]
-            pts = 0  # a ladder continuing after b uses distinct points of nxt
-            for mk in pmasks:
-                if mk & nxt:
-                    pts += 1
-            if 1 + pts >= need:
-                branches.append((pts, nxt))
-            else:
-                skipped = max(skipped, 1 + pts)
-        branches.sort(key=lambda t: -t[0])
-        explored = 0  # max over explored branches of a proven upper bound on their value
-        for pts, nxt in branches:
-            if 1 + pts <= best:
-                skipped = max(skipped, 1 + pts)
+        best = explored = skipped = 0
+        for left, x, t in self.branches(traces):
+            if 1 + left <= best or 1 + left < need:
+                skipped = 1 + left  # sorted: every later branch is worth at most this
                 break
-            target = max(best, need - 1)
-            val = 1 + self.longest(nxt, target)  # exact if >= 1 + target, else an upper bound
-            explored = max(explored, val)
+            val = 1 + self.longest(self.child(traces, x, t), max(best, need - 1))
+            explored = max(explored, val)  # exact if it beats the target, else an upper bound
             if val > best:
                 best = val
                 if best >= ub:
                     break
         if best >= need or best >= ub:
-            self.memo[C] = best  # exact: every branch not explored is worth <= best
+            self.memo[traces] = best  # exact: every branch not explored is worth <= best
             return best
         upper = min(max(best, explored, skipped, 1), need - 1)
-        self.memo[C] = -(upper + 1)
+        self.memo[traces] = -(upper + 1)
         return upper
 
-    def greedy_ladder(self, C: int) -> list[int]:
-        """A ladder built greedily, each step keeping the largest candidate set (a lower bound)."""
-        out: list[int] = []
-        while C:
-            best_b, best_next = -1, -1
-            rest = C
-            while rest:
-                low = rest & -rest
-                b = low.bit_length() - 1
-                rest ^= low
-                size = (C & self.succ[b]).bit_count()
-                if size > best_next:
-                    best_b, best_next = b, size
-            out.append(best_b)
-            C &= self.succ[best_b]
-        return out
+    def greedy(self) -> list[tuple[int, int]]:
+        """A ladder (as steps (x, trace)) taking the largest trace at every step."""
+        steps, traces = [], self.root
+        while traces:
+            _, x, t = self.branches(traces)[0]
+            steps.append((x, t))
+            traces = self.child(traces, x, t)
+        return steps
 
-    def ladder(self, C: int, k: int) -> list[int]:
-        """A sequence of k pairs in C forming a ladder (requires L(C) >= k)."""
-        out: list[int] = []
+    def ladder(self, k: int) -> list[tuple[int, int]]:
+        """Steps (x, trace) of a ladder of length k (requires L(root) >= k, proven)."""
+        steps, traces = [], self.root
         while k > 0:
-            rest = C
-            while rest:
-                low = rest & -rest
-                b = low.bit_length() - 1
-                rest ^= low
-                nxt = C & self.succ[b]
+            for _, x, t in self.branches(traces):
+                nxt = self.child(traces, x, t)
                 if self.longest(nxt, k - 1) >= k - 1:
-                    out.append(b)
-                    C, k = nxt, k - 1
+                    steps.append((x, t))
+                    traces, k = nxt, k - 1
                     break
             else:  # pragma: no cover - would be a logic error
                 raise AssertionError("no continuation reaches the claimed length")
-        return out
+        return steps
+
+    def indices(self, steps: list[tuple[int, int]], n: int) -> tuple[list[int], list[int]]:
+        """The (point, hypothesis-row) indices of a ladder given as steps (x_i, h_i ∩ U_i)."""
+        U = (1 << n) - 1
+        Z = list(range(len(self.rows)))
+        xs, hs = [], []
+        for x, t in steps:
+            h = next(h for h in Z if self.rows[h] & U == t)
+            xs.append(x)
+            hs.append(h)
+            Z = [g for g in Z if not self.rows[g] >> x & 1]
+            U = t ^ (1 << x)
+        return xs, hs
 
 
 def full_domain_ladder(H: HypothesisClass) -> tuple[list[int], list[int]] | None:
@@ -258,7 +258,7 @@ def _threshold_exact(H: HypothesisClass, budget: float | None = None) -> Dimensi
         raise InvalidInputError(
             f"threshold_dimension needs a HypothesisClass, got {type(H).__name__}")
     t0 = time.perf_counter()
-    bud = Budget(budget)
+    bud = Budget(budget, stride=16)  # a node may take milliseconds on large classes
     if len(H) == 0:
         return DimensionResult("tdim", -1, None, True, -1, -1, time.perf_counter() - t0, {})
     top = full_domain_ladder(H)            # T = |X| exactly, or T <= |X| - 1, in O(|H| |X|)
@@ -267,31 +267,45 @@ def _threshold_exact(H: HypothesisClass, budget: float | None = None) -> Dimensi
         return DimensionResult("tdim", n, ladder_witness(H, *top), True, n, n,
                                time.perf_counter() - t0,
                                {"nodes": 0, "method": "full-domain chain"})
-    search = _ThresholdSearch(H, bud)
-    full = (1 << search.P) - 1
+    n = H.domain_size
+    search = _LadderSearch(H, bud)
     # no chain through every point (above), so T <= |X| - 1 (T = 0 on an empty domain)
-    upper = min(len(H), max(H.domain_size - 1, 0))
-    best_seq = search.greedy_ladder(full)
-    lower = len(best_seq)
+    upper = min(len(H), max(n - 1, 0), search.size_bound(search.root))
+    stats: dict[str, Any] = {}
+    if upper > 1:
+        upper = min(upper, _shelah_cap(H, budget, stats))
+    best = search.greedy()
+    lower = len(best)
     exact = True
     try:
         # Raise the target one step at a time: each step either finds a longer ladder or
-        # proves that none exists (L(full) < target).
+        # proves that none exists (L(root) < target).
         while lower < upper:
-            val = search.longest(full, lower + 1)
+            val = search.longest(search.root, lower + 1)
             if val < lower + 1:
                 upper = lower
                 break
             # The ladder of length val is proven (memoised); rebuild it without the budget so the
             # witness always certifies the bound we report.
             search.budget, saved = None, search.budget
-            best_seq = search.ladder(full, val)
+            best = search.ladder(val)
             search.budget = saved
             lower = val
     except BudgetExpired:
         exact = False
-    witness = ladder_witness(H, [search.x_of[p] for p in best_seq],
-                             [search.h_of[p] for p in best_seq])
+    witness = ladder_witness(H, *search.indices(best[:lower], n))
+    stats |= {"nodes": search.nodes, "memo": len(search.memo), "traces": len(search.root)}
     return DimensionResult("tdim", lower, witness, exact and lower == upper, lower, upper,
-                           time.perf_counter() - t0,
-                           {"nodes": search.nodes, "memo": len(search.memo), "pairs": search.P})
+                           time.perf_counter() - t0, stats)
+
+
+def _shelah_cap(H: HypothesisClass, budget: float | None, stats: dict[str, Any]) -> int:
+    """Shelah's bound T(H) <= 2^(Ldim(H)+1) - 1 (ABMS20 Thm. 3.2: Ldim >= floor(log2 T)), from
+    the Littlestone dimension's proven upper bound under a small time budget."""
+    from ltheory.dims.littlestone import _littlestone_exact
+
+    share = LDIM_CAP_SECONDS if budget is None else min(LDIM_CAP_SECONDS, budget / 10)
+    res = _littlestone_exact(H, share)
+    cap = (1 << (res.upper + 1)) - 1
+    stats["ldim_cap"] = {"ldim_upper": res.upper, "cap": cap}
+    return cap

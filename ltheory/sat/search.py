@@ -246,10 +246,6 @@ def _via_enumeration(kind: str, C: ComposedClass, deadline: _Deadline, limit: in
             "seconds": round(en.seconds, 4)}
     if not en.complete:
         return None, en
-    from ltheory.sat.dispatch import tdim_too_large
-
-    if kind == "tdim" and tdim_too_large(en.H):
-        return None, en  # too large for the exact ladder search: use the incremental SAT
     left = deadline.left()
     res = _exact_fn(kind)(en.H, None if left is None else max(left, 1e-3))
     res = _with_components(kind, C, en, res)
