@@ -44,6 +44,15 @@ from ltheory.errors import InvalidInputError
 _MAX_BEAM = 1 << 14
 
 
+#: Largest one-hot matrix (hypotheses x cells) built for counting by matrix product.
+_ONE_HOT_CELLS = 1 << 22
+
+
+def _code_dtype(k: int) -> type:
+    """The narrowest integer type for cell codes of k points (numpy sorts 16-bit keys by radix)."""
+    return np.int16 if k < 15 else np.int64
+
+
 class _NodeLimit(Exception):
     """Internal: the exhaustive search hit its node limit for this round."""
 
@@ -59,20 +68,38 @@ class _VCSearch:
         self.nodes = 0
         self.node_limit: int | None = None
         self.M16 = M.astype(np.int16)
+        self.Mf = M.astype(np.float32)
+        self._eye = [np.eye(1 << k, dtype=np.float32) for k in range(7)]
+
+    def _cell_counts(self, codes: np.ndarray, k: int, cand: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """(cell sizes, ones[c, j] = hypotheses of cell c that are 1 on point cand[j]).
+
+        Up to 64 cells a one-hot matrix product (float32, exact below 2^24 hypotheses) is
+        fastest; beyond, a sort by cell and ``numpy.add.reduceat`` (measured on 1,024 x 60:
+        8 cells 37 us vs 119 us, 64 cells 125 us vs 144 us)."""
+        sizes = np.bincount(codes, minlength=1 << k)
+        if k < len(self._eye) and (self.m << k) <= _ONE_HOT_CELLS:
+            ones = (self._eye[k][codes].T @ self.Mf)[:, cand].astype(np.int64)
+        else:
+            order = np.argsort(codes, kind="stable")
+            starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+            full = sizes > 0  # reduceat reads one row for an empty segment: skip those cells
+            ones = np.zeros((len(sizes), len(cand)), dtype=np.int64)
+            if full.any():
+                ones[full] = np.add.reduceat(self.M16[order][:, cand], starts[full], axis=0)
+        return sizes, ones
 
     def _refine_scores(self, codes: np.ndarray, k: int, cand: np.ndarray,
                        with_collisions: bool = False) -> Any:
         """For each candidate point y: min over the cells of S of min(#ones, #zeros) of y in
         that cell (and, if asked, the number of pairs of hypotheses that S + y does not
         separate: lower means more evenly filled cells)."""
-        order = np.argsort(codes, kind="stable")
         sizes = np.bincount(codes, minlength=1 << k)
         if (sizes == 0).any():
             empty = np.full(len(cand), -1)
             return (empty, empty) if with_collisions else empty
-        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-        sub = self.M16[order][:, cand]
-        ones = np.add.reduceat(sub, starts, axis=0).astype(np.int64)
+        sizes, ones = self._cell_counts(codes, k, cand)
         zeros = sizes[:, None] - ones
         mins = np.minimum(ones, zeros).min(axis=0)
         if with_collisions:
@@ -120,50 +147,54 @@ class _VCSearch:
 
         With a ``target`` size, a set S of size k is kept only if every cell can still be
         shattered by target - k more points (>= 2^(target-k) hypotheses per cell; the
-        exhaustive search's test), so the beam spends its width on sets that can reach it."""
+        exhaustive search's test), so the beam spends its width on sets that can reach it.
+        That test is monotone, so each set inherits the candidates that passed at its parent
+        (measured on planted 1024 x 60, width 4,096: 4.0-4.7 s before, 2.4-2.9 s with the
+        inherited candidates and 16-bit cell codes, which numpy sorts by radix)."""
         m, n = self.M.shape
-        level: list[tuple[int, ...]] = [()]
+        M = self.M
+        # level: (sorted set, cell codes of the rows, candidates that passed at the parent)
+        level: list[tuple[tuple[int, ...], np.ndarray, np.ndarray]] = [
+            ((), np.zeros(m, dtype=_code_dtype(0)), np.arange(n))]
         best: tuple[int, ...] = ()
-        weights = [1 << x for x in range(n)]
         for k in range(n):
-            keys: list[np.ndarray] = []
-            scores: list[np.ndarray] = []
-            for S in level:
+            need = 1 << max(target - k - 1, 0)
+            parents, ys_all, scores, passed = [], [], [], []
+            for i, (_, codes, cand) in enumerate(level):
                 if self.budget is not None and self.budget.expired():
                     return list(best)
-                codes = np.zeros(m, dtype=np.int64)
-                for x in S:
-                    codes = codes * 2 + self.M[:, x]
-                sizes = np.bincount(codes, minlength=1 << k)
-                order = np.argsort(codes, kind="stable")
-                starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-                ones = np.add.reduceat(self.M16[order], starts, axis=0).astype(np.int64)
-                zeros = sizes[:, None] - ones
-                need = 1 << max(target - k - 1, 0)
-                ok = np.minimum(ones, zeros).min(axis=0) >= need
-                ok[list(S)] = False
-                ys = np.flatnonzero(ok)
-                if not len(ys):
-                    continue
-                base = sum(weights[x] for x in S)
-                keys.append(np.array([base + weights[y] for y in ys], dtype=object))
-                scores.append((ones[:, ys] ** 2 + zeros[:, ys] ** 2).sum(axis=0))
-            if not keys:
+                ys = cand
+                if len(cand):
+                    sizes, ones = self._cell_counts(codes, k, cand)
+                    zeros = sizes[:, None] - ones
+                    ok = np.minimum(ones, zeros).min(axis=0) >= need
+                    ys = cand[ok]
+                    if len(ys):
+                        o, z = ones[:, ok], zeros[:, ok]
+                        parents.append(np.full(len(ys), i))
+                        ys_all.append(ys)
+                        scores.append((o * o + z * z).sum(axis=0))
+                passed.append(ys)
+            if not parents:
                 break
-            allkeys = np.concatenate(keys)
-            allscores = np.concatenate(scores)
-            order = np.argsort(allscores, kind="stable")
-            chosen: list[int] = []
-            seen: set[int] = set()
-            for i in order:
-                key = allkeys[i]
-                if key not in seen:
-                    seen.add(key)
-                    chosen.append(key)
-                    if len(chosen) >= width:
-                        break
-            level = [tuple(x for x in range(n) if key >> x & 1) for key in chosen]
-            best = level[0]
+            par = np.concatenate(parents)
+            ysv = np.concatenate(ys_all)
+            dtype = _code_dtype(k + 1)
+            nxt: list[tuple[tuple[int, ...], np.ndarray, np.ndarray]] = []
+            seen: set[tuple[int, ...]] = set()
+            for j in np.argsort(np.concatenate(scores), kind="stable").tolist():
+                i, y = int(par[j]), int(ysv[j])
+                key = tuple(sorted(level[i][0] + (y,)))
+                if key in seen:
+                    continue
+                seen.add(key)
+                cand = passed[i]
+                nxt.append((key, (level[i][1].astype(dtype) * 2 + M[:, y]).astype(dtype),
+                            cand[cand != y]))
+                if len(nxt) >= width:
+                    break
+            level = nxt
+            best = level[0][0]
         return list(best)
 
     def find(self, d: int) -> list[int] | None:
@@ -172,7 +203,7 @@ class _VCSearch:
             return []
         if (1 << d) > self.m or d > self.M.shape[1]:
             return None
-        codes = np.zeros(self.m, dtype=np.int64)
+        codes = np.zeros(self.m, dtype=_code_dtype(d))
         return self._dfs(codes, [], np.arange(self.M.shape[1]), d)
 
     def _dfs(self, codes: np.ndarray, S: list[int], cand: np.ndarray, d: int) -> list[int] | None:
