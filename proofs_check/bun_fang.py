@@ -26,6 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ltheory.errors import InvalidInputError
 from ltheory.privacy.learners.decision_lists import (
     RivestDecisionListLearner,
     conjunction_features,
@@ -91,7 +92,7 @@ def _prop33(quick: bool) -> Iterator[Evidence]:
             table = learner.fit(data, np.random.default_rng(0))
             consistent = all(table[x] == str(y) for x, y in data)
             err = ""
-        except Exception as exc:  # the proposition says this never happens
+        except InvalidInputError as exc:  # "stuck": the proposition says this never happens
             consistent, err = False, f"{type(exc).__name__}: {exc}"
         ok = stuck is None and consistent
         yield Evidence("random F-decision list, random sample", {"n": n, "k": k, "seed": seed},
@@ -103,7 +104,7 @@ def _prop33(quick: bool) -> Iterator[Evidence]:
     # exhaustive: every decision list of length <= 2 over literals of {0,1}^2, full cube sample
     F = conjunction_features(2, 1)
     xs = np.arange(4)
-    total, bad = 0, []
+    total, bad, errors = 0, [], []
     for length in (0, 1, 2):
         for feats in itertools.permutations(range(len(F) - 1), length):
             for bits in itertools.product((0, 1), repeat=length + 1):
@@ -115,11 +116,12 @@ def _prop33(quick: bool) -> Iterator[Evidence]:
                     table = RivestDecisionListLearner(F).fit(data, np.random.default_rng(0))
                     if any(table[x] != str(y) for x, y in data):
                         bad.append(rules)
-                except Exception:
+                except InvalidInputError as exc:  # stuck on a realizable sample
                     bad.append(rules)
+                    errors.append(str(exc))
     yield Evidence("every literal decision list of length ≤ 2 on {0,1}^2 (all 4 points)",
                    {"n": 2}, {"lists": total, "failures": len(bad)}, 0, not bad, -len(bad),
-                   bad[:3] or None)
+                   {"lists": bad[:3], "errors": errors[:3]} if bad else None)
 
 
 # ----------------------------------------------------------------------------- Lemma 4.10

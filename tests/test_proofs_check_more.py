@@ -131,3 +131,30 @@ def test_hypothesis_driven_maj3_search(n: int, data) -> None:
     target(float(ratio), label="Ldim(MAJ3(H,H,H))/Ldim(H)")
     # MAJ3(H,H,H) ⊇ H, so the ratio is at least 1 whenever Ldim(H) ≥ 1
     assert values["Ldim(MAJ3(H,H,H))"] >= values["Ldim(H)"]
+
+
+def test_prop33_reports_a_stuck_learner_and_propagates_a_bug(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the learner's "no consistent list" error is a refutation of Proposition 3.3; any
+    other exception is a bug and must not be turned into a failing row."""
+    from ltheory.errors import InvalidInputError
+    from ltheory.privacy.learners import decision_lists
+    from proofs_check import bun_fang
+
+    check = next(c for c in bun_fang.CHECKS if c.id == "bunfang.prop3.3")
+
+    def stuck(self, data, rng):
+        raise InvalidInputError("no rule covers the remaining sample")
+
+    monkeypatch.setattr(decision_lists.RivestDecisionListLearner, "fit", stuck)
+    res = check.run(quick=True)
+    assert res.holds is False
+    bad = [r for r in res.rows if r.holds is False]
+    assert bad and any("no rule covers" in str(r.witness) for r in bad)
+
+    def bug(self, data, rng):
+        raise TypeError("a bug, not a refutation")
+
+    monkeypatch.setattr(decision_lists.RivestDecisionListLearner, "fit", bug)
+    with pytest.raises(TypeError, match="a bug"):
+        check.run(quick=True)
