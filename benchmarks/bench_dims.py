@@ -2,6 +2,10 @@
 
     python benchmarks/bench_dims.py            # everything, including the slow baseline (~1 min)
     python benchmarks/bench_dims.py --quick    # skip the frozenset baseline
+    python benchmarks/bench_dims.py --vc-seeds 32   # the VC heuristic's tail over more seeds
+
+Writes what it prints to benchmarks/results/dims.md and the figures to dims.json
+(``--quick``: benchmarks/results/quick/, git-ignored).
 
 Targets (from the issue):
   * Ldim of a seeded random class, 200 hypotheses on 20 points (p = 1/2): >= 100x faster than
@@ -10,7 +14,8 @@ Targets (from the issue):
     < 5 s (catalog family ``planted m=1024 n=60 d=9 p=0.5 seed=S``);
   * Ldim of intervals (with the empty set) on [n] for every n <= 64, generic algorithm; and of
     thresholds on [4096]: report the times;
-  * threshold dimension of a random class of 120 hypotheses on 16 points: < 1 s.
+  * threshold dimension of a random class of 120 hypotheses on 16 points: < 1 s; beside it, larger
+    threshold searches (random 400 x 24, MAJ3 of random 60 x 16, conjunctions on {0,1}^6).
 Every result's witness is re-checked by ltheory.dims.certificates.verify.
 """
 
@@ -18,18 +23,30 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from ltheory import catalog
+from ltheory import catalog, compose
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.certificates import verify
 from ltheory.dims.littlestone import littlestone_dimension
 from ltheory.dims.threshold import threshold_dimension
 from ltheory.dims.vc import vc_dimension
+
+RESULTS = Path(__file__).resolve().parent / "results"
+LINES: list[str] = []
+FIGURES: dict[str, object] = {}
+
+
+def say(line: str) -> None:
+    """Print a line of the report and keep it for benchmarks/results/dims.md."""
+    print(line, flush=True)
+    LINES.append(line)
 
 
 def baseline_ldim(H: HypothesisClass) -> int:
@@ -62,7 +79,7 @@ def timed(fn, *args, repeat: int = 1, **kw):
 
 
 def bench_ldim_random(quick: bool) -> None:
-    print("== Littlestone dimension, random class m=200 n=20 p=1/2")
+    say("== Littlestone dimension, random class m=200 n=20 p=1/2")
     for seed in range(3):
         H = catalog.family("random", m=200, n=20, p=0.5, seed=seed)
         r, t = timed(littlestone_dimension, H, repeat=5)
@@ -72,27 +89,28 @@ def bench_ldim_random(quick: bool) -> None:
             b, tb = timed(baseline_ldim, H)
             assert b == r.value, (b, r.value)
             line += f"  baseline(frozenset memo)={tb:.2f} s  speedup={tb / t:,.0f}x"
-        print(line, flush=True)
+        say(line)
 
 
-def bench_vc_planted() -> None:
-    print("== VC dimension, planted m=1024 n=60 d=9 p=1/2")
+def bench_vc_planted(seeds: int) -> None:
+    say("== VC dimension, planted m=1024 n=60 d=9 p=1/2")
     times = []
-    for seed in range(8):
+    for seed in range(seeds):
         H = catalog.family("planted", m=1024, n=60, d=9, p=0.5, seed=seed)
         r, t = timed(vc_dimension, H)
         verify(H, r)
         times.append(t)
         planted = catalog.planted_points(1024, 60, 9, 0.5, seed)
         found = sorted(int(x) for x in r.witness)
-        print(f"  seed={seed}: VC={r.value} exact={r.exact} {t:.2f} s nodes={r.stats['nodes']}"
-              f" witness=planted:{found == planted}", flush=True)
-    print(f"  median {statistics.median(times):.2f} s, max {max(times):.2f} s, "
-          f"{sum(t < 5 for t in times)}/{len(times)} under 5 s")
+        say(f"  seed={seed}: VC={r.value} exact={r.exact} {t:.2f} s nodes={r.stats['nodes']}"
+              f" witness=planted:{found == planted}")
+    say(f"  median {statistics.median(times):.2f} s, max {max(times):.2f} s, "
+        f"{sum(t < 5 for t in times)}/{len(times)} under 5 s")
+    FIGURES["vc_planted_seconds"] = [round(t, 3) for t in times]
 
 
 def bench_ldim_intervals() -> None:
-    print("== Littlestone dimension, intervals with the empty set on [n], n = 1..64")
+    say("== Littlestone dimension, intervals with the empty set on [n], n = 1..64")
     total, first, prev = 0.0, {}, None
     worst = (0.0, 0)
     for n in range(1, 65):
@@ -104,38 +122,66 @@ def bench_ldim_intervals() -> None:
         if r.value != prev:
             first[r.value] = n
             prev = r.value
-    print(f"  first n reaching each value: {first}")
-    print(f"  total {total:.2f} s for all n <= 64; slowest n={worst[1]} ({worst[0]:.3f} s)")
+    say(f"  first n reaching each value: {first}")
+    say(f"  total {total:.2f} s for all n <= 64; slowest n={worst[1]} ({worst[0]:.3f} s)")
     n = 4096  # above the catalog's limit for thresholds, so built here: h_t(x) = 1 iff x >= t
     H = HypothesisClass.from_matrix(np.arange(n)[None, :] >= np.arange(n + 1)[:, None])
     r, t = timed(littlestone_dimension, H)
     verify(H, r)
-    print(f"== Littlestone dimension, thresholds on [4096]: Ldim={r.value} exact={r.exact} "
+    say(f"== Littlestone dimension, thresholds on [4096]: Ldim={r.value} exact={r.exact} "
           f"{t:.2f} s (class built separately)")
 
 
 def bench_tdim_random() -> None:
-    print("== threshold dimension, random class m=120 n=16 p=1/2")
+    say("== threshold dimension, random class m=120 n=16 p=1/2")
     times = []
-    for seed in range(5):
+    for seed in range(10):
         H = catalog.family("random", m=120, n=16, p=0.5, seed=seed)
         r, t = timed(threshold_dimension, H)
         verify(H, r)
         times.append(t)
-        print(f"  seed={seed}: T={r.value} exact={r.exact} {t:.2f} s nodes={r.stats['nodes']}",
+        say(f"  seed={seed}: T={r.value} exact={r.exact} {t:.2f} s nodes={r.stats['nodes']}",
               flush=True)
-    print(f"  median {statistics.median(times):.2f} s, max {max(times):.2f} s")
+    say(f"  median {statistics.median(times):.2f} s, max {max(times):.2f} s")
+    FIGURES["tdim_random_120x16_seconds"] = [round(t, 4) for t in times]
+
+
+def bench_tdim_larger(quick: bool) -> None:
+    say("== threshold dimension, larger classes (exact search, 120 s budget each)")
+    H = catalog.from_spec("random m=60 n=16 p=0.5 seed=2")
+    cases = [("random m=400 n=24 p=0.5 seed=0", catalog.from_spec("random m=400 n=24 seed=0")),
+             ("MAJ3(random m=60 n=16 seed=2)", compose("maj", H, H, H, lazy=True).materialise())]
+    if not quick:
+        cases.append(("conjunctions n=6", catalog.from_spec("conjunctions n=6")))
+    for name, G in cases:
+        r, t = timed(threshold_dimension, G, budget=120.0, method="exact")
+        verify(G, r)
+        say(f"  {name} ({len(G)} hypotheses, {G.domain_size} points): T={r.value} "
+            f"exact={r.exact} [{r.lower}, {r.upper}] {t:.2f} s nodes={r.stats.get('nodes')}")
+        FIGURES[f"tdim {name}"] = {"value": r.value, "exact": r.exact, "seconds": round(t, 3)}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip the frozenset baseline")
+    ap.add_argument("--vc-seeds", type=int, default=8, help="planted VC instances (default 8)")
     args = ap.parse_args(argv)
-    print(f"numpy {np.__version__}, python {sys.version.split()[0]}")
+    t0 = time.perf_counter()
+    say(f"numpy {np.__version__}, python {sys.version.split()[0]}")
     bench_ldim_random(args.quick)
-    bench_vc_planted()
+    bench_vc_planted(args.vc_seeds)
     bench_ldim_intervals()
     bench_tdim_random()
+    bench_tdim_larger(args.quick)
+    out = RESULTS / "quick" if args.quick else RESULTS
+    out.mkdir(parents=True, exist_ok=True)
+    cmd = "python benchmarks/bench_dims.py" + (" --quick" if args.quick else "") + (
+        f" --vc-seeds {args.vc_seeds}" if args.vc_seeds != 8 else "")
+    (out / "dims.md").write_text(
+        f"# Exact dimensions benchmark\n\nGenerated by `{cmd}` in "
+        f"{time.perf_counter() - t0:.0f} s.\n\n```\n" + "\n".join(LINES) + "\n```\n")
+    (out / "dims.json").write_text(json.dumps(FIGURES, indent=1) + "\n")
+    print(f"wrote {out / 'dims.md'} and dims.json")
     return 0
 
 
