@@ -140,8 +140,7 @@ def bench_tdim_random() -> None:
         r, t = timed(threshold_dimension, H)
         verify(H, r)
         times.append(t)
-        say(f"  seed={seed}: T={r.value} exact={r.exact} {t:.2f} s nodes={r.stats['nodes']}",
-              flush=True)
+        say(f"  seed={seed}: T={r.value} exact={r.exact} {t:.2f} s nodes={r.stats['nodes']}")
     say(f"  median {statistics.median(times):.2f} s, max {max(times):.2f} s")
     FIGURES["tdim_random_120x16_seconds"] = [round(t, 4) for t in times]
 
