@@ -21,13 +21,13 @@ Measured (2-core machine, Python 3.11, CaDiCaL 1.9.5; seconds):
 
     1.  m  n  products   |C| dim  value  exact s   sat s   tree-sat (30 s budget)
        40 12     64000  2009 ldim     10    0.046   0.483    9..12  32.4s
-       40 12     64000  2009 tdim     11    0.894   0.747   11..12  30.3s
+       40 12     64000  2009 tdim     11    0.089   0.540   11..12  30.4s
        50 14    125000  6032 ldim     11    0.992   1.978   10..14   0.4s (depth 11 too large)
-       50 14    125000  6032 tdim     13   24.296  20.371   13..14  30.3s
+       50 14    125000  6032 tdim     13    1.200   2.753   13..14  30.5s
        60 16    216000 14311 ldim     12   18.082  19.866   11..15   2.1s (depth 12 too large)
-       60 16    216000 14311 tdim 15..16   memory  120.550  15..16  30.1s
-       ("memory": the exact ladder search would need a ~114,000^2 matrix; an earlier run without
-       the guard was killed; SAT ladder with a 120 s budget.)
+       60 16    216000 14311 tdim     15    1.379   5.505   15..16  30.6s
+       (tdim rows re-measured after the threshold search over traces replaced the (h, x)-pair
+       search: 40/12 0.89 -> 0.09 s, 50/14 24.3 -> 1.2 s, 60/16 refused for memory -> 1.4 s.)
     2.  G    m     products   |C|   exact s  sat s
        maj3  60       216000  3050    0.431  1.221
        maj3 200      7414875  4096    1.225  1.341
