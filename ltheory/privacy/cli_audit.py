@@ -1,12 +1,18 @@
 """The ``ltheory audit`` command; ``register(app)`` adds it to the top-level typer app.
 
-``ltheory audit NAME [--param k=v ...] --claimed-epsilon E --runs N [--seed S] [--alpha A]
-[--claimed-delta D] [--d0 JSON --d1 JSON] [--search] [--tradeoff] [--json] [--plot FILE]``
+``ltheory audit NAME [--param k=v ...] [--claimed-epsilon E] --runs N [--seed S] [--alpha A]
+[--claimed-delta D] [--d0 JSON --d1 JSON] [--search] [--broken] [--tradeoff] [--json]
+[--plot FILE]``
 
-NAME is one of ``MECHANISMS``; parameters are converted with the constructor's annotations
-(int, float, bool, "lo,hi" int pairs), never evaluated.  The mechanism's ε defaults to the claimed
-ε.  Datasets default to the mechanism's ``default_pair()``; ``--d0``/``--d1`` take JSON (lists
-become tuples).  Exit codes: 0 consistent, 1 violation, 2 bad input (one line on stderr).
+NAME is one of ``MECHANISMS`` or a LEARNER: the name of one of the seeds' learner audit cases
+(:func:`ltheory.privacy.learners.audit_cases`, e.g. ``exponential/thresholds-n8-eps1``; DESIGN.md's
+``ltheory audit LEARNER``).  A mechanism needs ``--claimed-epsilon``; its parameters are converted
+with the constructor's annotations (int, float, bool, "lo,hi" int pairs), never evaluated, and its
+ε defaults to the claimed ε.  A learner case has fixed settings (no ``--param``); its claim is the
+learner's own ``.claim`` unless ``--claimed-epsilon``/``--claimed-delta`` are given, and
+``--broken`` audits the case's deliberately broken variant instead.  Datasets default to the
+mechanism's ``default_pair()`` or the case's neighbouring pair; ``--d0``/``--d1`` take JSON
+(lists become tuples).  Exit codes: 0 consistent, 1 violation, 2 bad input (one line on stderr).
 """
 
 from __future__ import annotations
@@ -90,6 +96,27 @@ def build_mechanism(name: str, params: list[str], claimed_epsilon: float) -> Any
     return cls(**kwargs)
 
 
+def learner_cases() -> dict[str, Any]:
+    """The seeds' learner audit cases by name."""
+    from ltheory.privacy.learners import audit_cases
+
+    return {c.name: c for c in audit_cases()}
+
+
+def build_learner(name: str, params: list[str], broken: bool) -> tuple[Any, Any, Any]:
+    """(learner, d0, d1) of the learner audit case ``name`` (its broken variant with
+    ``broken``)."""
+    case = learner_cases()[name]
+    if params:
+        raise InvalidInputError(f"learner audit case {name!r} has fixed settings ({case.setting})"
+                                "; --param applies to mechanisms only")
+    if broken:
+        if case.broken is None:
+            raise InvalidInputError(f"learner audit case {name!r} has no broken variant")
+        return (case.broken(), *case.broken_pair())
+    return case.make(), case.d0, case.d1
+
+
 def _tuples(v: Any) -> Any:
     return tuple(_tuples(x) for x in v) if isinstance(v, list) else v
 
@@ -106,12 +133,15 @@ def register(app: typer.Typer) -> None:
 
     @app.command("audit")
     def audit_cmd(
-        name: Annotated[str, typer.Argument(help="Mechanism: " + ", ".join(sorted(MECHANISMS)))],
-        claimed_epsilon: Annotated[float, typer.Option("--claimed-epsilon",
-                                                       help="Claimed epsilon > 0.")],
+        name: Annotated[str, typer.Argument(
+            help="Mechanism (" + ", ".join(sorted(MECHANISMS)) + ") or learner audit case "
+            "(ltheory.privacy.learners.audit_cases(), e.g. exponential/thresholds-n8-eps1).")],
         runs: Annotated[int, typer.Option("--runs", help="Total runs (half per dataset).")],
         param: Annotated[list[str] | None, typer.Option("--param", "-p",
                                                         help="Mechanism parameter k=v.")] = None,
+        claimed_epsilon: Annotated[float | None, typer.Option(
+            "--claimed-epsilon", help="Claimed epsilon > 0 (required for a mechanism; "
+            "a learner's own claim by default).")] = None,
         claimed_delta: Annotated[float | None, typer.Option(
             "--claimed-delta", help="Claimed delta in [0, 1) (default: the mechanism's "
             "claimed delta, 0 for pure DP).")] = None,
@@ -126,19 +156,39 @@ def register(app: typer.Typer) -> None:
                                                  "distributions, event marked.")] = None,
         tradeoff: Annotated[bool, typer.Option("--tradeoff", help="Add the (epsilon, delta) "
                                                "curve to the report.")] = False,
+        broken: Annotated[bool, typer.Option("--broken", help="Learner cases: audit the "
+                                             "deliberately broken variant.")] = False,
     ) -> None:
         """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
         from ltheory.privacy.auditing.core import audit
         from ltheory.privacy.auditing.search import audit_search
 
         try:
-            if not claimed_epsilon > 0 or claimed_epsilon == float("inf"):
+            cases = learner_cases() if name not in MECHANISMS else {}
+            if name not in MECHANISMS and name not in cases:
+                raise InvalidInputError(
+                    f"unknown mechanism or learner {name!r}; mechanisms: "
+                    + ", ".join(sorted(MECHANISMS)) + "; learners: " + ", ".join(sorted(cases)))
+            if claimed_epsilon is not None and (
+                    not claimed_epsilon > 0 or claimed_epsilon == float("inf")):
                 raise InvalidInputError(f"--claimed-epsilon must be a finite number > 0, got "
                                         f"{claimed_epsilon!r}")
-            m = build_mechanism(name, param or [], claimed_epsilon)
-            if claimed_delta is None:
-                claimed_delta = float(getattr(m, "delta", 0.0))
-            a, b = m.default_pair()
+            if name in cases:
+                m, a, b = build_learner(name, param or [], broken)
+                if claimed_epsilon is None:
+                    claimed_epsilon = float(m.claim[0])
+                if claimed_delta is None:
+                    claimed_delta = float(m.claim[1])
+            else:
+                if broken:
+                    raise InvalidInputError("--broken applies to learner audit cases only")
+                if claimed_epsilon is None:
+                    raise InvalidInputError(f"--claimed-epsilon is required to audit the "
+                                            f"mechanism {name!r}")
+                m = build_mechanism(name, param or [], claimed_epsilon)
+                if claimed_delta is None:
+                    claimed_delta = float(getattr(m, "delta", 0.0))
+                a, b = m.default_pair()
             if d0 is not None:
                 a = _dataset(d0, "d0")
             if d1 is not None:

@@ -86,3 +86,43 @@ def test_claimed_delta_defaults_to_mechanism_claim() -> None:
     r = run("stable_histogram", "--claimed-epsilon", "1", "--claimed-delta", "0", "--runs",
             "400000", "--json")
     assert json.loads(r.stdout)["claimed_delta"] == 0.0
+
+
+def test_learner_audit_case_uses_the_learners_claim_and_pair() -> None:
+    """DESIGN.md's ``ltheory audit LEARNER``: a learner audit case by name, its claim by default."""
+    from ltheory.privacy.learners import audit_cases
+
+    case = next(c for c in audit_cases() if c.name == "exponential/thresholds-n8-eps1")
+    eps, delta = case.make().claim
+    r = run(case.name, "--runs", "20000", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["verdict"] == "consistent"
+    assert (d["claimed_epsilon"], d["claimed_delta"]) == (eps, delta)
+    assert d["exact_epsilon"] is not None and d["exact_epsilon"] <= eps
+    # the deliberately broken variant is flagged (exit 1), with a certified bound above the claim
+    r = run(case.name, "--runs", "20000", "--broken", "--json")
+    assert r.exit_code == 1, r.output
+    d = json.loads(r.stdout)
+    assert d["verdict"] == "violation" and d["epsilon_lower_bound"] > eps
+
+
+def test_learner_audit_add_remove_case_and_claim_override() -> None:
+    r = run("decision_lists/literals-n2-eps1-delta1e-2-add_remove", "--runs", "4000", "--json")
+    assert r.exit_code == 0, r.output
+    r = run("exponential/thresholds-n8-eps1", "--runs", "20000", "--claimed-epsilon", "0.5",
+            "--json")
+    assert json.loads(r.stdout)["claimed_epsilon"] == 0.5
+
+
+@pytest.mark.parametrize("args, message", [
+    (("nope", "--runs", "10"), "unknown mechanism or learner"),
+    (("laplace", "--runs", "1000"), "--claimed-epsilon is required"),
+    (("laplace", "--claimed-epsilon", "1", "--runs", "1000", "--broken"), "learner audit cases"),
+    (("DPOneRule", "--runs", "1000", "-p", "x=1"), "fixed settings"),
+    (("exponential/thresholds-n8-eps1", "--runs", "1000", "--claimed-epsilon", "0"), "> 0"),
+])
+def test_learner_audit_bad_input_exit_2(args: tuple[str, ...], message: str) -> None:
+    r = run(*args)
+    assert r.exit_code == 2
+    assert message in r.output and "Traceback" not in r.output
