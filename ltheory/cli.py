@@ -267,15 +267,30 @@ _register_optional_commands()
 
 
 def main() -> None:
-    """Console-script entry point: never lets a traceback escape for ltheory's own errors."""
+    """Console-script entry point: never lets a traceback escape for ltheory's own errors, and
+    reports a command-line usage error (missing argument, unknown option) as one line on stderr
+    with exit code 2, like every other bad input."""
     try:
-        app()
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        print("error: aborted", file=sys.stderr)
+        sys.exit(1)
+    except typer.TyperException as exc:  # click's usage errors, as vendored by typer
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            print(ctx.get_help())  # bare `ltheory` or a group without its command
+            sys.exit(2)
+        where = ctx.command_path if ctx is not None else "ltheory"
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        print(f"error: {message} (see '{where} --help')", file=sys.stderr)
+        sys.exit(int(getattr(exc, "exit_code", 2)))
     except LtheoryError as exc:  # pragma: no cover - commands catch their own
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
     except MemoryError:
         print("error: out of memory; lower the sizes or runs, or give a --budget", file=sys.stderr)
         sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -137,6 +137,27 @@ def test_console_script_entry_point_exit_codes(tmp_path: Path) -> None:
     assert json.loads(proc.stdout)["vc"]["value"] == 1
 
 
+@pytest.mark.parametrize("args, message", [
+    (["dims"], "Missing argument 'spec'"),
+    (["dims", "points n=3", "--bogus"], "No such option: --bogus"),
+    (["audit", "laplace", "--runs", "ten"], "Invalid value for '--runs'"),
+    (["nosuchcommand"], "No such command"),
+])
+def test_usage_errors_are_one_line_with_exit_2(args: list[str], message: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "ltheory.cli", *args],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+
+
+def test_help_still_exits_0() -> None:
+    proc = subprocess.run([sys.executable, "-m", "ltheory.cli", "dims", "--help"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "Usage" in proc.stdout
+
+
 def test_saved_class_round_trips_through_cli(tmp_path: Path) -> None:
     from ltheory.catalog import family
     from ltheory.core import save_class
