@@ -70,7 +70,7 @@ class _LadderSearch:
     def size_bound(traces: Traces) -> int:
         """The largest k with k distinct traces, the j-th largest of >= k - j + 1 points."""
         sizes = sorted((t.bit_count() for t in traces), reverse=True)
-        k, low = 0, len(sizes) + (max(sizes) if sizes else 0)
+        k, low = 0, sizes[0] if sizes else 0  # low = min over i <= j of (s_i + i)
         for j, s in enumerate(sizes):
             low = min(low, s + j)
             if low < j + 1:

@@ -95,11 +95,10 @@ class _VCSearch:
         """For each candidate point y: min over the cells of S of min(#ones, #zeros) of y in
         that cell (and, if asked, the number of pairs of hypotheses that S + y does not
         separate: lower means more evenly filled cells)."""
-        sizes = np.bincount(codes, minlength=1 << k)
+        sizes, ones = self._cell_counts(codes, k, cand)
         if (sizes == 0).any():
             empty = np.full(len(cand), -1)
             return (empty, empty) if with_collisions else empty
-        sizes, ones = self._cell_counts(codes, k, cand)
         zeros = sizes[:, None] - ones
         mins = np.minimum(ones, zeros).min(axis=0)
         if with_collisions:

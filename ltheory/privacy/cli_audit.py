@@ -103,10 +103,9 @@ def learner_cases() -> dict[str, Any]:
     return {c.name: c for c in audit_cases()}
 
 
-def build_learner(name: str, params: list[str], broken: bool) -> tuple[Any, Any, Any]:
-    """(learner, d0, d1) of the learner audit case ``name`` (its broken variant with
-    ``broken``)."""
-    case = learner_cases()[name]
+def build_learner(case: Any, params: list[str], broken: bool) -> tuple[Any, Any, Any]:
+    """(learner, d0, d1) of a learner audit case (its broken variant with ``broken``)."""
+    name = case.name
     if params:
         raise InvalidInputError(f"learner audit case {name!r} has fixed settings ({case.setting})"
                                 "; --param applies to mechanisms only")
@@ -174,7 +173,7 @@ def register(app: typer.Typer) -> None:
                 raise InvalidInputError(f"--claimed-epsilon must be a finite number > 0, got "
                                         f"{claimed_epsilon!r}")
             if name in cases:
-                m, a, b = build_learner(name, param or [], broken)
+                m, a, b = build_learner(cases[name], param or [], broken)
                 if claimed_epsilon is None:
                     claimed_epsilon = float(m.claim[0])
                 if claimed_delta is None:
