@@ -16,7 +16,6 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -234,17 +233,13 @@ def check(
 ) -> None:
     """Evaluate the seed papers' bounds on concrete classes; exit 1 if a statement fails."""
     from proofs_check import run_checks
-    from proofs_check.report import markdown, plot_files, to_json
+    from proofs_check.report import markdown, to_json, write_outputs
 
     try:
         results = run_checks(ids or None, quick=quick)
     except LtheoryError as exc:
         raise _fail(str(exc)) from None
-    figures = plot_files(results, plot) if plot else {}
-    if markdown_file:  # plot links relative to the report's folder
-        Path(markdown_file).write_text(
-            markdown(results, figures, base=Path(markdown_file).resolve().parent),
-            encoding="utf-8")
+    figures = write_outputs(results, plot, markdown_file)
     if as_json:
         typer.echo(json.dumps(to_json(results)))
     else:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from ltheory.errors import LtheoryError
 from proofs_check import run_checks
-from proofs_check.report import markdown, plot_files, to_json
+from proofs_check.report import markdown, to_json, write_outputs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,10 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     except LtheoryError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    figures = plot_files(results, args.plot) if args.plot else {}
-    if args.markdown:  # plot links relative to the report's folder
-        with open(args.markdown, "w", encoding="utf-8") as fh:
-            fh.write(markdown(results, figures, base=Path(args.markdown).resolve().parent))
+    figures = write_outputs(results, args.plot, args.markdown)
     print(json.dumps(to_json(results)) if args.json else markdown(results, figures))
     return 1 if any(r.holds is False for r in results) else 0
 

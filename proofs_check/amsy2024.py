@@ -166,7 +166,7 @@ def _tree_clique(quick: bool) -> Iterator[Evidence]:
             if m > L:
                 continue
             stated = evaluate_bound(TREE_CLIQUE_VALUE, m=m)
-            ok = True if c.lower >= stated else (False if c.upper < stated else None)
+            ok = _le(stated, c)  # ω_m ≤ 2^m always, so 2^m ≤ ω_m is the equality
             yield Evidence(name, {**params, "m": m}, {"Ldim": L, "ω_m": c.value,
                                                       "exact": c.exact}, stated, ok,
                            stated - c.value, None if ok is not False else c.witness_json(),

@@ -110,6 +110,20 @@ def markdown(results: list[CheckResult], plots: Mapping[str, list[Path]] | None 
     return "\n".join(lines) + "\n"
 
 
+def write_outputs(results: list[CheckResult], plot_dir: str | Path | None,
+                  markdown_file: str | Path | None) -> dict[str, list[Path]]:
+    """Write the PNG plots into ``plot_dir`` and the Markdown report (plot links relative to its
+    folder) to ``markdown_file``, each when given; return the plots by check id (for the report
+    printed from the current directory).  Shared by ``ltheory check`` and
+    ``python -m proofs_check``."""
+    figures = plot_files(results, plot_dir) if plot_dir else {}
+    if markdown_file:
+        Path(markdown_file).write_text(
+            markdown(results, figures, base=Path(markdown_file).resolve().parent),
+            encoding="utf-8")
+    return figures
+
+
 def to_json(results: list[CheckResult]) -> list[dict[str, Any]]:
     return [r.to_json() for r in results]
 
