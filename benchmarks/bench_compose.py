@@ -47,8 +47,7 @@ import time
 
 from ltheory import catalog
 from ltheory.core.compose import compose
-from ltheory.dims.littlestone import littlestone_dimension
-from ltheory.dims.threshold import threshold_dimension
+from ltheory.dimensions import littlestone_dimension, threshold_dimension
 from ltheory.errors import BudgetExceededError
 from ltheory.sat.certify import verify_composed
 from ltheory.sat.search import sat_littlestone, sat_threshold

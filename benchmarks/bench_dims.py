@@ -33,10 +33,8 @@ import numpy as np
 
 from ltheory import catalog, compose
 from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dimensions import littlestone_dimension, threshold_dimension, vc_dimension
 from ltheory.dims.certificates import verify
-from ltheory.dims.littlestone import littlestone_dimension
-from ltheory.dims.threshold import threshold_dimension
-from ltheory.dims.vc import vc_dimension
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LINES: list[str] = []

@@ -4,11 +4,16 @@ from ltheory import catalog
 from ltheory.core import HypothesisClass, class_from_json, class_to_json, load_class, save_class
 from ltheory.core.boolean import Aggregation
 from ltheory.core.compose import ComposedClass, compose, negated
-from ltheory.dims.littlestone import littlestone_dimension
+from ltheory.dimensions import (
+    DIMENSIONS,
+    Dimension,
+    littlestone_dimension,
+    threshold_dimension,
+    vc_dimension,
+    verify,
+)
 from ltheory.dims.result import DimensionResult
 from ltheory.dims.soa import StandardOptimalAlgorithm
-from ltheory.dims.threshold import threshold_dimension
-from ltheory.dims.vc import vc_dimension
 from ltheory.errors import (
     BudgetExceededError,
     CertificateError,
@@ -23,6 +28,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "catalog",
+    "DIMENSIONS",
+    "Dimension",
+    "verify",
     "Aggregation",
     "ComposedClass",
     "compose",

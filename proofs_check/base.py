@@ -21,14 +21,7 @@ from typing import Any
 import sympy
 
 from ltheory.core.hypothesis_class import HypothesisClass
-from ltheory.dims.certificates import verify
-from ltheory.dims.littlestone import littlestone_dimension
-from ltheory.dims.result import DimensionResult
-from ltheory.dims.threshold import threshold_dimension
-from ltheory.dims.vc import vc_dimension
-
-_ALGOS: dict[str, Callable[..., DimensionResult]] = {
-    "vc": vc_dimension, "ldim": littlestone_dimension, "tdim": threshold_dimension}
+from ltheory.dimensions import DIMENSIONS, verify
 
 
 @dataclass(frozen=True)
@@ -103,7 +96,7 @@ def dims(H: HypothesisClass, *kinds: str) -> dict[str, int]:
     """Exact dimensions of H, each certified by its witness (raises if a witness fails)."""
     out = {}
     for k in kinds:
-        r = _ALGOS[k](H)
+        r = DIMENSIONS[k].compute(H)
         verify(H, r)
         if not r.exact:  # pragma: no cover - no budget is passed
             raise RuntimeError(f"{k} of {H!r} is not exact")
@@ -113,7 +106,7 @@ def dims(H: HypothesisClass, *kinds: str) -> dict[str, int]:
 
 def witness_of(H: HypothesisClass, kind: str) -> Any:
     """The certified witness of one dimension of H (for failing rows)."""
-    r = _ALGOS[kind](H)
+    r = DIMENSIONS[kind].compute(H)
     verify(H, r)
     return r.witness_json()
 

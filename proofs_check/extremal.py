@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from ltheory.catalog import data_file
 from ltheory.core.boolean import Aggregation
 from ltheory.core.class_file import class_from_json, class_to_json
 from ltheory.core.compose import compose
@@ -37,7 +38,7 @@ from proofs_check.base import Check, Evidence, dims
 
 SOURCE = "001_ed369e7bc84e5ca0.txt"
 _d1, _d2, _d, _k, _t = sympy.symbols("d1 d2 d k t", integer=True, nonnegative=True)
-DATA = Path(__file__).resolve().parent.parent / "catalog" / "extremal.json"
+DATA_FILE = "extremal.json"  # in the catalog's data folder (ltheory/catalog/data, shipped)
 
 
 @dataclass(frozen=True)
@@ -182,10 +183,10 @@ def reverify(record: dict[str, Any]) -> tuple[bool, Any, dict[str, Any]]:
     return same, ratio, values
 
 
-def load_records(path: Path = DATA) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    return json.loads(path.read_text())["examples"]
+def load_records(path: Path | None = None) -> list[dict[str, Any]]:
+    """The stored best examples: ``catalog/extremal.json`` as shipped, or the file at ``path``."""
+    text = path.read_text() if path is not None else data_file(DATA_FILE).read_text()
+    return json.loads(text)["examples"]
 
 
 SETTINGS_FULL = {"restarts": 8, "steps": 200, "n": 7, "m": 8}
@@ -242,10 +243,11 @@ def main(argv: list[str] | None = None) -> None:
         out.append(entry(obj, inst, ratio, values, {"seed": seed, **SETTINGS_FULL,
                                                     "method": "random restarts + hill climbing",
                                                     "seeds_tried": args.seeds}))
-    if args.write:
-        DATA.write_text(json.dumps({"format": "ltheory.extremal/1", "examples": out},
-                                   indent=1, ensure_ascii=False) + "\n")
-        print(f"wrote {DATA}")
+    if args.write:  # from a checkout: the data folder is a real directory
+        target = Path(str(data_file(DATA_FILE)))
+        target.write_text(json.dumps({"format": "ltheory.extremal/1", "examples": out},
+                                     indent=1, ensure_ascii=False) + "\n")
+        print(f"wrote {target}")
 
 
 if __name__ == "__main__":

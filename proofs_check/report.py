@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from ltheory.plotting import new_figure
 from proofs_check.base import CheckResult
 
 PAPERS = {
@@ -136,10 +137,6 @@ def plots(results: list[CheckResult], directory: str | Path) -> list[Path]:
 def plot_files(results: list[CheckResult], directory: str | Path) -> dict[str, list[Path]]:
     """Write one PNG per check with numeric bounds (measured value against the bound, y = x
     line), and the measured-Ldim plots of the composition checks; return them by check id."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
     out_dir = Path(directory)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -151,7 +148,7 @@ def plot_files(results: list[CheckResult], directory: str | Path) -> dict[str, l
                and not isinstance(row.bound, bool)]
         if not pts:
             continue
-        fig, ax = plt.subplots(figsize=(5, 4))
+        fig, ax = new_figure((5, 4))
         xs = [p[0] for p in pts]
         ax.scatter(xs, [p[1] for p in pts],
                    c=["tab:red" if p[2] is False else "tab:blue" for p in pts], s=18)
@@ -164,15 +161,13 @@ def plot_files(results: list[CheckResult], directory: str | Path) -> dict[str, l
         path = out_dir / f"{r.check.id.replace('/', '_')}.png"
         fig.tight_layout()
         fig.savefig(path, dpi=110)
-        plt.close(fig)
         written[r.check.id].append(path)
-    for cid, path in _composition_plots(results, out_dir, plt):
+    for cid, path in _composition_plots(results, out_dir):
         written[cid].append(path)
     return dict(written)
 
 
-def _composition_plots(results: list[CheckResult], out_dir: Path,
-                       plt: Any) -> list[tuple[str, Path]]:
+def _composition_plots(results: list[CheckResult], out_dir: Path) -> list[tuple[str, Path]]:
     """Measured Ldim of composed classes against k²d (§4.2.2) and 2^{2k}k²d (Theorem 2.1)."""
     written = []
     refs = {"abms20.sec4.2.2.maj": ("Ldim(MAJ_k)", "k²d"),
@@ -185,7 +180,7 @@ def _composition_plots(results: list[CheckResult], out_dir: Path,
                if isinstance(row.values, dict) and key in row.values and ref in row.values]
         if not pts:
             continue
-        fig, ax = plt.subplots(figsize=(5, 4))
+        fig, ax = new_figure((5, 4))
         ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=18, label="measured")
         hi = max(max(p[0] for p in pts), max(p[1] for p in pts)) + 1
         ax.plot([1, hi], [1, hi], "k--", lw=0.8, label=f"Ldim = {ref}")
@@ -197,6 +192,5 @@ def _composition_plots(results: list[CheckResult], out_dir: Path,
         path = out_dir / f"{r.check.id}.ldim_vs_reference.png"
         fig.tight_layout()
         fig.savefig(path, dpi=110)
-        plt.close(fig)
         written.append((r.check.id, path))
     return written

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ltheory.core.boolean import Aggregation
 from ltheory.errors import InvalidInputError
-from ltheory.strategies_boolean import aggregation_expressions, aggregations
+from ltheory.strategies import aggregation_expressions, aggregations
 
 
 def table_of(f, k: int) -> str:

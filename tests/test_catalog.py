@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import math
 
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 
 from ltheory import HypothesisClass, save_class
 from ltheory import catalog as cat
+from ltheory.dimensions import DIMENSIONS
 from ltheory.errors import InvalidInputError, UnknownFamilyError
 
 ALL = {"affine", "conjunctions", "decision_lists", "disjunctions", "halfspaces", "intervals",
@@ -350,16 +350,7 @@ def test_known_values_shape() -> None:
 
 # ---------------------------------------------------------------------------- exact checks
 def _algorithm(dim: str):  # type: ignore[no-untyped-def]
-    module, fn = {"vc": ("ltheory.dims.vc", "vc_dimension"),
-                  "ldim": ("ltheory.dims.littlestone", "littlestone_dimension"),
-                  "tdim": ("ltheory.dims.threshold", "threshold_dimension")}[dim]
-    try:
-        mod = importlib.import_module(module)
-    except ImportError:
-        pytest.skip(f"{module} is not available yet")
-    if not hasattr(mod, fn):
-        pytest.skip(f"{module}.{fn} is not available yet")
-    return getattr(mod, fn)
+    return DIMENSIONS[dim].compute
 
 
 FAST_SETTINGS = [

@@ -13,7 +13,7 @@ from ltheory.core.boolean import Aggregation
 from ltheory.core.compose import ComposedClass, compose, negated
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.errors import BudgetExceededError, InvalidInputError
-from ltheory.strategies_boolean import compositions
+from ltheory.strategies import compositions
 
 
 def brute(G: Aggregation, classes: list[HypothesisClass]) -> HypothesisClass:

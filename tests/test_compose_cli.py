@@ -30,10 +30,10 @@ def test_json_contract_and_witnesses(flag: list[str]) -> None:
     doc = json.loads(out)
     assert doc["class"]["aggregation"] == "xor2" and doc["class"]["product_size"] == 49
     M = catalog.from_spec("intervals n=6 empty=true")
-    from ltheory.cli import DIMENSIONS
+    from ltheory.dimensions import DIMENSIONS
 
-    for key, f in DIMENSIONS.items():
-        want = f(M).value
+    for key, dim in DIMENSIONS.items():
+        want = dim.compute(M).value
         R = doc[key]
         assert R["value"] == want and R["exact"] and R["verified"]
         plain = DimensionResult(key, R["value"], strip_components(R["witness"]), R["exact"],
@@ -49,7 +49,7 @@ def test_table_output_and_only() -> None:
                        "--only", "ldim")
     assert code == 0 and "Littlestone" in out and "VC" not in out
     H = [catalog.from_spec(f"random m=8 n=6 p=0.5 seed={s}") for s in (1, 2, 3)]
-    from ltheory.dims.littlestone import littlestone_dimension
+    from ltheory.dimensions import littlestone_dimension
 
     assert str(littlestone_dimension(compose("maj", *H)).value) in out
 

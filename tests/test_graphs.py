@@ -103,7 +103,7 @@ def test_random_classes_brute_force_and_bounds(H: HypothesisClass, m: int) -> No
 @settings(max_examples=25)
 @given(hypothesis_classes(min_points=1, max_points=6, min_size=1, max_size=24))
 def test_monotone_in_m_and_fast_path_bounds(H: HypothesisClass) -> None:
-    from ltheory.dims.littlestone import littlestone_dimension
+    from ltheory.dimensions import littlestone_dimension
 
     ld = littlestone_dimension(H).value
     prev = 0

@@ -9,13 +9,13 @@ import typer
 from typer.testing import CliRunner
 
 from ltheory import catalog
-from ltheory.graphs.cli_clique import register
+from ltheory.cli import clique
 from ltheory.graphs.explorer import explore
 
 
 def _app() -> typer.Typer:
     app = typer.Typer()
-    register(app)
+    app.command(clique.NAME)(clique.command)
 
     @app.callback()
     def main() -> None:  # keeps "clique" a sub-command
@@ -94,7 +94,7 @@ def test_too_large_m_is_refused_before_any_work() -> None:
     """C(30, 6) > max_vertices and Ldim(points) = 1 gives no shortcut: refused at once, naming
     the largest m that fits (it used to compute m = 1..5 first, minutes)."""
     res = CliRunner().invoke(_app(), ["clique", "points n=30", "--m", "12"])
-    assert res.exit_code == 2 and "--m 5" in res.output
+    assert res.exit_code == 2 and "M <= 5" in res.output
 
 
 def test_fit_uses_exact_values_only() -> None:

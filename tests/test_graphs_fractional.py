@@ -108,8 +108,34 @@ def test_checker_rejects() -> None:
     bad = {**w, "dual": [[[[["0", 1], ["1", 0]], [["0", 0], ["1", 0]]], 1]]}
     with pytest.raises(CertificateError, match="not independent"):
         verify_fractional_bounds(H, 2, bad, w["lower"], 1)
-    with pytest.raises(CertificateError, match="uniform"):
+    with pytest.raises(CertificateError, match="linear"):
         verify_fractional_bounds(H, 2, {**w, "dual": "uniform"}, w["lower"], w["upper"])
+
+
+@pytest.mark.parametrize("spec,m", [("parities n=3", 2), ("parities n=3", 3),
+                                    ("random m=64 n=9 p=0.5 seed=4", 3), ("thresholds n=40", 4)])
+def test_linear_dual_certifies_two_to_the_k(spec: str, m: int) -> None:
+    """Where ω*_m = 2^k the dual is a k-wise independent linear colouring (documented list-free
+    form), checked in polynomial time; tampering with it is caught."""
+    H = catalog.from_spec(spec)
+    r = fractional_clique_number(H, m)
+    k = min(m, H.domain_size)
+    assert r.exact and r.value == 2 ** k
+    w = r.witness
+    assert set(w["dual"]) == {"linear"} and len(w["dual"]["linear"]) == H.domain_size
+    verify_graph_result(H, m, r)
+    vecs = dict(w["dual"]["linear"])
+    a, b = list(vecs)[:2]
+    vecs[b] = vecs[a]                                  # two equal vectors: dependent
+    with pytest.raises(CertificateError, match="dependent"):
+        verify_fractional_bounds(H, m, {**w, "dual": {"linear": vecs}}, w["lower"], w["upper"])
+    with pytest.raises(CertificateError, match="total"):
+        verify_fractional_bounds(H, m, w, w["lower"], 2 ** k - 1)
+    short = {lab: v[:-1] or "0" for lab, v in w["dual"]["linear"].items()}
+    if k > 1:   # dropping a coordinate leaves 2^(r-1) labellings: no longer k-wise independent
+        with pytest.raises(CertificateError):
+            verify_fractional_bounds(H, m, {**w, "dual": {"linear": short}}, w["lower"],
+                                     w["upper"])
 
 
 def test_bad_input() -> None:

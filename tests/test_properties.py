@@ -30,27 +30,29 @@ from hypothesis import strategies as st
 
 from ltheory import HypothesisClass
 from ltheory import strategies as lst
+from ltheory.dimensions import littlestone_dimension, threshold_dimension, vc_dimension
 from ltheory.dims.certificates import verify
 from ltheory.dims.result import DimensionResult
+from ltheory.dims.soa import StandardOptimalAlgorithm
 from tests.reference import ldim_reference, tdim_reference, vc_reference
 
 Algo = Callable[..., DimensionResult]
 
 
 def vc_algo() -> Algo:
-    return pytest.importorskip("ltheory.dims.vc").vc_dimension
+    return vc_dimension
 
 
 def ldim_algo() -> Algo:
-    return pytest.importorskip("ltheory.dims.littlestone").littlestone_dimension
+    return littlestone_dimension
 
 
 def tdim_algo() -> Algo:
-    return pytest.importorskip("ltheory.dims.threshold").threshold_dimension
+    return threshold_dimension
 
 
 def soa_class() -> Any:
-    return pytest.importorskip("ltheory.dims.soa").StandardOptimalAlgorithm
+    return StandardOptimalAlgorithm
 
 
 ALGOS = {"vc": vc_algo, "ldim": ldim_algo, "tdim": tdim_algo}

@@ -9,11 +9,9 @@ from hypothesis import given, settings
 
 from ltheory import catalog
 from ltheory.core.compose import compose
+from ltheory.dimensions import littlestone_dimension, threshold_dimension, vc_dimension
 from ltheory.dims.certificates import verify
-from ltheory.dims.littlestone import littlestone_dimension
 from ltheory.dims.result import DimensionResult
-from ltheory.dims.threshold import threshold_dimension
-from ltheory.dims.vc import vc_dimension
 from ltheory.errors import CertificateError, InvalidInputError
 from ltheory.sat import (
     sat_littlestone,
@@ -24,8 +22,7 @@ from ltheory.sat import (
     verify_composed,
 )
 from ltheory.sat.search import enumerate_composed
-from ltheory.strategies import hypothesis_classes
-from ltheory.strategies_boolean import compositions
+from ltheory.strategies import compositions, hypothesis_classes
 
 DIMS = {"vc": vc_dimension, "ldim": littlestone_dimension, "tdim": threshold_dimension}
 SAT = {"vc": sat_vc, "ldim": sat_littlestone, "tdim": sat_threshold}

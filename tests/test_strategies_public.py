@@ -12,12 +12,11 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis.errors import InvalidArgument
 
 import ltheory.strategies as lst
-import ltheory.strategies_boolean as lsb
+import ltheory.strategies.boolean as lsb
 from ltheory.core.boolean import Aggregation
 from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dimensions import littlestone_dimension, vc_dimension
 from ltheory.dims.certificates import verify
-from ltheory.dims.littlestone import littlestone_dimension
-from ltheory.dims.vc import vc_dimension
 
 FAST = settings(max_examples=40, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -124,11 +123,12 @@ def test_re_exported_compositions_draw_classes_on_one_domain(case) -> None:
     assert len({H.domain_size for H in classes}) == 1
 
 
-@pytest.mark.parametrize("first", ["ltheory.strategies_boolean", "ltheory.strategies"])
-def test_either_module_can_be_imported_first(first: str) -> None:
+@pytest.mark.parametrize("first", ["ltheory.strategies.boolean", "ltheory.strategies.samples",
+                                   "ltheory.strategies.classes", "ltheory.strategies"])
+def test_any_module_can_be_imported_first(first: str) -> None:
     code = (f"import {first}\n"
             "from ltheory.strategies import aggregations, compositions, hypothesis_classes\n"
-            "from ltheory.strategies_boolean import compositions as c2\n"
+            "from ltheory.strategies.boolean import compositions as c2\n"
             "assert compositions is c2\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)

@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ltheory import HypothesisClass, catalog, compose
+from ltheory.dimensions import threshold_dimension
 from ltheory.dims.certificates import verify
-from ltheory.dims.threshold import full_domain_ladder, threshold_dimension
+from ltheory.dims.threshold import full_domain_ladder
 from ltheory.sat import sat_threshold
 from ltheory.sat.certify import verify_composed
 from ltheory.strategies import hypothesis_classes

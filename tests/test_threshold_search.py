@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ltheory import HypothesisClass, catalog
+from ltheory.dimensions import littlestone_dimension, threshold_dimension
 from ltheory.dims.budget import Budget
 from ltheory.dims.certificates import verify
-from ltheory.dims.littlestone import littlestone_dimension
-from ltheory.dims.threshold import _LadderSearch, threshold_dimension
+from ltheory.dims.threshold import _LadderSearch
 from ltheory.sat import sat_threshold
 from tests.reference import tdim_reference
 

@@ -9,7 +9,7 @@ the hypotheses it was given.  Equality is set equality over the same domain.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -93,6 +93,9 @@ class HypothesisClass:
             raise InvalidInputError("from_strings needs a list of bit strings, got a single "
                                     "string; wrap it in a list: from_strings([" +
                                     repr(hypotheses)[:40] + "])")
+        if isinstance(hypotheses, Mapping) or not isinstance(hypotheses, Iterable):
+            raise InvalidInputError("from_strings needs a list of bit strings (one '0'/'1' "
+                                    f"character per domain point), got {type(hypotheses).__name__}")
         rows = list(hypotheses)
         if not rows:
             labels = _normalise_domain(0 if domain is None else domain, None)
@@ -134,10 +137,21 @@ class HypothesisClass:
         ``domain`` holds the points passed to the predicates; ``labels`` (default ``str(x)``)
         names them.
         """
+        if not isinstance(domain, Iterable) or isinstance(domain, (str, bytes)):
+            raise InvalidInputError(f"from_predicates needs a sequence of domain points, got "
+                                    f"{type(domain).__name__}")
+        if not isinstance(predicates, Iterable):
+            raise InvalidInputError(f"from_predicates needs an iterable of callables, got "
+                                    f"{type(predicates).__name__}")
         points = list(domain)
-        rows = [[1 if p(x) else 0 for x in points] for p in predicates]
+        preds = list(predicates)
+        for i, p in enumerate(preds):
+            if not callable(p):
+                raise InvalidInputError(f"predicate {i} is not callable: {p!r}")
+        rows = [[1 if p(x) else 0 for x in points] for p in preds]
         mat = np.array(rows, dtype=np.uint8).reshape(len(rows), len(points))
-        return cls(mat, points if labels is None else labels, name=name, _trusted=True)
+        # the matrix is 0/1 by construction; the labels are still validated
+        return cls(mat, points if labels is None else labels, name=name)
 
     # ---------------------------------------------------------------- basic views
     @property

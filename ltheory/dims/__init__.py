@@ -1,15 +1,17 @@
-"""Exact dimensions of finite classes, each returning a certified :class:`DimensionResult`."""
+"""Exact engines for the dimensions of explicit finite classes, each returning a certified
+:class:`DimensionResult`; the public entry points with ``method=`` and composed classes are in
+:mod:`ltheory.dimensions`."""
 
-from ltheory.dims.littlestone import littlestone_dimension
+from ltheory.dims.littlestone import littlestone_exact
 from ltheory.dims.result import DimensionResult
 from ltheory.dims.soa import StandardOptimalAlgorithm
-from ltheory.dims.threshold import threshold_dimension
-from ltheory.dims.vc import vc_dimension
+from ltheory.dims.threshold import threshold_exact
+from ltheory.dims.vc import vc_exact
 
 __all__ = [
     "DimensionResult",
     "StandardOptimalAlgorithm",
-    "littlestone_dimension",
-    "threshold_dimension",
-    "vc_dimension",
+    "littlestone_exact",
+    "threshold_exact",
+    "vc_exact",
 ]

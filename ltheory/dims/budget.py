@@ -8,6 +8,17 @@ import time
 from ltheory.errors import InvalidInputError
 
 
+def check_budget(seconds: object, what: str = "budget") -> float | None:
+    """``seconds`` as a positive float, or None (unlimited); anything else is a clear error."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or (
+            math.isnan(seconds) or seconds <= 0):
+        raise InvalidInputError(f"{what} must be a positive number of seconds or None, "
+                                f"got {seconds!r}")
+    return float(seconds)
+
+
 class Budget:
     """A wall-clock budget in seconds (``None`` = unlimited).
 
@@ -15,12 +26,7 @@ class Budget:
     """
 
     def __init__(self, seconds: float | None, stride: int = 256) -> None:
-        if seconds is not None:
-            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or (
-                    math.isnan(seconds) or seconds <= 0):
-                raise InvalidInputError(f"budget must be a positive number of seconds or None, "
-                                        f"got {seconds!r}")
-        self.seconds = seconds
+        self.seconds = check_budget(seconds)
         self.start = time.perf_counter()
         self.deadline = None if seconds is None else self.start + float(seconds)
         self._stride = stride

@@ -51,9 +51,7 @@ import numpy as np
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.errors import CertificateError
 
-__all__ = ["verify", "verify_littlestone", "verify_threshold", "verify_vc"]
-
-_KINDS = ("vc", "ldim", "tdim")
+__all__ = ["CHECKERS", "verify", "verify_littlestone", "verify_threshold", "verify_vc"]
 
 
 # --------------------------------------------------------------------------- boundary helpers
@@ -302,7 +300,9 @@ def verify_threshold(H: HypothesisClass, witness: Any, value: Any) -> None:
 
 
 # --------------------------------------------------------------------------- dispatch
-_CHECKERS = {"vc": verify_vc, "ldim": verify_littlestone, "tdim": verify_threshold}
+#: the checker of each dimension's witness, by result kind (:data:`ltheory.dimensions.DIMENSIONS`
+#: holds each with its engines)
+CHECKERS = {"vc": verify_vc, "ldim": verify_littlestone, "tdim": verify_threshold}
 
 
 def verify(H: HypothesisClass, result: Any) -> None:
@@ -318,8 +318,8 @@ def verify(H: HypothesisClass, result: Any) -> None:
             raise CertificateError(f"expected a DimensionResult, got {type(result).__name__} "
                                    f"without {attr!r}")
     kind = result.kind
-    if kind not in _CHECKERS:
-        raise CertificateError(f"unknown result kind {kind!r}; expected one of {list(_KINDS)}")
+    if kind not in CHECKERS:
+        raise CertificateError(f"unknown result kind {kind!r}; expected one of {list(CHECKERS)}")
     lower, upper = result.lower, result.upper
     if isinstance(upper, (int, float, np.integer, np.floating)) and not isinstance(upper, bool):
         if isinstance(lower, (int, np.integer)) and lower > upper:
@@ -333,4 +333,4 @@ def verify(H: HypothesisClass, result: Any) -> None:
     if result.value != lower:
         raise CertificateError(f"{kind} result: value {result.value} differs from the proven "
                                f"lower bound {lower}")
-    _CHECKERS[kind](H, result.witness, lower)
+    CHECKERS[kind](H, result.witness, lower)

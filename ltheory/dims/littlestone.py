@@ -177,23 +177,11 @@ class _Solver:
         return None if d < 0 else self.tree(self.full, d)
 
 
-def littlestone_dimension(H: Any, budget: float | None = None,
-                          method: str = "auto") -> DimensionResult:
+def littlestone_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
     """The Littlestone dimension of a finite class, with a shattered mistake tree as witness.
 
-    ``H`` is a :class:`HypothesisClass` or a lazy composed class G(H_1, ..., H_k)
-    (:class:`~ltheory.core.compose.ComposedClass`).  ``method`` is ``"exact"`` (branch and bound
-    below; a composed class is first materialised within the size budget), ``"sat"`` (SAT search,
-    :func:`ltheory.sat.sat_littlestone`) or ``"auto"`` (the rule in
-    :func:`ltheory.sat.dispatch.choose`).  See :func:`_littlestone_exact` for the budget semantics.
-    """
-    from ltheory.sat.dispatch import dispatch
-
-    return dispatch("ldim", H, budget, method, _littlestone_exact)
-
-
-def _littlestone_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
-    """The Littlestone dimension of a finite class, with a shattered mistake tree as witness.
+    The exact engine behind :func:`ltheory.littlestone_dimension` (which adds ``method=`` and
+    composed classes).
 
     ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False`` and
     proven ``lower``/``upper`` bounds (``value`` = ``lower``, the witness certifies ``lower``).
@@ -208,19 +196,18 @@ def _littlestone_exact(H: HypothesisClass, budget: float | None = None) -> Dimen
     if m <= 1:
         d = m - 1
         solver = _Solver(H)
-        return DimensionResult("ldim", d, solver.witness(d), True, d, d,
-                               time.perf_counter() - t0, {"nodes": 0, "memo": 0})
+        return DimensionResult.proven("ldim", d, d, solver.witness(d),
+                                      seconds=time.perf_counter() - t0,
+                                      stats={"nodes": 0, "memo": 0})
     solver = _Solver(H, bud)
     V = solver.full
-    exact = True
     try:
         lo = solver.ldim(V)
         hi = lo
     except BudgetExpired:
-        exact = False
         lo, hi = solver.memo.get(V, (1, m.bit_length() - 1))
     solver.budget = None  # the witness for a proven lower bound is cheap to rebuild
     witness = solver.witness(lo)
     stats = {"nodes": solver.nodes, "memo": len(solver.memo)}
-    return DimensionResult("ldim", lo, witness, exact and lo == hi, lo, hi,
-                           time.perf_counter() - t0, stats)
+    return DimensionResult.proven("ldim", lo, hi, witness,
+                                  seconds=time.perf_counter() - t0, stats=stats)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,27 @@ class DimensionResult:
     seconds: float = 0.0
     stats: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def proven(cls, kind: str, lower: int | float, upper: int | float, witness: Any, *,
+               seconds: float = 0.0, stats: dict[str, Any] | None = None) -> DimensionResult:
+        """A result from proven bounds: ``value = lower`` (certified by ``witness``), exact iff
+        ``lower == upper``.  Every engine builds its results through this constructor."""
+        return cls(kind, lower, witness, lower == upper, lower, upper, seconds,
+                   dict(stats or {}))
+
+    @classmethod
+    def empty(cls, kind: str, *, seconds: float = 0.0,
+              stats: dict[str, Any] | None = None) -> DimensionResult:
+        """The empty class: every dimension is -1 by convention, with no witness."""
+        return cls.proven(kind, -1, -1, None, seconds=seconds, stats=stats)
+
+    def replace(self, **changes: Any) -> DimensionResult:
+        """A copy with some fields changed (``dataclasses.replace``); ``exact`` follows the
+        bounds unless given."""
+        if "exact" not in changes and ("lower" in changes or "upper" in changes):
+            changes["exact"] = changes.get("lower", self.lower) == changes.get("upper", self.upper)
+        return dataclasses.replace(self, **changes)
+
     def witness_json(self) -> Any:
         """A deep copy of the witness, in the JSON form of DESIGN.md."""
         return copy.deepcopy(self.witness)
@@ -50,5 +72,6 @@ class DimensionResult:
             return f"{self.kind} = {self.value}"
         return f"{self.lower} <= {self.kind} <= {self.upper} (budget reached)"
 
-    def dumps(self) -> str:
-        return json.dumps(self.to_json())
+    def dumps(self, **kw: Any) -> str:
+        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        return json.dumps(self.to_json(), **kw)

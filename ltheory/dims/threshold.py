@@ -45,6 +45,7 @@ import numpy as np
 
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
+from ltheory.dims.littlestone import littlestone_exact
 from ltheory.dims.result import DimensionResult
 from ltheory.errors import InvalidInputError
 
@@ -233,23 +234,12 @@ def ladder_witness(H: HypothesisClass, points: list[int], hyps: list[int]) -> di
     return {"points": [H.domain[x] for x in points], "hypotheses": [strings[h] for h in hyps]}
 
 
-def threshold_dimension(H: Any, budget: float | None = None,
-                        method: str = "auto") -> DimensionResult:
-    """The threshold dimension of a finite or lazily composed class, with a threshold ladder as
-    witness.
-
-    ``method``: ``"exact"`` (the search below; a composed class is materialised first within the
-    size budget), ``"sat"`` (:func:`ltheory.sat.sat_threshold`) or ``"auto"``
-    (:func:`ltheory.sat.dispatch.choose`).  See :func:`_threshold_exact` for the budget semantics.
-    """
-    from ltheory.sat.dispatch import dispatch
-
-    return dispatch("tdim", H, budget, method, _threshold_exact)
-
-
-def _threshold_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
+def threshold_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
     """The threshold dimension of a finite class, with a ladder
     ``{"points": [x1..xk], "hypotheses": [h1..hk]}`` (h_i(x_j) = 1 iff i <= j) as witness.
+
+    The exact engine behind :func:`ltheory.threshold_dimension` (which adds ``method=`` and
+    composed classes).
 
     ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False`` with
     proven ``lower`` and ``upper``.  The empty class has threshold dimension -1.
@@ -260,13 +250,13 @@ def _threshold_exact(H: HypothesisClass, budget: float | None = None) -> Dimensi
     t0 = time.perf_counter()
     bud = Budget(budget, stride=16)  # a node may take milliseconds on large classes
     if len(H) == 0:
-        return DimensionResult("tdim", -1, None, True, -1, -1, time.perf_counter() - t0, {})
+        return DimensionResult.empty("tdim", seconds=time.perf_counter() - t0)
     top = full_domain_ladder(H)            # T = |X| exactly, or T <= |X| - 1, in O(|H| |X|)
     if top is not None:
         n = H.domain_size
-        return DimensionResult("tdim", n, ladder_witness(H, *top), True, n, n,
-                               time.perf_counter() - t0,
-                               {"nodes": 0, "method": "full-domain chain"})
+        return DimensionResult.proven("tdim", n, n, ladder_witness(H, *top),
+                                      seconds=time.perf_counter() - t0,
+                                      stats={"nodes": 0, "method": "full-domain chain"})
     n = H.domain_size
     search = _LadderSearch(H, bud)
     # no chain through every point (above), so T <= |X| - 1 (T = 0 on an empty domain)
@@ -276,7 +266,6 @@ def _threshold_exact(H: HypothesisClass, budget: float | None = None) -> Dimensi
         upper = min(upper, _shelah_cap(H, budget, stats))
     best = search.greedy()
     lower = len(best)
-    exact = True
     try:
         # Raise the target one step at a time: each step either finds a longer ladder or
         # proves that none exists (L(root) < target).
@@ -292,20 +281,18 @@ def _threshold_exact(H: HypothesisClass, budget: float | None = None) -> Dimensi
             search.budget = saved
             lower = val
     except BudgetExpired:
-        exact = False
+        pass  # lower and upper stay proven bounds
     witness = ladder_witness(H, *search.indices(best[:lower], n))
     stats |= {"nodes": search.nodes, "memo": len(search.memo), "traces": len(search.root)}
-    return DimensionResult("tdim", lower, witness, exact and lower == upper, lower, upper,
-                           time.perf_counter() - t0, stats)
+    return DimensionResult.proven("tdim", lower, upper, witness,
+                                  seconds=time.perf_counter() - t0, stats=stats)
 
 
 def _shelah_cap(H: HypothesisClass, budget: float | None, stats: dict[str, Any]) -> int:
     """Shelah's bound T(H) <= 2^(Ldim(H)+1) - 1 (ABMS20 Thm. 3.2: Ldim >= floor(log2 T)), from
     the Littlestone dimension's proven upper bound under a small time budget."""
-    from ltheory.dims.littlestone import _littlestone_exact
-
     share = LDIM_CAP_SECONDS if budget is None else min(LDIM_CAP_SECONDS, budget / 10)
-    res = _littlestone_exact(H, share)
+    res = littlestone_exact(H, share)
     cap = (1 << (res.upper + 1)) - 1
     stats["ldim_cap"] = {"ldim_upper": res.upper, "cap": cap}
     return cap

@@ -233,20 +233,11 @@ class _VCSearch:
         return None
 
 
-def vc_dimension(H: Any, budget: float | None = None, method: str = "auto") -> DimensionResult:
-    """The VC dimension of a finite or lazily composed class, with a shattered set as witness.
-
-    ``method``: ``"exact"`` (the search below; a composed class is materialised first within the
-    size budget), ``"sat"`` (:func:`ltheory.sat.sat_vc`) or ``"auto"``
-    (:func:`ltheory.sat.dispatch.choose`).  See :func:`_vc_exact` for the budget semantics.
-    """
-    from ltheory.sat.dispatch import dispatch
-
-    return dispatch("vc", H, budget, method, _vc_exact)
-
-
-def _vc_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
+def vc_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
     """The VC dimension of a finite class, with a shattered set (list of labels) as witness.
+
+    The exact engine behind :func:`ltheory.vc_dimension` (which adds ``method=`` and composed
+    classes).
 
     ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False``,
     ``lower`` certified by the witness and ``upper`` the smallest size not yet ruled out, minus
@@ -258,10 +249,9 @@ def _vc_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResul
     bud = Budget(budget)
     m, n = len(H), H.domain_size
     if m == 0:
-        return DimensionResult("vc", -1, None, True, -1, -1, time.perf_counter() - t0, {})
+        return DimensionResult.empty("vc", seconds=time.perf_counter() - t0)
     search = _VCSearch(H, bud)
     upper = min(n, m.bit_length() - 1)
-    exact = True
     best: list[int] = []
     try:
         best = search.multistart_greedy()
@@ -286,8 +276,8 @@ def _vc_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResul
                 break
             best = found
     except BudgetExpired:
-        exact = False
+        pass  # len(best) and upper stay proven bounds
     lower = len(best)
     witness = [H.domain[i] for i in sorted(best)]
-    return DimensionResult("vc", lower, witness, exact and lower == upper, lower, upper,
-                           time.perf_counter() - t0, {"nodes": search.nodes})
+    return DimensionResult.proven("vc", lower, upper, witness, seconds=time.perf_counter() - t0,
+                                  stats={"nodes": search.nodes})

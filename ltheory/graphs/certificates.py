@@ -34,9 +34,12 @@ their number equals the claimed value.  This proves ω_m ≥ value.
    Σ_{U ⊇ S} y_U ≥ 1.  By the homomorphism G_m → G'_m, S ↦ f(S) ⊇ set(S)
    (:mod:`ltheory.graphs.contradiction`), f(S) ⊆ U implies set(S) ⊆ U, so this also covers
    every literal vertex of G_m.  Σ y = value proves ω*_m ≤ value.
-   The dual may instead be the string ``"uniform"``: the colouring by I_g for g uniform over
-   {0,1}^X, of total 2^k (a sample on j ≤ k distinct points is consistent with g with
-   probability 2^{-j} ≥ 2^{-k}); accepted only when value = 2^k.
+   The dual may instead be ``{"linear": {LABEL: BITS, ...}}``, one r-bit vector v_x per domain
+   point: the colouring by the 2^r labellings g_a(x) = ⟨a, v_x⟩ over GF(2), each of weight
+   2^k / 2^r, total 2^k.  The checker verifies that every k of the vectors are linearly
+   independent (:func:`ltheory.graphs.colourings.independent_up_to`); then every labelling of k
+   points is consistent with exactly 2^(r-k) of the g_a, so every vertex is covered exactly
+   once (:mod:`ltheory.graphs.colourings`).  Accepted only when value = 2^k.
 3. Equal totals prove ω*_m = value.
 
 Every failure raises :class:`~ltheory.errors.CertificateError` naming the check that failed.
@@ -53,6 +56,7 @@ import numpy as np
 
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.errors import CertificateError
+from ltheory.graphs.colourings import independent_up_to
 
 __all__ = [
     "verify_clique",
@@ -222,11 +226,31 @@ def verify_fractional_bounds(H: HypothesisClass, m: int, witness: Any, lower: An
         return
     _check_primal(H, m, witness["weights"], lo)
     dual = witness["dual"]
-    if dual == "uniform":
-        if hi != 2 ** k:
-            raise CertificateError(f"the uniform colouring has total 2^{k} = {2 ** k}, not {hi}")
+    if isinstance(dual, dict):
+        _check_linear_dual(H, k, dual, hi)
         return
     _check_dual(H, m, dual, hi)
+
+
+def _check_linear_dual(H: HypothesisClass, k: int, dual: dict[str, Any], val: Fraction) -> None:
+    vectors = dual.get("linear")
+    if set(dual) != {"linear"} or not isinstance(vectors, dict):
+        raise CertificateError('a linear dual is {"linear": {LABEL: BITS, ...}}')
+    if val != 2 ** k:
+        raise CertificateError(f"a linear colouring has total 2^{k} = {2 ** k}, not {val}")
+    labels = [str(lab) for lab in H.domain]
+    if sorted(map(str, vectors)) != sorted(labels):
+        raise CertificateError("the linear dual must give one vector for every domain point")
+    bits = [vectors[lab] if lab in vectors else vectors[str(lab)] for lab in H.domain]
+    r = len(bits[0]) if bits and isinstance(bits[0], str) else 0
+    if r == 0 or any(not isinstance(b, str) or len(b) != r or b.strip("01") for b in bits):
+        raise CertificateError("the linear dual's vectors must be non-empty bit strings of one "
+                               "length")
+    bad = independent_up_to([int(b, 2) for b in bits], k)
+    if bad is not None:
+        raise CertificateError(f"the linear dual's vectors of points "
+                               f"{[H.domain[i] for i in bad]} are linearly dependent, so the "
+                               f"labellings are not {k}-wise independent")
 
 
 def _check_primal(H: HypothesisClass, m: int, entries: Any, val: Fraction) -> None:
@@ -255,7 +279,8 @@ def _check_primal(H: HypothesisClass, m: int, entries: Any, val: Fraction) -> No
 
 def _check_dual(H: HypothesisClass, m: int, dual: Any, val: Fraction) -> None:
     if not isinstance(dual, (list, tuple)):
-        raise CertificateError('dual must be a list of [[SAMPLE, ...], y] pairs or "uniform"')
+        raise CertificateError('dual must be a list of [[SAMPLE, ...], y] pairs or '
+                               '{"linear": {LABEL: BITS, ...}}')
     unions: list[dict[int, int]] = []
     ys: list[Fraction] = []
     for i, entry in enumerate(dual):

@@ -48,9 +48,9 @@ from typing import Any
 import numpy as np
 
 from ltheory.core.hypothesis_class import HypothesisClass
-from ltheory.dims.littlestone import littlestone_dimension
+from ltheory.dimensions import littlestone_dimension, vc_dimension
+from ltheory.dims.budget import check_budget
 from ltheory.dims.result import DimensionResult
-from ltheory.dims.vc import vc_dimension
 from ltheory.errors import InvalidInputError
 from ltheory.graphs.contradiction import (
     DEFAULT_MAX_VERTICES,
@@ -247,7 +247,8 @@ def clique_number(H: HypothesisClass, m: int, budget: float | None = None, *,
     m = check_order(H, m)
     if method not in _METHODS:
         raise InvalidInputError(f"method must be one of {', '.join(_METHODS)}; got {method!r}")
-    deadline = None if budget is None else t0 + float(budget)
+    budget = check_budget(budget)
+    deadline = None if budget is None else t0 + budget
     upper = min(1 << m, len(H)) if H.domain_size > 0 else 0
     stats: dict[str, Any] = {"m": m}
     witness: list[list[list[Any]]] = []
@@ -256,19 +257,20 @@ def clique_number(H: HypothesisClass, m: int, budget: float | None = None, *,
         stats.update(fstats)
         if len(witness) >= upper:
             stats["method"] = "fast-path"
-            return DimensionResult("clique", len(witness), witness, True, len(witness), upper,
-                                   time.perf_counter() - t0, stats)
+            return DimensionResult.proven("clique", len(witness), len(witness), witness,
+                                          seconds=time.perf_counter() - t0, stats=stats)
     if H.domain_size == 0:
         stats["method"] = "empty-domain"
-        return DimensionResult("clique", 0, [], True, 0, 0, time.perf_counter() - t0, stats)
+        return DimensionResult.proven("clique", 0, 0, [], seconds=time.perf_counter() - t0,
+                                      stats=stats)
     graph = contradiction_graph(H, m, max_vertices=max_vertices)
     stats["vertices"] = len(graph)
     stats["method"] = method
     if method == "networkx":
         vs = _networkx_clique(graph)
         witness = graph.samples(vs)
-        return DimensionResult("clique", len(vs), witness, True, len(vs), len(vs),
-                               time.perf_counter() - t0, stats)
+        return DimensionResult.proven("clique", len(vs), len(vs), witness,
+                                      seconds=time.perf_counter() - t0, stats=stats)
     upper = min(upper, _greedy_colouring_bound(graph.adj))
     stats["colouring_bound"] = upper
     lower = len(witness)
@@ -278,5 +280,5 @@ def clique_number(H: HypothesisClass, m: int, budget: float | None = None, *,
         witness = graph.samples(vs)
     value = len(witness)
     exact = complete or value >= upper
-    return DimensionResult("clique", value, witness, exact, value, value if exact else upper,
-                           time.perf_counter() - t0, stats)
+    return DimensionResult.proven("clique", value, value if exact else upper, witness,
+                                  seconds=time.perf_counter() - t0, stats=stats)

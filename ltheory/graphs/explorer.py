@@ -19,13 +19,14 @@ from typing import Any
 import numpy as np
 
 from ltheory.core.hypothesis_class import HypothesisClass
-from ltheory.dims.littlestone import littlestone_dimension
+from ltheory.dimensions import littlestone_dimension
 from ltheory.dims.result import DimensionResult
 from ltheory.errors import BudgetExceededError, InvalidInputError
 from ltheory.graphs.certificates import verify_graph_result
 from ltheory.graphs.clique import clique_number
 from ltheory.graphs.contradiction import DEFAULT_MAX_VERTICES, check_order
 from ltheory.graphs.fractional import fractional_clique_number
+from ltheory.plotting import new_figure
 
 __all__ = ["DichotomyReport", "explore", "plot_dichotomy"]
 
@@ -75,7 +76,7 @@ def _check_sizes(H: HypothesisClass, M: int, budget: float | None,
             raise BudgetExceededError(
                 f"G_{m}(H) has at least C({n},{min(m, n)}) = {math.comb(n, min(m, n))} vertices, "
                 f"more than max_vertices={max_vertices} (and Ldim >= {ld} gives no shortcut at "
-                f"m = {m}); use --m {ok} or less, or raise --max-vertices")
+                f"m = {m}); use M <= {ok}, or raise max_vertices")
 
 
 def _fit(ms: list[int], values: list[float], exact: list[bool]) -> dict[str, Any]:
@@ -107,7 +108,7 @@ def explore(H: HypothesisClass, M: int, fractional: bool = False, budget: float 
     t0 = time.perf_counter()
     check_order(H, M)
     if M > 30:
-        raise InvalidInputError(f"--m must be at most 30 (2^m samples per clique), got {M}")
+        raise InvalidInputError(f"M must be at most 30 (2^m samples per clique), got {M}")
     _check_sizes(H, M, budget, max_vertices)
     cl, fr = [], []
     for m in range(1, M + 1):
@@ -127,14 +128,10 @@ def explore(H: HypothesisClass, M: int, fractional: bool = False, budget: float 
 
 
 def plot_dichotomy(report: DichotomyReport, path: str) -> None:
-    """A PNG (log scale) of ω_m, ω*_m, 2^m, |H| and the fit c·m^a (matplotlib, Agg backend)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """A PNG (log scale) of ω_m, ω*_m, 2^m, |H| and the fit c·m^a (matplotlib, without pyplot)."""
 
     ms = np.array(report.ms)
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = new_figure((6, 4))
     ax.plot(ms, 2.0 ** ms, "k--", label="$2^m$")
     ax.axhline(report.size, color="grey", lw=0.8, ls=":", label="$|H|$")
     ax.plot(ms, [r.value for r in report.clique], "o-", label=r"$\omega_m$")
@@ -151,4 +148,3 @@ def plot_dichotomy(report: DichotomyReport, path: str) -> None:
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, format="png")
-    plt.close(fig)

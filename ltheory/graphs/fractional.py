@@ -17,8 +17,9 @@ every vertex (each vertex is realizable), a fractional colouring of total |H|.  
 (k = min(m, |X|)): the colouring y_{I_g} = 2^k / 2^{|X|} over all total labellings g covers a
 sample on j ≤ k distinct points 2^k 2^{-j} ≥ 1 times.  So when a clique of size min(2^k, |H|)
 exists (fast paths of :mod:`ltheory.graphs.clique`), ω*_m equals it, with the clique as the
-fractional clique and I_h (if |H| ≤ 2^k) or the uniform colouring (``"dual": "uniform"``) as the
-dual certificate.
+fractional clique and I_h (if |H| ≤ 2^k) or a k-wise independent linear colouring of total 2^k
+(``"dual": {"linear": {LABEL: BITS, ...}}``, :mod:`ltheory.graphs.colourings`) as the dual
+certificate.
 
 Constraint generation.  Only maximal independent sets matter; they are I_g ∩ V for total
 labellings g: X → {0,1} (pairwise consistent samples are jointly consistent).  We start with the
@@ -62,8 +63,10 @@ from typing import Any
 import numpy as np
 
 from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dims.budget import check_budget
 from ltheory.dims.result import DimensionResult
 from ltheory.graphs.clique import fast_path_clique
+from ltheory.graphs.colourings import bch_vectors
 from ltheory.graphs.contradiction import (
     DEFAULT_MAX_VERTICES,
     ContradictionGraph,
@@ -362,6 +365,13 @@ def _dual_sets(graph: ContradictionGraph, g: np.ndarray) -> list[list[list[Any]]
     return graph.samples(chosen)
 
 
+def _linear_dual(H: HypothesisClass, k: int) -> dict[str, Any]:
+    """The colouring of total 2^k by k-wise independent linear labellings (module docstring)."""
+    vecs = bch_vectors(H.domain_size, k)
+    r = max(v.bit_length() for v in vecs)
+    return {"linear": {lab: format(v, f"0{r}b") for lab, v in zip(H.domain, vecs, strict=True)}}
+
+
 def _hyp_colouring(H: HypothesisClass, m: int) -> list[list[Any]]:
     """The colouring by I_h (h ∈ H), each listed by samples covering its points, weight 1."""
     out = []
@@ -396,27 +406,29 @@ def fractional_clique_number(H: HypothesisClass, m: int, budget: float | None = 
     """
     t0 = time.perf_counter()
     m = check_order(H, m)
-    deadline = None if budget is None else t0 + float(budget)
+    budget = check_budget(budget)
+    deadline = None if budget is None else t0 + budget
     n = H.domain_size
     k = min(m, n)
     stats: dict[str, Any] = {"m": m}
     if n == 0:
         w = {"weights": [], "dual": [], "lower": 0, "upper": 0}
         stats["rational"] = "0"
-        return DimensionResult("fclique", 0, w, True, 0, 0, time.perf_counter() - t0, stats)
+        return DimensionResult.proven("fclique", 0, 0, w, seconds=time.perf_counter() - t0,
+                                      stats=stats)
     trivial = min(1 << k, len(H))
     clique: list[list[list[Any]]] = []
     if fast_paths:
         clique, fstats = fast_path_clique(H, m, budget=budget)
         stats.update(fstats)
         if len(clique) >= trivial:
-            dual: Any = "uniform" if len(clique) == 1 << k else _hyp_colouring(H, m)
+            dual: Any = _linear_dual(H, k) if len(clique) == 1 << k else _hyp_colouring(H, m)
             w = {"weights": [[s, 1] for s in clique], "dual": dual, "lower": trivial,
                  "upper": trivial}
             stats["method"] = "fast-path"
             stats["rational"] = str(trivial)
-            return DimensionResult("fclique", trivial, w, True, trivial, trivial,
-                                   time.perf_counter() - t0, stats)
+            return DimensionResult.proven("fclique", trivial, trivial, w,
+                                          seconds=time.perf_counter() - t0, stats=stats)
     graph = contradiction_graph(H, m, max_vertices=max_vertices)
     V = len(graph)
     stats["vertices"] = V
@@ -466,7 +478,7 @@ def fractional_clique_number(H: HypothesisClass, m: int, budget: float | None = 
     weights = [[graph.sample(v), _frac_str(q)] for v, q in sorted(dfeas.items())]
     if upper < 0 or upper > trivial:
         upper = Fraction(trivial)
-        dual_json: Any = "uniform" if trivial == 1 << k else _hyp_colouring(H, m)
+        dual_json: Any = _linear_dual(H, k) if trivial == 1 << k else _hyp_colouring(H, m)
     else:
         dual_json = [[_dual_sets(graph, g), _frac_str(q)] for g, q in ydual]
     if clique and len(clique) > lower:  # the clique's indicator is a better proven lower bound
@@ -476,5 +488,5 @@ def fractional_clique_number(H: HypothesisClass, m: int, budget: float | None = 
     stats["rational"] = str(lower) if exact else f"{lower}..{upper}"
     witness = {"weights": weights, "dual": dual_json, "lower": _frac_str(lower),
                "upper": _frac_str(upper)}
-    return DimensionResult("fclique", _number(lower), witness, exact, _number(lower),
-                           _number(upper), time.perf_counter() - t0, stats)
+    return DimensionResult.proven("fclique", _number(lower), _number(upper), witness,
+                                  seconds=time.perf_counter() - t0, stats=stats)

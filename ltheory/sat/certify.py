@@ -23,6 +23,7 @@ from typing import Any
 
 from ltheory.core.compose import ComposedClass
 from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dims.certificates import verify
 from ltheory.errors import CertificateError
 
 __all__ = ["strip_components", "verify_any", "verify_composed"]
@@ -192,8 +193,6 @@ def verify_any(H: HypothesisClass | ComposedClass, result: Any) -> None:
     if isinstance(H, ComposedClass):
         verify_composed(H, result)
         return
-    from ltheory.dims.certificates import verify
-
     verify(H, result)
 
 

@@ -39,7 +39,13 @@ from pysat.solvers import Solver
 from ltheory.core.boolean import Aggregation
 from ltheory.core.compose import ComposedClass
 from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.dims.certificates import verify
+from ltheory.dims.components import attach_components
+from ltheory.dims.components import bit_string as _bits
+from ltheory.dims.littlestone import littlestone_exact
 from ltheory.dims.result import DimensionResult
+from ltheory.dims.threshold import threshold_exact
+from ltheory.dims.vc import vc_exact
 from ltheory.errors import InvalidInputError
 from ltheory.sat.certify import verify_composed
 from ltheory.sat.encode import Realisation, reduced_problem
@@ -98,10 +104,6 @@ def _solve(solver: Any, deadline: _Deadline, assumptions: list[int] | None = Non
         chunk = min(chunk * 2, 20000)
 
 
-def _bits(row: np.ndarray) -> str:
-    return (np.asarray(row, dtype=np.uint8) + ord("0")).tobytes().decode("ascii")
-
-
 def _leaf(C: ComposedClass, comps: list[int], explicit: bool) -> dict[str, Any]:
     h = _bits(C.hypothesis(comps))
     if explicit:
@@ -126,12 +128,10 @@ def _call_stats(solver: Any, what: str, k: int, res: bool | None, t: float,
 def _finish(kind: str, C: ComposedClass, explicit: bool, lower: int, upper: int, witness: Any,
             t0: float, stats: dict[str, Any]) -> DimensionResult:
     upper = max(upper, lower)
-    res = DimensionResult(kind, lower, witness, lower == upper, lower, upper,
-                          time.perf_counter() - t0, stats)
+    res = DimensionResult.proven(kind, lower, upper, witness, seconds=time.perf_counter() - t0,
+                                 stats=stats)
     # every lower bound is certified before it is reported
     if explicit:
-        from ltheory.dims.certificates import verify
-
         verify(C.classes[0], res)
     else:
         verify_composed(C, res)
@@ -139,8 +139,7 @@ def _finish(kind: str, C: ComposedClass, explicit: bool, lower: int, upper: int,
 
 
 def _empty(kind: str, t0: float) -> DimensionResult:
-    return DimensionResult(kind, -1, None, True, -1, -1, time.perf_counter() - t0,
-                           {"method": "sat"})
+    return DimensionResult.empty(kind, seconds=time.perf_counter() - t0, stats={"method": "sat"})
 
 
 # --------------------------------------------------------------------------- enumeration
@@ -206,14 +205,8 @@ def enumerate_composed(C: ComposedClass, limit: int = 200_000, budget: float | N
     return Enumeration(H, comps, complete, calls, time.perf_counter() - t0)
 
 
-def _exact_fn(kind: str) -> Any:
-    if kind == "ldim":
-        from ltheory.dims.littlestone import _littlestone_exact as f
-    elif kind == "vc":
-        from ltheory.dims.vc import _vc_exact as f
-    else:
-        from ltheory.dims.threshold import _threshold_exact as f
-    return f
+#: the exact engines of :mod:`ltheory.dims`, run on enumerated (explicit) hypotheses
+_EXACT = {"vc": vc_exact, "ldim": littlestone_exact, "tdim": threshold_exact}
 
 
 def _start(kind: str, H: Any, budget: float | None, solver: str, enumerate_limit: int
@@ -238,8 +231,6 @@ def _via_enumeration(kind: str, C: ComposedClass, deadline: _Deadline, limit: in
                      solver: str, t0: float) -> tuple[DimensionResult | None, Enumeration]:
     """Exact result through SAT enumeration when it completes within ``limit`` hypotheses and
     3/4 of the remaining budget; otherwise (None, the partial enumeration)."""
-    from ltheory.sat.dispatch import _with_components
-
     left = deadline.left()
     en = enumerate_composed(C, limit, None if left is None else max(left * 0.75, 1e-3), solver)
     info = {"hypotheses": len(en.H), "complete": en.complete, "calls": en.calls,
@@ -247,14 +238,13 @@ def _via_enumeration(kind: str, C: ComposedClass, deadline: _Deadline, limit: in
     if not en.complete:
         return None, en
     left = deadline.left()
-    res = _exact_fn(kind)(en.H, None if left is None else max(left, 1e-3))
-    res = _with_components(kind, C, en, res)
+    res = _EXACT[kind](en.H, None if left is None else max(left, 1e-3))
+    res = attach_components(C, en, res)
     stats = dict(res.stats) | {
         "method": "sat", "solver": solver, "enumeration": info,
         "upper_reason": f"SAT enumeration complete ({len(en.H)} distinct hypotheses, final "
                         f"call UNSAT, {solver}), then exact search on them"}
-    out = DimensionResult(kind, res.value, res.witness, res.exact, res.lower, res.upper,
-                          time.perf_counter() - t0, stats)
+    out = res.replace(seconds=time.perf_counter() - t0, stats=stats)
     verify_composed(C, out)
     return out, en
 
@@ -309,11 +299,10 @@ def _sample_seed(C: ComposedClass, deadline: _Deadline, samples: int, explicit: 
                  tuples: np.ndarray | None = None) -> tuple[int, Any]:
     """A quick certified lower bound: exact Ldim (budgeted) of a random sample of composed
     hypotheses, or of the given component tuples (e.g. a partial SAT enumeration)."""
-    from ltheory.dims.littlestone import _littlestone_exact
-
     rng = np.random.default_rng(0)
     sizes = [len(c) for c in C.classes]
-    if tuples is not None and len(tuples):
+    partial = tuples is not None and len(tuples) > 0  # worth a larger share of the budget
+    if partial:
         pass
     elif math.prod(sizes) <= samples:
         grids = np.meshgrid(*[np.arange(s) for s in sizes], indexing="ij")
@@ -322,15 +311,12 @@ def _sample_seed(C: ComposedClass, deadline: _Deadline, samples: int, explicit: 
         tuples = np.stack([rng.integers(0, s, samples) for s in sizes], axis=1)
     rows = C.G.evaluate(*[C.classes[i].matrix[tuples[:, i]] for i in range(C.arity)])
     S = HypothesisClass(rows, C.domain, _trusted=True)
-    from ltheory.dims.vc import _vc_exact
-
-    big = tuples is not None  # a partial enumeration: worth a larger share of the budget
     left = deadline.left()
-    share = None if left is None else max(0.05, left / 4 if big else min(2.0, left / 10))
-    res = _littlestone_exact(S, budget=share)
+    share = None if left is None else max(0.05, left / 4 if partial else min(2.0, left / 10))
+    res = littlestone_exact(S, budget=share)
     # A shattered set S of size d is also a mistake tree of depth d (every node at depth t asks
     # S[t]); on dense classes the VC search finds much deeper trees than a budgeted Ldim search.
-    vc = _vc_exact(S, budget=share)
+    vc = vc_exact(S, budget=share)
     index = {_bits(r): t for r, t in zip(rows, tuples, strict=True)}
     if vc.lower > res.lower:
         pts = [S.point_index(lab) for lab in vc.witness]
@@ -344,7 +330,7 @@ def _sample_seed(C: ComposedClass, deadline: _Deadline, samples: int, explicit: 
             return {"point": S.domain[pts[t]],
                     "children": {str(b): level(t + 1, (*path, b)) for b in (0, 1)}}
 
-        res = DimensionResult("ldim", vc.lower, level(0, ()), False, vc.lower, vc.lower)
+        res = DimensionResult.proven("ldim", vc.lower, vc.lower, level(0, ()))  # a seed only
     if res.lower <= 0:
         return 0, {"hypothesis": _bits(rows[0])} if explicit else _leaf(C, list(tuples[0]), False)
 
@@ -444,11 +430,9 @@ def sat_vc(H: HypothesisClass | ComposedClass, budget: float | None = None,
     reason = "log2 of the size bound / candidate points"
     lower, witness, realisations = 0, [], [[_bits(c.matrix[0]) for c in C.classes]]
     if partial is not None and len(partial.H):
-        from ltheory.sat.dispatch import _with_components
-
         left = deadline.left()
-        seed = _exact_fn("vc")(partial.H, None if left is None else max(left / 2, 0.05))
-        seed = _with_components("vc", C, partial, seed)
+        seed = vc_exact(partial.H, None if left is None else max(left / 2, 0.05))
+        seed = attach_components(C, partial, seed)
         lower, witness, realisations = seed.lower, seed.witness, seed.stats["realisations"]
     calls: list[dict[str, Any]] = []
     d = lower + 1

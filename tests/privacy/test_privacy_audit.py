@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
@@ -50,7 +49,7 @@ def test_public_import_and_report() -> None:
     assert r.verdict == "consistent"
     assert r.epsilon_point_estimate == pytest.approx(1.0, abs=0.05)
     assert r.runs == 100_000 and r.selection_runs + r.certification_runs == 100_000
-    d = json.loads(r.to_json())
+    d = r.to_json()
     assert d["verdict"] == "consistent" and "chosen_event" not in d
     assert set(d) >= {"epsilon_lower_bound", "epsilon_point_estimate", "exact_epsilon", "event",
                       "counts", "runs", "alpha", "seconds", "verdict"}
@@ -252,7 +251,7 @@ def test_random_finite_mechanisms(w0: list[float], data: st.DataObject) -> None:
     assert r.exact_epsilon == pytest.approx(exact_epsilon(a, b))
     assert 0.0 <= r.epsilon_lower_bound <= max_certifiable_epsilon(1800, 0.025) + 1e-9
     assert (r.verdict == "violation") == (r.epsilon_lower_bound > eps)
-    assert json.loads(r.to_json())["runs"] == 4_000
+    assert r.to_json()["runs"] == 4_000
     with pytest.raises(InvalidInputError, match="neighbours"):
         audit(m, "a", "zzz", claimed_epsilon=eps, runs=4_000, seed=0)
 

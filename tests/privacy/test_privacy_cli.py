@@ -8,10 +8,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from ltheory.privacy.cli_audit import register
+from ltheory.cli import audit
 
 app = typer.Typer()
-register(app)
+app.command(audit.NAME)(audit.command)
 
 
 @app.callback()

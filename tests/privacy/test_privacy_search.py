@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from ltheory.errors import InvalidInputError
@@ -44,7 +42,7 @@ def test_search_finds_worst_flip_of_exponential_mechanism() -> None:
     assert pilots == sorted(pilots, reverse=True)
     assert s.ranking[0]["exact_epsilon"] == s.report.exact_epsilon
     assert 0.8 < s.report.epsilon_lower_bound <= s.report.exact_epsilon
-    d = json.loads(s.to_json())
+    d = s.to_json()
     assert d["pairs_considered"] == 7 and d["report"]["verdict"] == "consistent"
 
 

@@ -103,13 +103,16 @@ class AuditReport:
     notes: tuple[str, ...] = ()
     chosen_event: Any = field(default=None, compare=False, repr=False)
 
-    def to_dict(self) -> dict:
+    def to_json(self) -> dict:
+        """The report as a JSON-ready dict (the chosen event object is left out; ``event``
+        describes it)."""
         d = asdict(self)
         d.pop("chosen_event")
         return _jsonable(d)
 
-    def to_json(self, **kw: Any) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+    def dumps(self, **kw: Any) -> str:
+        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
 
 def _same(d0: Any, d1: Any) -> bool:

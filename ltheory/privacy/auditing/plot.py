@@ -1,4 +1,4 @@
-"""A PNG of the two output distributions with the audited event marked (matplotlib, Agg)."""
+"""A PNG of the two output distributions with the audited event marked (matplotlib)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ltheory.plotting import new_figure
 from ltheory.privacy.auditing.core import AuditReport
 from ltheory.privacy.auditing.events import CellEvent, ThresholdEvent
 from ltheory.privacy.auditing.outputs import draw
@@ -15,16 +16,12 @@ from ltheory.privacy.auditing.outputs import draw
 def plot_audit(mechanism: Any, d0: Any, d1: Any, report: AuditReport, path: str | Path,
                runs: int = 20_000, seed: int = 0) -> Path:
     """Draw ``runs`` fresh outputs per dataset and save the figure to ``path``."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
     ss0, ss1 = np.random.SeedSequence([seed, 7]).spawn(2)
     b0 = draw(mechanism, d0, runs, np.random.default_rng(ss0))
     b1 = draw(mechanism, d1, runs, np.random.default_rng(ss1))
     ev = report.chosen_event
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = new_figure((8, 4.5))
     if isinstance(ev, ThresholdEvent):
         s0, s1 = ev.score(b0), ev.score(b1)
         lo, hi = np.quantile(np.r_[s0, s1], [0.001, 0.999])
@@ -59,5 +56,4 @@ def plot_audit(mechanism: Any, d0: Any, d1: Any, report: AuditReport, path: str 
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out, dpi=110)
-    plt.close(fig)
     return out

@@ -54,13 +54,15 @@ class SearchReport:
     ranking: tuple[dict, ...]
     pairs_considered: int
 
-    def to_dict(self) -> dict:
+    def to_json(self) -> dict:
+        """The search as a JSON-ready dict (the audit of the chosen pair under ``"report"``)."""
         return _jsonable({"pattern": self.pattern, "d0": _plain(self.d0), "d1": _plain(self.d1),
                           "pairs_considered": self.pairs_considered,
-                          "ranking": list(self.ranking), "report": self.report.to_dict()})
+                          "ranking": list(self.ranking), "report": self.report.to_json()})
 
-    def to_json(self, **kw: Any) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+    def dumps(self, **kw: Any) -> str:
+        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
 
 def _plain(d: Any) -> Any:

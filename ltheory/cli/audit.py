@@ -1,6 +1,4 @@
-"""The ``ltheory audit`` command; ``register(app)`` adds it to the top-level typer app.
-
-``ltheory audit NAME [--param k=v ...] [--claimed-epsilon E] --runs N [--seed S] [--alpha A]
+"""``ltheory audit NAME [--param k=v ...] [--claimed-epsilon E] --runs N [--seed S] [--alpha A]
 [--claimed-delta D] [--d0 JSON --d1 JSON] [--search] [--broken] [--tradeoff] [--json]
 [--plot FILE]``
 
@@ -24,6 +22,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ltheory.cli.common import fail
 from ltheory.errors import InvalidInputError, LtheoryError
 from ltheory.privacy import mechanisms as mech
 
@@ -127,110 +126,109 @@ def _dataset(raw: str, which: str) -> Any:
         raise InvalidInputError(f"--{which} is not valid JSON ({exc.msg})") from None
 
 
-def register(app: typer.Typer) -> None:
-    """Add the ``audit`` command to ``app``."""
+NAME = "audit"
 
-    @app.command("audit")
-    def audit_cmd(
-        name: Annotated[str, typer.Argument(
-            help="Mechanism (" + ", ".join(sorted(MECHANISMS)) + ") or learner audit case "
-            "(ltheory.privacy.learners.audit_cases(), e.g. exponential/thresholds-n8-eps1).")],
-        runs: Annotated[int, typer.Option("--runs", help="Total runs (half per dataset).")],
-        param: Annotated[list[str] | None, typer.Option("--param", "-p",
-                                                        help="Mechanism parameter k=v.")] = None,
-        claimed_epsilon: Annotated[float | None, typer.Option(
-            "--claimed-epsilon", help="Claimed epsilon > 0 (required for a mechanism; "
-            "a learner's own claim by default).")] = None,
-        claimed_delta: Annotated[float | None, typer.Option(
-            "--claimed-delta", help="Claimed delta in [0, 1) (default: the mechanism's "
-            "claimed delta, 0 for pure DP).")] = None,
-        seed: Annotated[int, typer.Option("--seed")] = 0,
-        alpha: Annotated[float, typer.Option("--alpha", help="Error probability.")] = 0.05,
-        d0: Annotated[str | None, typer.Option("--d0", help="Dataset d0 as JSON.")] = None,
-        d1: Annotated[str | None, typer.Option("--d1", help="Dataset d1 as JSON.")] = None,
-        search: Annotated[bool, typer.Option("--search",
-                                             help="Search neighbours of d0 first.")] = False,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-        plot: Annotated[str | None, typer.Option("--plot", help="PNG of the two output "
-                                                 "distributions, event marked.")] = None,
-        tradeoff: Annotated[bool, typer.Option("--tradeoff", help="Add the (epsilon, delta) "
-                                               "curve to the report.")] = False,
-        broken: Annotated[bool, typer.Option("--broken", help="Learner cases: audit the "
-                                             "deliberately broken variant.")] = False,
-    ) -> None:
-        """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
-        from ltheory.privacy.auditing.core import audit
-        from ltheory.privacy.auditing.search import audit_search
 
-        try:
-            cases = learner_cases() if name not in MECHANISMS else {}
-            if name not in MECHANISMS and name not in cases:
-                raise InvalidInputError(
-                    f"unknown mechanism or learner {name!r}; mechanisms: "
-                    + ", ".join(sorted(MECHANISMS)) + "; learners: " + ", ".join(sorted(cases)))
-            if claimed_epsilon is not None and (
-                    not claimed_epsilon > 0 or claimed_epsilon == float("inf")):
-                raise InvalidInputError(f"--claimed-epsilon must be a finite number > 0, got "
-                                        f"{claimed_epsilon!r}")
-            if name in cases:
-                m, a, b = build_learner(cases[name], param or [], broken)
-                if claimed_epsilon is None:
-                    claimed_epsilon = float(m.claim[0])
-                if claimed_delta is None:
-                    claimed_delta = float(m.claim[1])
-            else:
-                if broken:
-                    raise InvalidInputError("--broken applies to learner audit cases only")
-                if claimed_epsilon is None:
-                    raise InvalidInputError(f"--claimed-epsilon is required to audit the "
-                                            f"mechanism {name!r}")
-                m = build_mechanism(name, param or [], claimed_epsilon)
-                if claimed_delta is None:
-                    claimed_delta = float(getattr(m, "delta", 0.0))
-                a, b = m.default_pair()
-            if d0 is not None:
-                a = _dataset(d0, "d0")
-            if d1 is not None:
-                b = _dataset(d1, "d1")
-            progress_cb, prog = None, None
-            if runs >= 1_000_000:
-                from rich.console import Console
-                from rich.progress import Progress
+def command(
+    name: Annotated[str, typer.Argument(
+        help="Mechanism (" + ", ".join(sorted(MECHANISMS)) + ") or learner audit case "
+        "(ltheory.privacy.learners.audit_cases(), e.g. exponential/thresholds-n8-eps1).")],
+    runs: Annotated[int, typer.Option("--runs", help="Total runs (half per dataset).")],
+    param: Annotated[list[str] | None, typer.Option("--param", "-p",
+                                                    help="Mechanism parameter k=v.")] = None,
+    claimed_epsilon: Annotated[float | None, typer.Option(
+        "--claimed-epsilon", help="Claimed epsilon > 0 (required for a mechanism; "
+        "a learner's own claim by default).")] = None,
+    claimed_delta: Annotated[float | None, typer.Option(
+        "--claimed-delta", help="Claimed delta in [0, 1) (default: the mechanism's "
+        "claimed delta, 0 for pure DP).")] = None,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    alpha: Annotated[float, typer.Option("--alpha", help="Error probability.")] = 0.05,
+    d0: Annotated[str | None, typer.Option("--d0", help="Dataset d0 as JSON.")] = None,
+    d1: Annotated[str | None, typer.Option("--d1", help="Dataset d1 as JSON.")] = None,
+    search: Annotated[bool, typer.Option("--search",
+                                         help="Search neighbours of d0 first.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    plot: Annotated[str | None, typer.Option("--plot", help="PNG of the two output "
+                                             "distributions, event marked.")] = None,
+    tradeoff: Annotated[bool, typer.Option("--tradeoff", help="Add the (epsilon, delta) "
+                                           "curve to the report.")] = False,
+    broken: Annotated[bool, typer.Option("--broken", help="Learner cases: audit the "
+                                         "deliberately broken variant.")] = False,
+) -> None:
+    """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
+    from ltheory.privacy.auditing.core import audit
+    from ltheory.privacy.auditing.search import audit_search
 
-                prog = Progress(console=Console(stderr=True), transient=True)
-                task = prog.add_task(f"auditing {name}", total=None)
-
-                def progress_cb(done: int, total: int) -> None:
-                    prog.update(task, completed=done, total=total)
-
-                prog.start()
-            try:
-                if search:
-                    s = audit_search(m, a, claimed_epsilon=claimed_epsilon,
-                                     claimed_delta=claimed_delta, runs=runs, seed=seed,
-                                     alpha=alpha, progress=progress_cb, tradeoff=tradeoff)
-                    report, a, b = s.report, s.d0, s.d1
-                else:
-                    report = audit(m, a, b, claimed_epsilon=claimed_epsilon,
-                                   claimed_delta=claimed_delta, runs=runs, seed=seed,
-                                   alpha=alpha, progress=progress_cb, tradeoff=tradeoff)
-            finally:
-                if prog is not None:
-                    prog.stop()
-            if plot:
-                from ltheory.privacy.auditing.plot import plot_audit
-                plot_audit(m, a, b, report, plot, seed=seed)
-        except LtheoryError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
-        except (OSError, ValueError) as exc:
-            typer.echo(f"error: {type(exc).__name__}: {exc}", err=True)
-            raise typer.Exit(2) from None
-        if as_json:
-            typer.echo(report.to_json())
+    try:
+        cases = learner_cases() if name not in MECHANISMS else {}
+        if name not in MECHANISMS and name not in cases:
+            raise InvalidInputError(
+                f"unknown mechanism or learner {name!r}; mechanisms: "
+                + ", ".join(sorted(MECHANISMS)) + "; learners: " + ", ".join(sorted(cases)))
+        if claimed_epsilon is not None and (
+                not claimed_epsilon > 0 or claimed_epsilon == float("inf")):
+            raise InvalidInputError(f"--claimed-epsilon must be a finite number > 0, got "
+                                    f"{claimed_epsilon!r}")
+        if name in cases:
+            m, a, b = build_learner(cases[name], param or [], broken)
+            if claimed_epsilon is None:
+                claimed_epsilon = float(m.claim[0])
+            if claimed_delta is None:
+                claimed_delta = float(m.claim[1])
         else:
-            _print_report(report)
-        raise typer.Exit(1 if report.verdict == "violation" else 0)
+            if broken:
+                raise InvalidInputError("--broken applies to learner audit cases only")
+            if claimed_epsilon is None:
+                raise InvalidInputError(f"--claimed-epsilon is required to audit the "
+                                        f"mechanism {name!r}")
+            m = build_mechanism(name, param or [], claimed_epsilon)
+            if claimed_delta is None:
+                claimed_delta = float(getattr(m, "delta", 0.0))
+            a, b = m.default_pair()
+        if d0 is not None:
+            a = _dataset(d0, "d0")
+        if d1 is not None:
+            b = _dataset(d1, "d1")
+        progress_cb, prog = None, None
+        if runs >= 1_000_000:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            prog = Progress(console=Console(stderr=True), transient=True)
+            task = prog.add_task(f"auditing {name}", total=None)
+
+            def progress_cb(done: int, total: int) -> None:
+                prog.update(task, completed=done, total=total)
+
+            prog.start()
+        try:
+            if search:
+                s = audit_search(m, a, claimed_epsilon=claimed_epsilon,
+                                 claimed_delta=claimed_delta, runs=runs, seed=seed,
+                                 alpha=alpha, progress=progress_cb, tradeoff=tradeoff)
+                report, a, b = s.report, s.d0, s.d1
+            else:
+                report = audit(m, a, b, claimed_epsilon=claimed_epsilon,
+                               claimed_delta=claimed_delta, runs=runs, seed=seed,
+                               alpha=alpha, progress=progress_cb, tradeoff=tradeoff)
+        finally:
+            if prog is not None:
+                prog.stop()
+        if plot:
+            from ltheory.privacy.auditing.plot import plot_audit
+            plot_audit(m, a, b, report, plot, seed=seed)
+    except LtheoryError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"cannot write the plot: {exc.strerror or exc} ({exc.filename})") from None
+    except ValueError as exc:  # a mechanism's own check of its parameters
+        raise fail(f"{type(exc).__name__}: {exc}") from None
+    if as_json:
+        typer.echo(report.dumps())
+    else:
+        _print_report(report)
+    raise typer.Exit(1 if report.verdict == "violation" else 0)
 
 
 def _print_report(r: Any) -> None:

@@ -20,32 +20,16 @@ from rich.table import Table
 from rich.text import Text
 
 from ltheory import catalog
-from ltheory.cli_common import fail as _fail
-from ltheory.cli_common import parse_only
+from ltheory.cli.common import cell, compute, fail, parse_only, result_json
 from ltheory.core.boolean import Aggregation
 from ltheory.core.compose import ComposedClass
-from ltheory.dims.littlestone import littlestone_dimension
-from ltheory.dims.result import DimensionResult
-from ltheory.dims.threshold import threshold_dimension
-from ltheory.dims.vc import vc_dimension
+from ltheory.dimensions import DIMENSIONS
 from ltheory.errors import LtheoryError
-from ltheory.sat.certify import verify_composed
 
-__all__ = ["register"]
-
-_DIMS = {"vc": vc_dimension, "ldim": littlestone_dimension, "tdim": threshold_dimension}
-_TITLES = {"vc": "VC", "ldim": "Littlestone", "tdim": "threshold"}
+NAME = "compose"
 
 
-def _parse_only(only: str | None) -> list[str]:
-    return parse_only(only, _DIMS)
-
-
-def _cell(r: DimensionResult) -> str:
-    return str(r.value) if r.exact else f"{r.lower}..{r.upper}"
-
-
-def compose_command(
+def command(
     aggregation: Annotated[str, typer.Argument(
         metavar="G", help="aggregation: maj, and, or, xor, thr:t, not, a truth table such as "
                           "00010111, or an expression such as 'x1 & (x2 | ~x3)'")],
@@ -61,22 +45,15 @@ def compose_command(
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
 ) -> None:
     """Exact dimensions of the composed class G(H1, ..., Hk), each with a verified witness."""
-    names = _parse_only(only)
-    if budget is not None and not budget > 0:
-        raise _fail(f"--budget must be a positive number of seconds, got {budget}")
-    method = "sat" if sat else "auto"
+    names = parse_only(only)
     try:
         G = Aggregation.parse(aggregation)
         classes = [catalog.from_spec(s) for s in specs]
         C = ComposedClass(G, classes)
         C.name = f"{C.G.name}({', '.join(specs)})"
-        results: dict[str, DimensionResult] = {}
-        for nm in names:
-            res = _DIMS[nm](C, budget=budget, method=method)
-            verify_composed(C, res)
-            results[nm] = res
+        results = compute(C, names, budget, method="sat" if sat else "auto")
     except LtheoryError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     if as_json:
         doc: dict[str, Any] = {"class": {
             "name": C.name, "aggregation": C.G.name, "truth_table": C.G.truth_table,
@@ -84,26 +61,18 @@ def compose_command(
             "size_upper_bound": C.size_upper_bound(),
             "components": [{"spec": s, "size": len(c)} for s, c in zip(specs, classes,
                                                                          strict=True)]}}
-        for nm, r in results.items():
-            d = r.to_json()
-            d["verified"] = True
-            doc[nm] = d
+        doc.update({key: result_json(r) for key, r in results.items()})
         typer.echo(json.dumps(doc))
         return
-    console = Console()
     table = Table(title=Text(f"{C.name}: {C.G.name} of "
                              f"{' x '.join(str(len(c)) for c in classes)} "
                              f"hypotheses on {C.domain_size} points"))  # literal, not markup
     for col in ("dimension", "value", "exact", "method", "witness", "seconds"):
         table.add_column(col)
-    for nm, r in results.items():
+    for key, r in results.items():
         w = json.dumps(r.witness_json())
-        table.add_row(_TITLES[nm], _cell(r), "yes" if r.exact else f"no ({r.lower}..{r.upper})",
+        table.add_row(DIMENSIONS[key].title, cell(r),
+                      "yes" if r.exact else f"no ({r.lower}..{r.upper})",
                       str(r.stats.get("method", "")), Text(w if len(w) <= 50 else w[:47] + "..."),
                       f"{r.seconds:.3f}")
-    console.print(table)
-
-
-def register(app: typer.Typer) -> None:
-    """Add the ``compose`` command to a Typer app."""
-    app.command("compose")(compose_command)
+    Console().print(table)

@@ -1,11 +1,11 @@
 """Hypothesis strategies for Boolean aggregations and composed classes G(H_1, ..., H_k).
 
-Reusable in your own CI (also re-exported by :mod:`ltheory.strategies`)::
+Reusable in your own CI (re-exported by :mod:`ltheory.strategies`)::
 
     from hypothesis import given
-    from ltheory import strategies_boolean as lsb
+    from ltheory import strategies as lst
 
-    @given(lsb.compositions(max_arity=3, max_points=5))
+    @given(lst.compositions(max_arity=3, max_points=5))
     def test_something(case):
         G, classes = case
         ...
@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from ltheory.core.boolean import Aggregation
 from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.strategies.classes import hypothesis_classes
 
 __all__ = ["aggregation_expressions", "aggregations", "compositions"]
 
@@ -66,9 +67,6 @@ def aggregations(min_arity: int = 1, max_arity: int = 3) -> st.SearchStrategy[Ag
 @st.composite
 def _compositions(draw: st.DrawFn, max_arity: int, max_points: int, max_size: int,
                   equal_classes: bool | None) -> tuple[Aggregation, list[HypothesisClass]]:
-    # imported here, not at the top: ltheory.strategies re-exports this module's strategies
-    from ltheory.strategies import hypothesis_classes
-
     G = draw(aggregations(1, max_arity))
     k = G.arity
     assert k is not None

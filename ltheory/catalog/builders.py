@@ -1,0 +1,377 @@
+"""The constructions of the catalog's families, one :class:`Family` record each.
+
+A :class:`Family` ties a name to its builder (parameters -> :class:`HypothesisClass`), its
+domain size (checked against :data:`MAX_CELLS` before building, with the size formula of the
+family's data file), and an optional validator of parameter combinations.  The schema --
+parameters, size formula, known values -- is the data file ``data/<name>.toml``.  Adding a
+family is one record in :data:`FAMILIES` and one data file.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ltheory.core import HypothesisClass
+from ltheory.errors import InvalidInputError
+
+__all__ = ["FAMILIES", "MAX_CELLS", "Family", "planted_points"]
+
+MAX_CELLS = 1 << 22
+"""Largest number of matrix cells (hypotheses x domain points) a family will build."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A catalog family: ``build(**params)``, ``domain_size(params)``, ``validate(params)``
+    (raises :class:`InvalidInputError` for a bad combination; None when every combination
+    within the declared ranges is fine)."""
+
+    name: str
+    build: Callable[..., HypothesisClass]
+    domain_size: Callable[[Mapping[str, Any]], int]
+    validate: Callable[[Mapping[str, Any]], None] | None = None
+
+
+def _cube_labels(n: int) -> list[str]:
+    """The points of {0,1}^n as strings "x_1...x_n", in lexicographic order (x_1 first)."""
+    return ["".join(bits) for bits in itertools.product("01", repeat=n)]
+
+
+def _cube(n: int) -> np.ndarray:
+    """(2^n, n) uint8 array: row r is the point with label _cube_labels(n)[r]."""
+    if n == 0:
+        return np.zeros((1, 0), dtype=np.uint8)
+    r = np.arange(1 << n)
+    return ((r[:, None] >> np.arange(n - 1, -1, -1)[None, :]) & 1).astype(np.uint8)
+
+
+def _thresholds(n: int) -> HypothesisClass:
+    """h_t(x) = 1 iff x >= t on X = {0..n-1}, t = 0..n (t = n is the all-zero function)."""
+    x = np.arange(n)
+    mat = (x[None, :] >= np.arange(n + 1)[:, None]).astype(np.uint8)
+    return HypothesisClass.from_matrix(mat, domain=n)
+
+
+def _intervals(n: int, empty: bool) -> HypothesisClass:
+    """Indicators of [a, b] = {x : a <= x <= b}, 0 <= a <= b < n; plus the empty set if asked."""
+    x = np.arange(n)
+    a, b = np.triu_indices(n)
+    mat = ((x[None, :] >= a[:, None]) & (x[None, :] <= b[:, None])).astype(np.uint8)
+    if empty:
+        mat = np.vstack([np.zeros((1, n), dtype=np.uint8), mat])
+    return HypothesisClass.from_matrix(mat, domain=n)
+
+
+def _points(n: int, zero: bool) -> HypothesisClass:
+    """Point functions h_a(x) = 1 iff x = a on {0..n-1}; plus the all-zero function if asked."""
+    mat = np.eye(n, dtype=np.uint8)
+    if zero:
+        mat = np.vstack([np.zeros((1, n), dtype=np.uint8), mat])
+    return HypothesisClass.from_matrix(mat, domain=n)
+
+
+def _literal_terms(n: int, k: int, monotone: bool) -> list[tuple[tuple[int, int], ...]]:
+    """All sets of at most k literals (i, sign) on distinct variables; sign 1 = x_i, 0 = not x_i."""
+    terms: list[tuple[tuple[int, int], ...]] = []
+    for size in range(min(k, n) + 1):
+        for vars_ in itertools.combinations(range(n), size):
+            signs = [(1,)] * size if monotone else [(0, 1)] * size
+            for s in itertools.product(*signs):
+                terms.append(tuple(zip(vars_, s, strict=True)))
+    return terms
+
+
+def _term_matrix(X: np.ndarray, terms: list[tuple[tuple[int, int], ...]]) -> np.ndarray:
+    """Row j: the conjunction terms[j] evaluated on every row of X."""
+    out = np.ones((len(terms), X.shape[0]), dtype=bool)
+    for j, t in enumerate(terms):
+        for i, s in t:
+            out[j] &= X[:, i] == s
+    return out
+
+
+def _conjunctions(n: int, k: int, monotone: bool) -> HypothesisClass:
+    """Conjunctions of at most k literals (no variable twice) on {0,1}^n; empty = constant 1."""
+    X = _cube(n)
+    mat = _term_matrix(X, _literal_terms(n, k, monotone))
+    return HypothesisClass.from_matrix(mat, domain=_cube_labels(n))
+
+
+def _disjunctions(n: int, k: int, monotone: bool) -> HypothesisClass:
+    """Disjunctions of at most k literals (no variable twice) on {0,1}^n; empty = constant 0."""
+    X = _cube(n)
+    terms = _literal_terms(n, k, monotone)
+    mat = np.zeros((len(terms), X.shape[0]), dtype=bool)
+    for j, t in enumerate(terms):
+        for i, s in t:
+            mat[j] |= X[:, i] == s
+    return HypothesisClass.from_matrix(mat, domain=_cube_labels(n))
+
+
+def _parities(n: int) -> HypothesisClass:
+    """chi_S(x) = XOR of x_i over i in S, for all 2^n subsets S of [n] (S empty = constant 0)."""
+    X = _cube(n).astype(np.int64)
+    S = _cube(n).astype(np.int64)
+    mat = (S @ X.T) % 2
+    return HypothesisClass.from_matrix(mat.astype(np.uint8), domain=_cube_labels(n))
+
+
+def _decision_lists(n: int, k: int, monotone: bool) -> HypothesisClass:
+    """k-decision lists (Rivest 1987) on {0,1}^n: the functions "if t_1 then b_1 elif t_2 ...
+    else b_{r+1}" with each t_i a conjunction of at most k literals (only positive literals when
+    ``monotone``), any length r >= 0.
+
+    Exact enumeration of the distinct functions by dynamic programming over the set S of points
+    not yet decided: F(S) = {0_S, 1_S} U {b on S∩t, then g : t a term, b a bit, g in F(S \\ t)}.
+    Terms that decide no point of S are skipped (they do not change the function).
+    """
+    X = _cube(n)
+    N = X.shape[0]
+    terms = _term_matrix(X, _literal_terms(n, k, monotone))
+    term_masks = sorted({sum(1 << int(i) for i in np.flatnonzero(row)) for row in terms} - {0})
+    full = (1 << N) - 1
+    memo: dict[int, frozenset[int]] = {}
+    budget = MAX_CELLS // max(N, 1)
+
+    def F(S: int) -> frozenset[int]:
+        got = memo.get(S)
+        if got is not None:
+            return got
+        out = {0, S}
+        for t in term_masks:
+            hit = S & t
+            if not hit:
+                continue
+            for g in F(S & ~t):
+                out.add(g)
+                out.add(g | hit)
+            if len(out) > budget:
+                raise InvalidInputError(
+                    f"decision_lists: n={n} k={k} has more than {budget} functions on "
+                    f"{N} points, beyond the catalog's limit of {MAX_CELLS} cells")
+        res = frozenset(out)
+        memo[S] = res
+        return res
+
+    funcs = sorted(F(full))
+    bits = np.array([[(f >> i) & 1 for i in range(N)] for f in funcs], dtype=np.uint8)
+    return HypothesisClass.from_matrix(bits.reshape(len(funcs), N), domain=_cube_labels(n))
+
+
+def _halfspaces(g: int, dim: int) -> HypothesisClass:
+    """Strictly separable dichotomies of the grid {0..g-1}^dim: labellings y for which some
+    (w, b) has w·x + b > 0 where y(x) = 1 and w·x + b < 0 where y(x) = 0 (all-0/all-1 included).
+
+    Exact method: the points are added one at a time; a labelling of the first i+1 points is
+    separable only if its restriction to the first i is, so each separable labelling of a prefix
+    (with a separator (w, b) found for it) is extended by the label its separator gives the new
+    point (no LP needed) and by the other label, tested by the LP feasibility problem
+    y'(w·x + b) >= 1 for all points (y' = ±1; equivalent to strict separability by scaling),
+    solved with scipy's HiGHS (``linprog(method="highs")``).  Every separator returned by the LP
+    is re-checked in floating point with a margin of 1/2, so every listed dichotomy is certified.
+    """
+    from scipy.optimize import linprog
+
+    pts = np.array(list(itertools.product(range(g), repeat=dim)), dtype=float).reshape(-1, dim)
+    N = pts.shape[0]
+    A = np.hstack([pts, np.ones((N, 1))])  # rows (x, 1): value w·x + b
+    budget = MAX_CELLS // max(N, 1)
+
+    def separate(idx: int, labels: list[int]) -> np.ndarray | None:
+        sgn = np.where(np.array(labels) == 1, 1.0, -1.0)
+        rows = A[: idx + 1]
+        res = linprog(np.zeros(dim + 1), A_ub=-(sgn[:, None] * rows), b_ub=-np.ones(idx + 1),
+                      bounds=[(None, None)] * (dim + 1), method="highs")
+        if res.status != 0:
+            return None
+        w = res.x
+        if np.all(sgn * (rows @ w) >= 0.5):
+            return w
+        return None  # pragma: no cover - numerically doubtful solution: not certified
+
+    level: list[tuple[list[int], np.ndarray]] = [([], np.zeros(dim + 1))]
+    for i in range(N):
+        nxt: list[tuple[list[int], np.ndarray]] = []
+        for labels, w in level:
+            val = float(A[i] @ w)
+            own = 1 if val > 0 else 0
+            if abs(val) >= 0.5:
+                nxt.append((labels + [own], w))
+                w2 = separate(i, labels + [1 - own])
+                if w2 is not None:
+                    nxt.append((labels + [1 - own], w2))
+            else:
+                for y in (0, 1):
+                    w2 = separate(i, labels + [y])
+                    if w2 is not None:
+                        nxt.append((labels + [y], w2))
+        level = nxt
+        if len(level) > budget:
+            raise InvalidInputError(f"halfspaces: g={g} dim={dim} has more than {budget} "
+                                    f"dichotomies, beyond the catalog's {MAX_CELLS}-cell limit")
+    mat = np.array([lab for lab, _ in level], dtype=np.uint8).reshape(len(level), N)
+    labels = ["(" + ",".join(str(int(c)) for c in p) + ")" for p in pts]
+    return HypothesisClass.from_matrix(mat, domain=labels)
+
+
+def _affine(p: int, n: int, d: int, exact: bool) -> HypothesisClass:
+    """Indicators of the affine subspaces a + V of F_p^n with dim V <= d (== d if ``exact``).
+
+    Points are the vectors of F_p^n, labelled by their coordinates as digits ("012" for
+    (0,1,2) when p <= 10, else comma-separated).  Linear subspaces are enumerated by growing
+    spans (V of dimension j+1 = span(V, v) for v not in V), deduplicated as point sets, then
+    translated by every vector; the number of affine subspaces of dimension j is
+    p^(n-j) [n choose j]_p (Gaussian binomial).
+    """
+    N = p**n
+    vecs = np.array(list(itertools.product(range(p), repeat=n)), dtype=np.int64).reshape(N, n)
+    weights = p ** np.arange(n - 1, -1, -1, dtype=np.int64)
+
+    def index(v: np.ndarray) -> np.ndarray:
+        return (v % p) @ weights
+
+    # add[i, j] = index of vecs[i] + vecs[j]
+    add = index(vecs[:, None, :] + vecs[None, :, :]) if n else np.zeros((1, 1), dtype=np.int64)
+    by_dim: list[set[frozenset[int]]] = [{frozenset([0])}]
+    for _j in range(1, d + 1):
+        grown: set[frozenset[int]] = set()
+        for V in by_dim[-1]:
+            members = np.fromiter(V, dtype=np.int64)
+            for v in range(N):
+                if v in V:
+                    continue
+                multiples = [int(index(c * vecs[v])) for c in range(p)]
+                span = np.unique(add[members][:, multiples].ravel())
+                grown.add(frozenset(int(s) for s in span))
+        if not grown:
+            break
+        by_dim.append(grown)
+    rows: list[np.ndarray] = []
+    seen: set[bytes] = set()
+    for j, layer in enumerate(by_dim):
+        if exact and j != d:
+            continue
+        for V in layer:
+            members = np.fromiter(V, dtype=np.int64)
+            for a in range(N):
+                row = np.zeros(N, dtype=np.uint8)
+                row[add[a, members]] = 1
+                key = row.tobytes()
+                if key not in seen:
+                    seen.add(key)
+                    rows.append(row)
+    sep = "" if p <= 10 else ","
+    labels = [sep.join(str(int(c)) for c in v) for v in vecs]
+    mat = np.array(rows, dtype=np.uint8).reshape(len(rows), N)
+    return HypothesisClass.from_matrix(mat, domain=labels)
+
+
+def _weight_at_most(n: int, d: int) -> HypothesisClass:
+    """Indicator vectors of all subsets of [n] = {0..n-1} of size at most d."""
+    rows = [np.isin(np.arange(n), S).astype(np.uint8)
+            for j in range(min(d, n) + 1) for S in itertools.combinations(range(n), j)]
+    return HypothesisClass.from_matrix(np.array(rows, dtype=np.uint8).reshape(len(rows), n),
+                                       domain=n)
+
+
+def _weight_at_least(n: int, d: int) -> HypothesisClass:
+    """Indicator vectors of all subsets of [n] of size at least n - d (complements of the above)."""
+    return _weight_at_most(n, d).complement()
+
+
+def _random(m: int, n: int, p: float, seed: int) -> HypothesisClass:
+    """m rows of i.i.d. Bernoulli(p) bits on n points from numpy.random.default_rng(seed),
+    deduplicated (so the class may have fewer than m hypotheses)."""
+    rng = np.random.default_rng(seed)
+    mat = (rng.random((m, n)) < p).astype(np.uint8)
+    return HypothesisClass.from_matrix(mat, domain=n)
+
+
+def planted_points(m: int, n: int, d: int, p: float = 0.5, seed: int = 0) -> list[int]:
+    """The planted shattered set of ``planted m n d p seed`` (sorted point indices)."""
+    rng = np.random.default_rng(seed)
+    return sorted(int(i) for i in rng.choice(n, size=d, replace=False))
+
+
+def _planted(m: int, n: int, d: int, p: float, seed: int) -> HypothesisClass:
+    """A random class with a planted shattered set.
+
+    With rng = numpy.random.default_rng(seed): the planted set P = rng.choice(n, d,
+    replace=False) (see :func:`planted_points`), then an (m, n) matrix of Bernoulli(p) bits
+    rng.random((m, n)) < p; rows 0..2^d-1 are overwritten on P with all 2^d patterns (row r gets
+    the binary digits of r, least significant on the smallest point of P).  Deduplicated.
+    """
+    rng = np.random.default_rng(seed)
+    P = np.sort(rng.choice(n, size=d, replace=False))
+    mat = (rng.random((m, n)) < p).astype(np.uint8)
+    r = np.arange(1 << d)
+    mat[: 1 << d][:, P] = ((r[:, None] >> np.arange(d)[None, :]) & 1).astype(np.uint8)
+    return HypothesisClass.from_matrix(mat, domain=n)
+
+
+def _validate_planted(v: Mapping[str, Any]) -> None:
+    if v["d"] > v["n"]:
+        raise InvalidInputError(f"planted: d={v['d']} planted points need n >= d, got n={v['n']}")
+    if (1 << v["d"]) > v["m"]:
+        raise InvalidInputError(f"planted: shattering d={v['d']} points needs m >= 2^d = "
+                                f"{1 << v['d']} hypotheses, got m={v['m']}")
+
+
+def _validate_affine(v: Mapping[str, Any]) -> None:
+    p = v["p"]
+    if p < 2 or any(p % q == 0 for q in range(2, int(math.isqrt(p)) + 1)):
+        raise InvalidInputError(f"affine: p must be a prime (the field F_p), got p={p}")
+    if v["exact"] and v["d"] > v["n"]:
+        raise InvalidInputError(f"affine: exact=true needs d <= n (no subspace of dimension "
+                                f"{v['d']} in F_{p}^{v['n']})")
+    if p ** v["n"] > 1024:
+        raise InvalidInputError(f"affine: the domain F_{p}^{v['n']} has {p ** v['n']} points; "
+                                "the catalog accepts at most 1024 (p^n <= 1024)")
+
+
+def _validate_halfspaces(v: Mapping[str, Any]) -> None:
+    if v["g"] ** v["dim"] > 36:
+        raise InvalidInputError(f"halfspaces: the grid {v['g']}^{v['dim']} has "
+                                f"{v['g'] ** v['dim']} points; the exact LP enumeration accepts "
+                                "at most 36 points (g^dim <= 36)")
+
+
+def _validate_dl(v: Mapping[str, Any]) -> None:
+    limits = {1: 5, 2: 3, 3: 3}
+    if v["n"] > limits.get(v["k"], 3):
+        raise InvalidInputError(f"decision_lists: k={v['k']} accepts n <= "
+                                f"{limits.get(v['k'], 3)} (exact enumeration size limit), got "
+                                f"n={v['n']}")
+
+
+def _n(v: Mapping[str, Any]) -> int:
+    return int(v["n"])
+
+
+def _cube_size(v: Mapping[str, Any]) -> int:
+    return 1 << int(v["n"])
+
+
+#: every family, by name
+FAMILIES: dict[str, Family] = {f.name: f for f in (
+    Family("thresholds", _thresholds, _n),
+    Family("intervals", _intervals, _n),
+    Family("points", _points, _n),
+    Family("conjunctions", _conjunctions, _cube_size),
+    Family("disjunctions", _disjunctions, _cube_size),
+    Family("parities", _parities, _cube_size),
+    Family("decision_lists", _decision_lists, _cube_size, _validate_dl),
+    Family("halfspaces", _halfspaces, lambda v: int(v["g"]) ** int(v["dim"]),
+           _validate_halfspaces),
+    Family("affine", _affine, lambda v: int(v["p"]) ** int(v["n"]), _validate_affine),
+    Family("weight_at_most", _weight_at_most, _n),
+    Family("weight_at_least", _weight_at_least, _n),
+    Family("random", _random, _n),
+    Family("planted", _planted, _n, _validate_planted),
+)}

@@ -1,0 +1,46 @@
+"""``ltheory check [CHECK_ID ...] [--quick] [--json] [--plot DIR] [--markdown FILE]``: the seed
+papers' statements evaluated on concrete classes (:mod:`proofs_check`); exit 1 if one fails."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ltheory.cli.common import fail
+from ltheory.errors import LtheoryError
+
+NAME = "check"
+
+
+def command(
+    ids: Annotated[list[str] | None, typer.Argument(help="check ids or prefixes (default: all)")
+                   ] = None,
+    quick: Annotated[bool, typer.Option(help="fewer and smaller classes (for CI)")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
+    plot: Annotated[str | None, typer.Option(help="write PNG plots into this folder")] = None,
+    markdown_file: Annotated[str | None, typer.Option("--markdown", help="also write the "
+                                                      "Markdown report to this file")] = None,
+) -> None:
+    """Evaluate the seed papers' bounds on concrete classes; exit 1 if a statement fails."""
+    from proofs_check import run_checks
+    from proofs_check.report import markdown, to_json, write_outputs
+
+    if markdown_file is not None and not Path(markdown_file).resolve().parent.is_dir():
+        raise fail(f"--markdown: the folder of {markdown_file!r} does not exist")
+    try:
+        results = run_checks(ids or None, quick=quick)
+        figures = write_outputs(results, plot, markdown_file)
+    except LtheoryError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"cannot write the report: {exc.strerror or exc} ({exc.filename})") from None
+    if as_json:
+        typer.echo(json.dumps(to_json(results)))
+    else:
+        Console().print(markdown(results, figures), markup=False, highlight=False)
+    if any(r.holds is False for r in results):
+        raise typer.Exit(1)

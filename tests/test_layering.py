@@ -1,0 +1,106 @@
+"""The import layers of DESIGN.md: every import points down (or stays inside its own package),
+and the exact path on an explicit class runs without python-sat."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: rank of each top-level unit; a module may import only units of lower rank, or its own unit
+RANKS = [
+    ("ltheory.errors", -1), ("ltheory.plotting", -1), ("ltheory.core", 0),
+    ("ltheory.dims", 1),
+    ("ltheory.sat", 2),
+    ("ltheory.dimensions", 3),
+    ("ltheory.catalog", 4), ("ltheory.graphs", 4),
+    ("ltheory.privacy", 5), ("ltheory.strategies", 5),
+    ("ltheory.testing", 6), ("proofs_check", 6),
+    ("ltheory.cli", 7),
+    ("ltheory", 8),
+]
+
+
+def _unit(module: str) -> tuple[str, int]:
+    for name, rank in RANKS:
+        if module == name or module.startswith(name + "."):
+            return name, rank
+    raise AssertionError(f"module {module} belongs to no layer of DESIGN.md")
+
+
+def _modules() -> list[tuple[str, Path]]:
+    out = []
+    for top in ("ltheory", "proofs_check"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out.append((".".join(parts), path))
+    return out
+
+
+def _imports(module: str, path: Path) -> list[tuple[str, int]]:
+    is_pkg = path.name == "__init__.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                pkg = module.split(".") if is_pkg else module.split(".")[:-1]
+                pkg = pkg[: len(pkg) - node.level + 1]
+                base = ".".join(pkg + ([base] if base else []))
+            for a in node.names:  # "from ltheory import catalog" imports ltheory.catalog
+                out.append((f"{base}.{a.name}" if base in ("ltheory", "proofs_check")
+                            else base, node.lineno))
+    return [(m, ln) for m, ln in out if m.split(".")[0] in ("ltheory", "proofs_check")]
+
+
+@pytest.mark.parametrize("module,path", _modules(), ids=[m for m, _ in _modules()])
+def test_imports_point_down(module: str, path: Path) -> None:
+    if module == "ltheory":          # the package itself re-exports the public API
+        return
+    unit, rank = _unit(module)
+    for target, line in _imports(module, path):
+        t_unit, t_rank = _unit(target)
+        if t_unit == unit:
+            continue
+        assert t_rank < rank, (f"{path.relative_to(ROOT)}:{line} imports {target} "
+                               f"(layer {t_rank}) from layer {rank}")
+
+
+def test_no_library_module_imports_the_cli() -> None:
+    for module, path in _modules():
+        if module.startswith("ltheory.cli") or module == "ltheory":
+            continue
+        assert not any(t.startswith("ltheory.cli") for t, _ in _imports(module, path)), module
+
+
+def test_exact_path_runs_without_python_sat() -> None:
+    code = """
+import sys
+sys.modules["pysat"] = None          # python-sat is not installed
+import ltheory
+from ltheory import catalog
+H = catalog.family("intervals", n=6)
+for key, dim in ltheory.DIMENSIONS.items():
+    r = dim.compute(H, method="exact")
+    ltheory.verify(H, r)
+    print(key, r.value)
+try:
+    ltheory.vc_dimension(H, method="sat")
+except ltheory.InvalidInputError as exc:
+    print("sat:", exc)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:3] == ["vc 2", "ldim 4", "tdim 6"]
+    assert "python-sat" in proc.stdout
