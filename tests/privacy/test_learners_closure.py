@@ -21,6 +21,7 @@ from ltheory.privacy.learners.closure import (
     UnrealizableSampleWarning,
     relabel,
 )
+from ltheory.privacy.learners.subsampling import with_replacement, with_replacement_any_size
 
 CASES = {c.name: c for c in AUDIT_CASES}
 
@@ -60,9 +61,15 @@ def test_claims_as_stated() -> None:
     rl = RelabelAndLearn(H, ExponentialLearner(H, 0.5))
     assert rl.claim == (3.5, 0.0)
     assert "Lemma 5.3" in rl.privacy_claim.source
+    # Lemma 5.3 on the sub-sampled learner, charged the with-replacement bound (not Lemma 3.12)
     pa = PrivateAgnosticLearner(H)
-    assert pa.claim == (4.0, 0.0) and "Theorem 6.1" in pa.privacy_claim.source
+    eps_any, _ = with_replacement_any_size(1.0, 0.0)
+    assert pa.claim == (eps_any + 3, 0.0) and "Theorem 6.1" in pa.privacy_claim.source
     assert "O(1)" in pa.privacy_claim.statement
+    assert 0.15 < eps_any < 0.25                     # m = N/9 draws amplify at epsilon = 1
+    pa36 = PrivateAgnosticLearner(H, sample_size=36)
+    assert pa36.claim[0] == pytest.approx(with_replacement(1.0, 0.0, 2, 18)[0] + 3)
+    assert pa36.claim[0] < pa.claim[0] < 4.0
 
     class Approx(ExponentialLearner):
         @property
@@ -70,8 +77,16 @@ def test_claims_as_stated() -> None:
             return (1.0, 1e-6)
 
     cl = ClosureLearn("or", [H, H], [Approx(H), ExponentialLearner(H)])
-    assert cl.claim[0] == 4.0 and cl.claim[1] == pytest.approx(4 * math.e * 1e-6)
+    e_sub, d_sub = with_replacement_any_size(1.0, 1e-6)
+    assert cl.claim[0] == pytest.approx(e_sub + 3)
+    assert cl.claim[1] == pytest.approx(4 * math.e * d_sub)
     assert "Lemma 7.2" in cl.privacy_claim.source
+    sized = ClosureLearn("or", [H, H], sizes=[18, 36])
+    assert sized.claim[0] == pytest.approx(with_replacement(1.0, 0.0, 2, 18)[0] + 3)
+    with pytest.raises(InvalidInputError, match=">= 18"):
+        ClosureLearn("or", [H, H], sizes=[10, 30])
+    with pytest.raises(InvalidInputError, match="sample_size"):
+        PrivateAgnosticLearner(H, sample_size=36).fit(((0, 1),) * 18, np.random.default_rng(0))
 
 
 def test_exact_distribution_matches_sampling() -> None:

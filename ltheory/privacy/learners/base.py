@@ -76,6 +76,12 @@ class PrivateLearner(ABC):
     def name(self) -> str:
         return type(self).__name__
 
+    def record_space(self) -> tuple | None:
+        """The finite alphabet of records a dataset of this learner is built from, as the
+        worst-case neighbour search (``ltheory.privacy.audit_worst_case``) enumerates it; None
+        when the learner cannot name one (then pass ``records=`` to the search)."""
+        return None
+
 
 def check_dataset(dataset: Any, *, domain_size: int | None = None,
                   allow_empty: bool = False) -> Dataset:

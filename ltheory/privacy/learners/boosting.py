@@ -356,6 +356,15 @@ class _BooleanLearner(PrivateLearner):
     def are_neighbours(self, d0: Any, d1: Any) -> bool:
         return _are_neighbours(d0, d1)
 
+    def record_space(self) -> tuple | None:
+        """Every (x, y), x ∈ {0,1}^d (d = ``n_features`` or the probe's arity), y ∈ {0, 1};
+        None when d is not fixed."""
+        d = self.n_features if self.n_features is not None else (
+            None if self.probe is None else self.probe.shape[1])
+        if d is None or d > MAX_DOMAIN_FEATURES:
+            return None
+        return tuple((tuple(int(v) for v in x), y) for x in _domain(d) for y in (0, 1))
+
     # subclasses implement these two on validated arrays
     def _fit_arrays(self, X: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> Any:
         raise NotImplementedError

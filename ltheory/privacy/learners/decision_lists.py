@@ -457,6 +457,10 @@ class PrivateDecisionListLearner(PrivateLearner):
     def fit(self, dataset: Sequence[tuple[Any, int]], rng: np.random.Generator) -> Hashable:
         return self.sample(dataset, 1, rng)[0]
 
+    def record_space(self) -> tuple:
+        """Every (p, y): p the index of a point of {0,1}^n, y in {0, 1}."""
+        return tuple((p, y) for p in range(1 << self.features.n) for y in (0, 1))
+
     def fit_rules(self, dataset: Sequence[tuple[Any, int]],
                   rng: np.random.Generator) -> tuple[tuple[str, int], ...]:
         """One run, returned as the decision list ((feature name, bit), ...) up to 'true'."""

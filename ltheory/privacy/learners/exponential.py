@@ -131,6 +131,10 @@ class ExponentialMechanismLearner(PrivateLearner):
         return {t: float(p) for t, p in zip(self._tables, self.probabilities(dataset),
                                              strict=True)}
 
+    def record_space(self) -> tuple:
+        """Every (x, y): x a domain index, y in {0, 1}."""
+        return tuple((x, y) for x in range(self.hclass.domain_size) for y in (0, 1))
+
 
 class _WrongExponentLearner(ExponentialMechanismLearner):
     """Broken variant (negative control): exp(ε·u) instead of exp(ε·u/2), still claiming ε.

@@ -154,6 +154,10 @@ class StableHistogram(PrivateLearner):
     def fit(self, dataset: Any, rng: np.random.Generator) -> Any:
         return self.sample(dataset, 1, rng)[0]
 
+    def record_space(self) -> tuple | None:
+        """The universe's items when one is given (else None: pass ``records=``)."""
+        return self.universe
+
 
 def _key(r: Any) -> Hashable:
     if isinstance(r, np.ndarray):
@@ -292,6 +296,10 @@ class GloballyStableLearner(PrivateLearner):
         return PrivacyClaim(self.epsilon, self.delta, f"{SOURCE}, Theorem 1 of seed 002 (stable "
                             "histogram + exponential mechanism on disjoint data)",
                             f"({self.epsilon:g}, {self.delta:g})-DP")
+
+    def record_space(self) -> tuple:
+        """Every (x, y): x a domain index of the class, y in {0, 1}."""
+        return tuple((x, y) for x in range(self.hclass.domain_size) for y in (0, 1))
 
     @property
     def sample_size(self) -> int:

@@ -29,6 +29,7 @@ rows of K rewards.
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from collections.abc import Hashable
@@ -116,6 +117,11 @@ class PrivateMultiplicativeWeights(PrivateLearner):
             raise InvalidInputError("rewards must lie in [0, 1] (the 1-Lipschitz utility of the "
                                     "privacy argument needs it)")
         return r
+
+    def record_space(self) -> tuple:
+        """The reward rows with every reward 0 or 1 (the vertices of [0, 1]^K)."""
+        return tuple(tuple(float(v) for v in row)
+                     for row in itertools.product((0.0, 1.0), repeat=self.experts))
 
     def are_neighbours(self, d0: Any, d1: Any) -> bool:
         try:

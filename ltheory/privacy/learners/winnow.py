@@ -67,6 +67,7 @@ w ↦ (w⁺, w⁻) (seed 000 §4.3), and returns the exact margin.
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from collections.abc import Hashable, Sequence
@@ -154,6 +155,11 @@ class _OnlineBase(PrivateLearner):
             return False
         diff = np.any(X0 != X1, axis=1) | (s0 != s1)
         return int(diff.sum()) == 1
+
+    def record_space(self) -> tuple:
+        """Every (x, y) with x ∈ {−1, 0, 1}^d (a grid of the cube [−1, 1]^d) and y ∈ {0, 1}."""
+        return tuple((tuple(float(v) for v in x), y)
+                     for x in itertools.product((-1.0, 0.0, 1.0), repeat=self.d) for y in (0, 1))
 
     def _check_common(self, d: Any, rho: Any, kappa: Any) -> None:
         if isinstance(d, bool) or not isinstance(d, int) or d < 2:
