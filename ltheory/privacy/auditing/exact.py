@@ -52,6 +52,31 @@ def delta_of_epsilon(p0: np.ndarray, p1: np.ndarray, epsilon: float) -> float:
                      np.sum(np.clip(p1 - e * p0, 0, None))))
 
 
+def _epsilon_one_way(a: np.ndarray, b: np.ndarray, delta: float) -> float:
+    """The smallest ε >= 0 with Σ_o [a_o − e^ε b_o]_+ <= δ, in closed form: the sum is
+    continuous and decreasing in ε, and between consecutive log-ratios r_(k+1) < ε < r_(k) of the
+    outputs sorted by r = ln(a/b) it is m0 + A_k − e^ε B_k (A_k, B_k: the masses of the top k,
+    m0: the mass of a where b = 0)."""
+    m0 = float(np.sum(a[b == 0]))
+    both = (a > 0) & (b > 0)
+    if not both.any():
+        return 0.0
+    r = np.log(a[both]) - np.log(b[both])
+    order = np.argsort(-r, kind="stable")
+    r, aa, bb = r[order], a[both][order], b[both][order]
+    A = np.concatenate([[0.0], np.cumsum(aa)])           # A[k] = mass of the top k under a
+    B = np.concatenate([[0.0], np.cumsum(bb)])
+    # δ at the breakpoints: D[j] = δ(r_j) = m0 + A[j] − e^{r_j} B[j]  (terms strictly above r_j)
+    D = m0 + A[:-1] - np.exp(np.minimum(r, 700.0)) * B[:-1]
+    k = int(np.searchsorted(D, delta, side="right"))     # D is non-decreasing: D[:k] <= δ
+    if k == 0:                                            # δ(r_1) = m0 > δ
+        return math.inf
+    num = m0 + A[k] - delta
+    if num <= 0 or B[k] <= 0:
+        return 0.0
+    return max(0.0, math.log(num) - math.log(B[k]))
+
+
 def exact_epsilon(p0: np.ndarray, p1: np.ndarray, delta: float = 0.0, tol: float = 1e-12) -> float:
     """The smallest ε ≥ 0 with δ(ε) ≤ δ (∞ if none)."""
     mism = max(float(np.sum(p0[p1 == 0])), float(np.sum(p1[p0 == 0])))
@@ -60,19 +85,8 @@ def exact_epsilon(p0: np.ndarray, p1: np.ndarray, delta: float = 0.0, tol: float
     both = (p0 > 0) & (p1 > 0)
     if not both.any():
         return 0.0
-    # difference of logs: the ratio itself can overflow when p1 is subnormal
-    top = float(np.max(np.abs(np.log(p0[both]) - np.log(p1[both]))))
     if delta <= 0:
-        return top
-    if delta_of_epsilon(p0, p1, 0.0) <= delta:
-        return 0.0
-    lo, hi = 0.0, top
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if delta_of_epsilon(p0, p1, mid) <= delta:
-            hi = mid
-        else:
-            lo = mid
-        if hi - lo < tol:
-            break
-    return hi
+        # difference of logs: the ratio itself can overflow when p1 is subnormal
+        return float(np.max(np.abs(np.log(p0[both]) - np.log(p1[both]))))
+    d = delta + tol
+    return max(_epsilon_one_way(p0, p1, d), _epsilon_one_way(p1, p0, d))

@@ -1,0 +1,720 @@
+"""Worst-case neighbour search for learners: the neighbouring datasets of size n on which a
+learner loses the most privacy, with a sound certificate.
+
+An audit (``ltheory.privacy.audit``) bounds ε on the pair it is handed; a claim that is only
+slightly wrong shows on few pairs.  ``audit_worst_case(learner, n)`` searches the pairs.
+
+**Search space.**  Datasets D ∈ R^n over a finite record alphabet R (``learner.record_space()``,
+or ``records=``), and their neighbours D' under the learner's relation:
+
+* substitution-type relations (``"substitution"`` and any relation the learner decides with
+  ``are_neighbours``, e.g. RelabelAndLearn's "substitution outside V", an online learner's
+  sequence, a reward row): D' = D with record i replaced by r ≠ D_i, kept when the learner's
+  ``are_neighbours(D, D')`` accepts it;
+* ``"add_remove"``: D' = D with record i removed (size n − 1).
+
+**Objective.**  When the learner offers ``output_distribution`` (exact mode): the exact ε of
+(D, D') at the claimed δ (``exact.exact_epsilon``, both directions; ties broken by the total
+variation distance, which guides the search across pairs whose ε at δ > 0 is still 0).
+
+* ``method="exhaustive"`` (``"auto"`` when there are at most ``exhaustive_limit`` unordered
+  pairs): every pair; the result is then the exact maximum over all pairs of size n over R
+  (``complete``).
+* ``method="anneal"`` (``"auto"`` otherwise): simulated annealing over single-record moves
+  (change a shared record, the substituted record on either side, or the differing position),
+  seeded restarts — structured starts first (``start_pairs``, ``starts``, then the homogeneous
+  datasets r^n), then random datasets — with a geometric cooling schedule scaled to the best ε
+  so far, and a final first-improvement local search over the whole single-move neighbourhood
+  of the best pair.
+
+Without ``output_distribution`` (pilot mode, ``method="pilot"``): short audits of ``pilot_runs``
+runs each rank pairs (their ε lower bound at the lenient level 0.5 as the score) — a pool of
+structured and random pairs (``pilot_pool``), then ``pilot_rounds`` rounds of single-record
+moves around the best few.
+
+**Certification.**  The best pair is audited afresh with ``certify_runs`` runs whose seeds are
+spawned independently of everything used to choose it (the search's randomness and the pilots'),
+so the reported ``certified_bound`` is below the pair's true ε at the claimed δ with probability
+>= 1 − ``alpha`` (DESIGN.md; the selection/certification split of Ding et al. 2018 and Bichsel et
+al. 2021).  ``worst_epsilon`` is the exact ε where known (``exact``), else the certified bound.
+
+**Budgets.**  ``budget`` seconds of search and ``max_evaluations`` pair evaluations (pilots in
+pilot mode); when one runs out the best pair so far is certified and reported with
+``partial=True``.  A learner without a record alphabet, a record the learner rejects, a claim
+that is not finite, or ``method="exhaustive"``/``"anneal"`` without ``output_distribution``
+raise :class:`~ltheory.errors.InvalidInputError` with what was wrong and what is accepted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import math
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ltheory.errors import InvalidInputError, LtheoryError, UnrealizableSampleWarning
+from ltheory.privacy.auditing import exact as exact_mod
+from ltheory.privacy.auditing.core import AuditReport, _jsonable, audit, split_runs
+from ltheory.privacy.auditing.outputs import MechanismError
+from ltheory.privacy.stats import max_certifiable_epsilon
+
+__all__ = ["WorstCaseReport", "audit_worst_case"]
+
+METHODS = ("auto", "exhaustive", "anneal", "pilot")
+MAX_CACHE = 200_000          # output distributions kept (cleared beyond)
+PILOT_ALPHA = 0.5            # the pilots' level: a ranking score, not a reported bound
+
+
+@dataclass(frozen=True)
+class WorstCaseReport:
+    """The worst neighbouring pair found and its certification (module docstring).
+
+    ``pair`` describes how D' differs from D (``{"position", "from", "to"}`` or
+    ``{"position", "removed"}``); ``exact_epsilon`` is the pair's exact ε at the claimed δ and
+    ``exact_delta`` its exact δ at the claimed ε (None without ``output_distribution``);
+    ``certified`` the fresh audit (None when ``certify_runs`` is 0); ``worst_epsilon`` the exact
+    ε when known, else the certified bound; ``complete`` is True only after a finished
+    exhaustive enumeration; ``partial`` when a budget cut the search short; ``history`` the best
+    value after each improvement as (evaluations, seconds, ε)."""
+
+    learner: str
+    claimed_epsilon: float
+    claimed_delta: float
+    n: int
+    relation: str
+    method: str
+    records: int
+    d0: Any
+    d1: Any
+    pair: dict
+    exact_epsilon: float | None
+    exact_delta: float | None
+    certified_bound: float | None
+    worst_epsilon: float
+    exact: bool
+    ratio: float
+    violation: bool
+    complete: bool
+    partial: bool
+    evaluations: int
+    pairs_total: int | None
+    seed: int
+    seconds: float
+    certified: AuditReport | None = dataclasses.field(default=None, compare=False)
+    history: tuple = ()
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+             if f.name != "certified"}
+        d["d0"], d["d1"] = _plain(self.d0), _plain(self.d1)
+        d["pair"] = {k: _plain(v) for k, v in self.pair.items()}
+        d["history"] = [list(h) for h in self.history]
+        d["certified"] = None if self.certified is None else self.certified.to_dict()
+        return _jsonable(d)
+
+    def to_json(self, **kw: Any) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, tuple | list):
+        return [_plain(x) for x in v]
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+# --------------------------------------------------------------------------- the search space
+class _Space:
+    """Datasets as tuples of indices into the record alphabet; pairs as (D, i, r) — D' = D with
+    position i set to record r (substitution) or removed (add/remove, r = −1)."""
+
+    def __init__(self, learner: Any, records: Sequence, n: int) -> None:
+        self.learner, self.R, self.n = learner, list(records), n
+        self.m = len(self.R)
+        rel = str(getattr(learner, "neighbour_relation", "substitution"))
+        self.add_remove = rel == "add_remove"
+        self.relation = rel
+        self._check = getattr(learner, "are_neighbours", None)
+
+    def data(self, idx: Sequence[int]) -> tuple:
+        return tuple(self.R[j] for j in idx)
+
+    def other(self, D: tuple, i: int, r: int) -> tuple:
+        return D[:i] + D[i + 1:] if self.add_remove else D[:i] + (r,) + D[i + 1:]
+
+    def valid(self, D: tuple, i: int, r: int) -> bool:
+        if r == -2 or (not self.add_remove and r == D[i]):
+            return False
+        if self._check is None:
+            return True
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return bool(self._check(self.data(D), self.data(self.other(D, i, r))))
+        except Exception:  # noqa: BLE001 - a relation that cannot judge the pair rejects it
+            return False
+
+    def describe(self, D: tuple, i: int, r: int) -> dict:
+        if self.add_remove:
+            return {"position": i, "removed": self.R[D[i]]}
+        return {"position": i, "from": self.R[D[i]], "to": self.R[r]}
+
+    def pairs_total(self) -> int:
+        """Unordered pairs (before the learner's own neighbour check)."""
+        if self.add_remove:
+            return self.m ** self.n * self.n
+        return self.m ** self.n * self.n * (self.m - 1) // 2
+
+    def random_pair(self, rng: np.random.Generator) -> tuple[tuple, int, int]:
+        D = tuple(int(v) for v in rng.integers(0, self.m, size=self.n))
+        return self._complete(D, rng)
+
+    def _complete(self, D: tuple, rng: np.random.Generator, i: int | None = None
+                  ) -> tuple[tuple, int, int]:
+        for _ in range(4 * self.n + 8):
+            ii = int(rng.integers(self.n)) if i is None else i
+            r = -1 if self.add_remove else int(rng.integers(self.m - 1))
+            if not self.add_remove and r >= D[ii]:
+                r += 1
+            if self.valid(D, ii, r):
+                return D, ii, r
+            i = None
+        return D, 0, -2                              # no valid neighbour found (rejected later)
+
+    def moves(self, state: tuple[tuple, int, int], rng: np.random.Generator
+              ) -> tuple[tuple, int, int]:
+        """One random single-record move (module docstring)."""
+        D, i, r = state
+        u = rng.random()
+        if self.n > 1 and u < 0.55:                  # a shared record
+            j = int(rng.integers(self.n - 1))
+            j += j >= i
+            c = int(rng.integers(self.m - 1))
+            c += c >= D[j]
+            return D[:j] + (c,) + D[j + 1:], i, r
+        if not self.add_remove and u < 0.75:         # the substituted record of D'
+            c = int(rng.integers(self.m))
+            return (D, i, c) if c not in (D[i], r) else (D, i, r)
+        if u < 0.9 or self.n == 1:                   # the differing record of D
+            c = int(rng.integers(self.m))
+            if c == D[i] or (not self.add_remove and c == r):
+                return D, i, r
+            return D[:i] + (c,) + D[i + 1:], i, r
+        j = int(rng.integers(self.n - 1))            # the differing position
+        j += j >= i
+        return self._complete(D, rng, j)
+
+    def neighbourhood(self, state: tuple[tuple, int, int]) -> list[tuple[tuple, int, int]]:
+        """Every single move from ``state`` (for the final local search)."""
+        D, i, r = state
+        out = []
+        for j in range(self.n):
+            for c in range(self.m):
+                if c != D[j] and (j != i or self.add_remove or c != r):
+                    out.append((D[:j] + (c,) + D[j + 1:], i, r))
+        if not self.add_remove:
+            out += [(D, i, c) for c in range(self.m) if c not in (D[i], r)]
+        for j in range(self.n):
+            if j != i:
+                if self.add_remove:
+                    out.append((D, j, -1))
+                else:
+                    out += [(D, j, c) for c in range(self.m) if c != D[j]]
+        return out
+
+
+# --------------------------------------------------------------------------- exact objective
+class _ExactObjective:
+    """The exact ε at δ of a pair from cached output distributions (dense vectors over one
+    growing index of outputs)."""
+
+    def __init__(self, space: _Space, delta: float) -> None:
+        self.space, self.delta = space, delta
+        self.fn = space.learner.output_distribution
+        self.index: dict[Any, int] = {}
+        self.cache: dict[tuple, tuple[np.ndarray, np.ndarray] | None] = {}
+        self.evaluations = 0
+        self.unavailable = 0
+
+    def dist(self, D: tuple) -> tuple[np.ndarray, np.ndarray] | None:
+        got = self.cache.get(D, False)
+        if got is not False:
+            return got
+        if len(self.cache) > MAX_CACHE:
+            self.cache.clear()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UnrealizableSampleWarning)
+                raw = self.fn(self.space.data(D))
+        except NotImplementedError:
+            self.unavailable += 1
+            self.cache[D] = None
+            return None
+        except InvalidInputError:
+            self.cache[D] = None
+            return None
+        except LtheoryError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - user code
+            raise MechanismError(f"output_distribution raised {type(exc).__name__}: {exc}"
+                                 ) from None
+        keys, probs = [], []
+        for k, v in raw.items():
+            kk = exact_mod._key(k)
+            j = self.index.get(kk)
+            if j is None:
+                j = self.index[kk] = len(self.index)
+            keys.append(j)
+            probs.append(float(v))
+        p = np.clip(np.array(probs, dtype=float), 0, None)
+        if p.size == 0 or not np.all(np.isfinite(p)) or abs(p.sum() - 1.0) > 1e-6:
+            raise MechanismError(f"output_distribution returned total {p.sum():.6g}; expected a "
+                                 "probability distribution {output: probability}")
+        self.cache[D] = (np.array(keys, dtype=np.int64), p)
+        return self.cache[D]
+
+    def __call__(self, state: tuple[tuple, int, int]) -> tuple[float, float]:
+        """(ε at δ, total variation) of the pair; (−inf, 0) when not evaluable."""
+        D, i, r = state
+        if r == -2:
+            return -math.inf, 0.0
+        a, b = self.dist(D), self.dist(self.space.other(D, i, r))
+        self.evaluations += 1
+        if a is None or b is None:
+            return -math.inf, 0.0
+        size = len(self.index)
+        p0, p1 = np.zeros(size), np.zeros(size)
+        np.add.at(p0, a[0], a[1])
+        np.add.at(p1, b[0], b[1])
+        tv = 0.5 * float(np.abs(p0 - p1).sum())
+        return exact_mod.exact_epsilon(p0, p1, self.delta), tv
+
+
+def _better(v: tuple[float, float], w: tuple[float, float]) -> bool:
+    return v[0] > w[0] + 1e-12 or (abs(v[0] - w[0]) <= 1e-12 and v[1] > w[1] + 1e-12)
+
+
+class _Tracker:
+    """Best pair so far, budgets and the improvement history."""
+
+    def __init__(self, budget: float, max_evaluations: int | None) -> None:
+        self.t0 = time.perf_counter()
+        self.budget, self.max_ev = budget, max_evaluations
+        self.best: tuple[tuple, int, int] | None = None
+        self.value: tuple[float, float] = (-math.inf, -math.inf)
+        self.history: list[tuple[int, float, float]] = []
+        self.cut = False
+
+    def offer(self, state: tuple[tuple, int, int], value: tuple[float, float], evals: int
+              ) -> None:
+        if value[0] > -math.inf and _better(value, self.value):
+            self.best, self.value = state, value
+            if not self.history or value[0] > self.history[-1][2] + 1e-12:
+                self.history.append((evals, round(self.elapsed(), 3), float(value[0])))
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def out_of_budget(self, evals: int) -> bool:
+        if self.elapsed() > self.budget or (self.max_ev is not None and evals >= self.max_ev):
+            self.cut = True
+        return self.cut
+
+    def done(self) -> bool:
+        return math.isinf(self.value[0]) and self.value[0] > 0
+
+
+# --------------------------------------------------------------------------- exact searches
+def _exhaustive(space: _Space, obj: _ExactObjective, track: _Tracker) -> bool:
+    """Every unordered pair; True when it finished."""
+    for D in itertools.product(range(space.m), repeat=space.n):
+        for i in range(space.n):
+            targets = [-1] if space.add_remove else range(D[i] + 1, space.m)
+            for r in targets:
+                if not space.valid(D, i, r):
+                    continue
+                track.offer((D, i, r), obj((D, i, r)), obj.evaluations)
+                if track.done():
+                    return True
+                if obj.evaluations % 64 == 0 and track.out_of_budget(obj.evaluations):
+                    return False
+    return True
+
+
+def _anneal(space: _Space, obj: _ExactObjective, track: _Tracker, rng: np.random.Generator,
+            starts: list[tuple[tuple, int, int]], restarts: int, steps: int, scale: float
+            ) -> None:
+    for k in range(restarts):
+        state = starts[k] if k < len(starts) else space.random_pair(rng)
+        val = obj(state)
+        track.offer(state, val, obj.evaluations)
+        s = max(track.value[0] if math.isfinite(track.value[0]) else 0.0, 0.01 * scale, 1e-6)
+        t_hi, t_lo = 0.2 * s, 1e-3 * s
+        w = 0.01 * scale          # the total variation breaks ties (flat ε at δ > 0)
+        for step in range(steps):
+            if track.done() or track.out_of_budget(obj.evaluations):
+                return
+            temp = t_hi * (t_lo / t_hi) ** (step / max(steps - 1, 1))
+            cand = space.moves(state, rng)
+            if cand == state or not space.valid(*cand):
+                continue
+            cv = obj(cand)
+            if cv[0] == -math.inf:
+                continue
+            track.offer(cand, cv, obj.evaluations)
+            if track.done():
+                return
+            gain = (cv[0] + w * cv[1]) - (val[0] + w * val[1]) if val[0] > -math.inf \
+                else math.inf
+            if gain >= 0 or rng.random() < math.exp(gain / temp):
+                state, val = cand, cv
+
+
+def _local_search(space: _Space, obj: _ExactObjective, track: _Tracker,
+                  rng: np.random.Generator) -> None:
+    """First-improvement hill climbing over the whole single-move neighbourhood of the best."""
+    improved = True
+    while improved and track.best is not None and not track.done():
+        improved = False
+        nb = space.neighbourhood(track.best)
+        for j in rng.permutation(len(nb)):
+            if track.out_of_budget(obj.evaluations):
+                return
+            cand = nb[int(j)]
+            if not space.valid(*cand):
+                continue
+            before = track.value
+            track.offer(cand, obj(cand), obj.evaluations)
+            if _better(track.value, before):
+                improved = True
+                break
+
+
+# --------------------------------------------------------------------------- audits
+def _audit_at(mech: Any, d0: Any, d1: Any, eps: float, delta: float, runs: int, seed: int,
+              alpha: float, executor: Any = None) -> AuditReport:
+    """``audit`` against the claim, also when ``runs`` are too few to certify above it (then the
+    audit runs against the largest certifiable ε and the verdict is re-taken against the claim:
+    the lower bound does not depend on the claimed ε)."""
+    n_sel, n_cert = split_runs(runs, 0.1)
+    top = max_certifiable_epsilon(n_cert, alpha / 2, delta) if n_cert > 0 else 0.0
+    if not top > 0:
+        raise InvalidInputError(f"runs={runs} are too few for any certified bound at alpha="
+                                f"{alpha:g}, delta={delta:g}; use more runs")
+    cap = min(eps, 0.999 * top)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnrealizableSampleWarning)
+        rep = audit(mech, d0, d1, claimed_epsilon=cap, claimed_delta=delta, runs=runs,
+                    seed=seed, alpha=alpha, executor=executor)
+    if cap == eps:
+        return rep
+    exact_delta = None
+    if rep.exact_epsilon is not None:
+        dists = _exact_pair(mech, d0, d1)
+        exact_delta = None if dists is None else exact_mod.delta_of_epsilon(*dists, eps)
+    return dataclasses.replace(
+        rep, claimed_epsilon=eps, exact_delta=exact_delta,
+        verdict="violation" if rep.epsilon_lower_bound > eps else "consistent",
+        notes=rep.notes + (f"runs too few to certify above the claim {eps:g}: audited against "
+                           f"{cap:.4g} (the bound is the same; only the verdict depends on the "
+                           "claim)",))
+
+
+def _exact_pair(mech: Any, d0: Any, d1: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    try:
+        _, a, b = exact_mod.aligned(mech.output_distribution(d0), mech.output_distribution(d1))
+    except (NotImplementedError, AttributeError):
+        return None
+    return a, b
+
+
+def _pilot_search(space: _Space, track: _Tracker, rng: np.random.Generator, pilot_seeds:
+                  np.random.Generator, starts: list[tuple[tuple, int, int]], eps: float,
+                  delta: float, pilot_runs: int, pool: int, rounds: int, executor: Any) -> int:
+    """Rank pairs by pilot audits (module docstring); returns the number of pilots run."""
+    done: dict[tuple, tuple[float, float]] = {}
+
+    def pilot(state: tuple[tuple, int, int]) -> None:
+        if state in done or state[2] == -2 or not space.valid(*state):
+            return
+        D, i, r = state
+        try:
+            rep = _audit_at(space.learner, space.data(D), space.data(space.other(D, i, r)),
+                            eps, delta, pilot_runs, int(pilot_seeds.integers(2**62)),
+                            PILOT_ALPHA, executor)
+        except InvalidInputError as exc:
+            if "too few" in str(exc):
+                raise
+            done[state] = (-math.inf, 0.0)
+            return
+        pe = rep.epsilon_point_estimate
+        val = (float(rep.epsilon_lower_bound), float(pe) if math.isfinite(pe) else 0.0)
+        done[state] = val
+        track.offer(state, val, len(done))
+
+    for state in starts[:pool]:
+        if track.out_of_budget(len(done)):
+            return len(done)
+        pilot(state)
+    while len(done) < pool and not track.out_of_budget(len(done)):
+        pilot(space.random_pair(rng))
+    for _ in range(rounds):
+        if track.out_of_budget(len(done)):
+            break
+        ranked = sorted((s for s in done if done[s][0] > -math.inf),
+                        key=lambda s: done[s], reverse=True)[:3]
+        if not ranked:
+            for _ in range(9):
+                pilot(space.random_pair(rng))
+            continue
+        before = len(done)
+        for s in ranked:
+            for _ in range(3):
+                if track.out_of_budget(len(done)):
+                    return len(done)
+                pilot(space.moves(s, rng))
+        if len(done) == before:                      # every move already piloted
+            pilot(space.random_pair(rng))
+    return len(done)
+
+
+# --------------------------------------------------------------------------- the entry point
+def _claim(learner: Any, claimed_epsilon: Any, claimed_delta: Any) -> tuple[float, float]:
+    if claimed_epsilon is None or claimed_delta is None:
+        cl = getattr(learner, "claim", None)
+        try:
+            e0, d0 = float(cl[0]), float(cl[1])  # type: ignore[index]
+        except (TypeError, ValueError, IndexError):
+            raise InvalidInputError("the learner states no claim (.claim = (epsilon, delta)); "
+                                    "pass claimed_epsilon and claimed_delta") from None
+        claimed_epsilon = e0 if claimed_epsilon is None else claimed_epsilon
+        claimed_delta = d0 if claimed_delta is None else claimed_delta
+    try:
+        eps, delta = float(claimed_epsilon), float(claimed_delta)
+    except (TypeError, ValueError):
+        raise InvalidInputError("claimed_epsilon and claimed_delta must be numbers") from None
+    if not (math.isfinite(eps) and eps > 0):
+        raise InvalidInputError(f"the claimed epsilon must be a finite number > 0, got {eps!r} "
+                                "(a non-private learner has nothing to audit)")
+    if not 0.0 <= delta < 1.0:
+        raise InvalidInputError(f"the claimed delta must be in [0, 1), got {delta!r}")
+    return eps, delta
+
+
+def _records(learner: Any, records: Any) -> list:
+    if records is None:
+        fn = getattr(learner, "record_space", None)
+        records = fn() if callable(fn) else None
+        if records is None:
+            raise InvalidInputError(
+                f"{_name(learner)} names no finite record alphabet (record_space()); pass "
+                "records=[...] (the records a dataset is built from, e.g. [(0, 0), (0, 1), "
+                "(1, 0), (1, 1)] for points 0, 1 with labels 0, 1)")
+    try:
+        out = list(dict.fromkeys(records))
+    except TypeError:
+        raise InvalidInputError("records must be a sequence of hashable records (tuples, "
+                                "numbers, strings)") from None
+    if len(out) < 2:
+        raise InvalidInputError(f"the record alphabet has {len(out)} distinct record(s); a "
+                                "neighbouring pair needs at least 2")
+    return out
+
+
+def _name(learner: Any) -> str:
+    return str(getattr(learner, "name", type(learner).__name__))
+
+
+def _validate_records(space: _Space, exact: bool) -> None:
+    """Every record must be accepted by the learner (bad input gets a clear error)."""
+    base = (0,) * space.n
+    for j, rec in enumerate(space.R):
+        D = (j,) + base[1:]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if exact:
+                    space.learner.output_distribution(space.data(D))
+                else:
+                    space.learner.fit(space.data(D), np.random.default_rng(0)) \
+                        if hasattr(space.learner, "fit") else space.learner(
+                            space.data(D), np.random.default_rng(0))
+        except NotImplementedError:
+            continue
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"{_name(space.learner)} rejects a dataset of {space.n} "
+                                    f"records built from the record {rec!r}: {exc}") from None
+
+
+def _start_states(space: _Space, starts: Any, start_pairs: Any, rng: np.random.Generator
+                  ) -> list:
+    """``start_pairs`` ((d0, d1) neighbouring pairs), ``starts`` (datasets of size n), then the
+    homogeneous datasets r^n, as search states."""
+    index = {rec: j for j, rec in enumerate(space.R)}
+
+    def idx(d: Any, size: int, what: str) -> tuple:
+        try:
+            out = tuple(index[x] for x in d)
+        except (KeyError, TypeError):
+            raise InvalidInputError(f"{what} must be a dataset of records from the record "
+                                    f"alphabet (e.g. {space.R[0]!r})") from None
+        if len(out) != size:
+            raise InvalidInputError(f"{what} has {len(out)} records, expected {size}")
+        return out
+
+    out = []
+    for d0, d1 in start_pairs or ():
+        D = idx(d0, space.n, "a start pair's d0")
+        D1 = idx(d1, space.n - 1 if space.add_remove else space.n, "a start pair's d1")
+        cands = [(D, i, -1 if space.add_remove else D1[i]) for i in range(space.n)
+                 if space.other(D, i, -1 if space.add_remove else D1[i]) == D1]
+        cands = [c for c in cands if space.valid(*c)]
+        if not cands:
+            raise InvalidInputError("a start pair is not a neighbouring pair under the "
+                                    f"learner's relation {space.relation!r}")
+        out.append(cands[0])
+    for d in starts or ():
+        out.append(space._complete(idx(d, space.n, "a start dataset"), rng))
+    out += [space._complete((j,) * space.n, rng) for j in rng.permutation(space.m)]
+    return out
+
+
+def audit_worst_case(learner: Any, n: int, *, records: Sequence | None = None,
+                     method: str = "auto", claimed_epsilon: float | None = None,
+                     claimed_delta: float | None = None, budget: float = 60.0,
+                     max_evaluations: int | None = None, exhaustive_limit: int = 100_000,
+                     restarts: int = 8, steps: int = 1500, starts: Sequence | None = None,
+                     start_pairs: Sequence | None = None,
+                     pilot_runs: int = 4_000, pilot_pool: int = 16, pilot_rounds: int = 20,
+                     certify_runs: int = 100_000, alpha: float = 0.05, seed: int = 0,
+                     executor: Any = None,
+                     progress: Callable[[str], None] | None = None) -> WorstCaseReport:
+    """Search the neighbouring datasets of size ``n`` for the largest privacy loss of
+    ``learner`` and certify the worst pair found (module docstring for the method).
+
+    ``records``: the record alphabet (default ``learner.record_space()``); ``method``: "auto",
+    "exhaustive", "anneal" or "pilot"; ``claimed_epsilon``/``claimed_delta`` default to
+    ``learner.claim``; ``budget`` seconds and ``max_evaluations`` bound the search (the best so
+    far is then reported with ``partial=True``); ``exhaustive_limit`` the most unordered pairs
+    "auto" enumerates; ``restarts``/``steps`` the annealing schedule; ``starts`` datasets and
+    ``start_pairs`` (d0, d1) neighbouring pairs to start from (structured guesses first);
+    ``pilot_runs``/``pilot_pool``/``pilot_rounds`` the pilot audits of pilot mode (a pool of
+    pairs, then rounds of 9 moves around the best 3);
+    ``certify_runs`` the fresh audit of the best pair (0: none); ``alpha`` its level; ``seed``
+    makes the whole run reproducible.  Returns a :class:`WorstCaseReport`.
+    """
+    t0 = time.perf_counter()
+    if not (hasattr(learner, "fit") or hasattr(learner, "sample") or callable(learner)):
+        raise InvalidInputError("learner must be a private learner (.fit(dataset, rng)) or a "
+                                "mechanism callable as mechanism(dataset, rng)")
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+        raise InvalidInputError(f"n must be an integer >= 1 (the dataset size), got {n!r}")
+    if method not in METHODS:
+        raise InvalidInputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    for nm, v, lo in (("restarts", restarts, 1), ("steps", steps, 1),
+                      ("pilot_pool", pilot_pool, 1), ("pilot_rounds", pilot_rounds, 0),
+                      ("certify_runs", certify_runs, 0), ("pilot_runs", pilot_runs, 2),
+                      ("exhaustive_limit", exhaustive_limit, 0), ("seed", seed, 0)):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
+            raise InvalidInputError(f"{nm} must be an integer >= {lo}, got {v!r}")
+    try:
+        budget = float(budget)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"budget must be a number of seconds, got {budget!r}") from None
+    if not budget > 0:
+        raise InvalidInputError(f"budget must be > 0 seconds, got {budget!r}")
+    if max_evaluations is not None and (isinstance(max_evaluations, bool) or not isinstance(
+            max_evaluations, int | np.integer) or max_evaluations < 1):
+        raise InvalidInputError(f"max_evaluations must be None or an integer >= 1, got "
+                                f"{max_evaluations!r}")
+    if not 0 < float(alpha) < 1:
+        raise InvalidInputError(f"alpha must be in (0, 1), got {alpha!r}")
+    eps, delta = _claim(learner, claimed_epsilon, claimed_delta)
+    space = _Space(learner, _records(learner, records), int(n))
+    has_exact = callable(getattr(learner, "output_distribution", None))
+    if method in ("exhaustive", "anneal") and not has_exact:
+        raise InvalidInputError(f"method={method!r} needs the exact output distribution, and "
+                                f"{_name(learner)} offers no output_distribution; use "
+                                "method='pilot' (or 'auto')")
+    root = np.random.SeedSequence(int(seed))
+    search_ss, pilot_ss, cert_ss = root.spawn(3)
+    rng = np.random.default_rng(search_ss)
+    notes: list[str] = []
+    exact_ok = has_exact and method != "pilot"
+    _validate_records(space, exact_ok)
+    first = _start_states(space, starts, start_pairs, rng)
+    obj = _ExactObjective(space, delta) if exact_ok else None
+    if obj is not None and obj.dist(first[0][0]) is None and obj.unavailable:
+        notes.append("output_distribution is not available at this size (NotImplementedError)"
+                     ": searched with pilot audits")
+        obj = None
+    track = _Tracker(budget, max_evaluations)
+    total = space.pairs_total() if obj is not None else None
+    if obj is not None:
+        chosen = method if method != "auto" else (
+            "exhaustive" if total is not None and total <= exhaustive_limit else "anneal")
+        if progress:
+            progress(f"{_name(learner)}: {chosen} search over {total} pairs")
+        if chosen == "exhaustive":
+            complete = _exhaustive(space, obj, track)
+        else:
+            complete = False
+            _anneal(space, obj, track, rng, first, restarts, steps, eps)
+            if not track.cut:
+                _local_search(space, obj, track, rng)
+        evaluations = obj.evaluations
+        if obj.unavailable:
+            notes.append(f"{obj.unavailable} datasets had no exact distribution "
+                         "(NotImplementedError) and were skipped")
+    else:
+        chosen, complete = "pilot", False
+        if progress:
+            progress(f"{_name(learner)}: pilot search ({pilot_runs} runs per pilot)")
+        evaluations = _pilot_search(space, track, rng, np.random.default_rng(pilot_ss), first,
+                                    eps, delta, pilot_runs, pilot_pool, pilot_rounds,
+                                    executor)
+    if track.best is None:
+        raise InvalidInputError(f"no neighbouring pair of size {n} over these records could be "
+                                f"evaluated for {_name(learner)} (every dataset was rejected "
+                                "or the relation admits no pair)")
+    D, i, r = track.best
+    d0, d1 = space.data(D), space.data(space.other(D, i, r))
+    exact_eps = float(track.value[0]) if obj is not None else None
+    exact_delta = None
+    if obj is not None:
+        dists = _exact_pair(learner, d0, d1)
+        exact_delta = None if dists is None else exact_mod.delta_of_epsilon(*dists, eps)
+    cert = None
+    if certify_runs:
+        cert = _audit_at(learner, d0, d1, eps, delta, int(certify_runs),
+                         int(cert_ss.generate_state(1)[0]), float(alpha), executor)
+    bound = None if cert is None else float(cert.epsilon_lower_bound)
+    if exact_eps is None and bound is None:
+        raise InvalidInputError("without output_distribution the worst pair needs a "
+                                "certification audit: set certify_runs > 0")
+    worst = exact_eps if exact_eps is not None else float(bound)  # type: ignore[arg-type]
+    if track.cut:
+        notes.append("budget reached: the best pair so far is reported (partial)")
+    if chosen == "exhaustive" and not complete:
+        notes.append(f"exhaustive enumeration stopped after {evaluations} of {total} pairs")
+    return WorstCaseReport(
+        learner=_name(learner), claimed_epsilon=eps, claimed_delta=delta, n=int(n),
+        relation=space.relation, method=chosen, records=space.m, d0=d0, d1=d1,
+        pair=space.describe(D, i, r), exact_epsilon=exact_eps, exact_delta=exact_delta,
+        certified_bound=bound,
+        worst_epsilon=worst, exact=exact_eps is not None, ratio=worst / eps,
+        violation=bool(worst > eps * (1 + 1e-9)), complete=bool(complete) and not track.cut,
+        partial=track.cut, evaluations=int(evaluations), pairs_total=total, seed=int(seed),
+        seconds=time.perf_counter() - t0, certified=cert, history=tuple(track.history),
+        notes=tuple(notes))
