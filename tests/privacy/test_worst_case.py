@@ -245,3 +245,34 @@ def test_closed_form_epsilon_matches_bisection(a: list, b: list, delta: float) -
                                 abs=1e-7)
     assert delta_of_epsilon(p0, p1, got) <= delta + 1e-9
     assert math.isinf(exact_epsilon(np.array([1.0, 0.0]), np.array([0.5, 0.5]), 0.4))
+
+
+# --------------------------------------------------------------------------- certification
+def test_exact_event_certification_sound_over_seeds() -> None:
+    """The event is chosen from the exact distributions, every run certifies: over 60 seeds the
+    bound exceeds the pair's exact ε no more often than α allows (expected <= 3 of 60)."""
+    from ltheory.privacy.auditing.certify import certify_exact_event
+
+    learner = ExponentialMechanismLearner(family("thresholds", n=8), 1.0)
+    d0 = tuple((x, int(x >= 4)) for x in range(8))
+    d1 = ((0, 1),) + d0[1:]
+    truth = _pair_epsilon(learner, d0, d1)
+    bounds = [certify_exact_event(learner, d0, d1, claimed_epsilon=1.0, claimed_delta=0.0,
+                                  runs=4_000, seed=s).epsilon_lower_bound for s in range(60)]
+    assert sum(b > truth for b in bounds) <= 8
+    assert np.median(bounds) > 0.5 * truth                  # informative, not trivially 0
+
+
+def test_certification_flags_a_violation_and_keeps_the_claim() -> None:
+    from ltheory.privacy.auditing.certify import audit_at, certify_exact_event
+
+    broken = _WrongExponentLearner(H3, 1.0)
+    d0, d1 = ((0, 0), (0, 0), (0, 0)), ((0, 1), (0, 0), (0, 0))
+    rep = certify_exact_event(broken, d0, d1, claimed_epsilon=1.0, claimed_delta=0.0,
+                              runs=200_000, seed=0)
+    assert rep.verdict == "violation" and 1.0 < rep.epsilon_lower_bound <= rep.exact_epsilon
+    # too few runs to certify above a claim of 30: audited below it, verdict against 30
+    em = ExponentialMechanismLearner(H3, 1.0)
+    low = audit_at(em, d0, d1, 30.0, 0.0, 2_000, 0, 0.05)
+    assert low.claimed_epsilon == 30.0 and low.verdict == "consistent"
+    assert any("too few" in n for n in low.notes)

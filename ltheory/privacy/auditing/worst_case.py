@@ -35,8 +35,10 @@ moves around the best few.
 **Certification.**  The best pair is audited afresh with ``certify_runs`` runs whose seeds are
 spawned independently of everything used to choose it (the search's randomness and the pilots'),
 so the reported ``certified_bound`` is below the pair's true ε at the claimed δ with probability
->= 1 − ``alpha`` (DESIGN.md; the selection/certification split of Ding et al. 2018 and Bichsel et
-al. 2021).  ``worst_epsilon`` is the exact ε where known (``exact``), else the certified bound.
+>= 1 − ``alpha`` (``ltheory.privacy.auditing.certify``: in exact mode the event is chosen from
+the exact distributions and every run certifies; in pilot mode a standard ``audit``; DESIGN.md,
+the selection/certification split of Ding et al. 2018 and Bichsel et al. 2021).
+``worst_epsilon`` is the exact ε where known (``exact``), else the certified bound.
 
 **Budgets.**  ``budget`` seconds of search and ``max_evaluations`` pair evaluations (pilots in
 pilot mode); when one runs out the best pair so far is certified and reported with
@@ -61,9 +63,9 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError, LtheoryError, UnrealizableSampleWarning
 from ltheory.privacy.auditing import exact as exact_mod
-from ltheory.privacy.auditing.core import AuditReport, _jsonable, audit, split_runs
+from ltheory.privacy.auditing.certify import audit_at, certify_exact_event
+from ltheory.privacy.auditing.core import AuditReport, _jsonable
 from ltheory.privacy.auditing.outputs import MechanismError
-from ltheory.privacy.stats import max_certifiable_epsilon
 
 __all__ = ["WorstCaseReport", "audit_worst_case"]
 
@@ -401,44 +403,7 @@ def _local_search(space: _Space, obj: _ExactObjective, track: _Tracker,
                 break
 
 
-# --------------------------------------------------------------------------- audits
-def _audit_at(mech: Any, d0: Any, d1: Any, eps: float, delta: float, runs: int, seed: int,
-              alpha: float, executor: Any = None) -> AuditReport:
-    """``audit`` against the claim, also when ``runs`` are too few to certify above it (then the
-    audit runs against the largest certifiable ε and the verdict is re-taken against the claim:
-    the lower bound does not depend on the claimed ε)."""
-    n_sel, n_cert = split_runs(runs, 0.1)
-    top = max_certifiable_epsilon(n_cert, alpha / 2, delta) if n_cert > 0 else 0.0
-    if not top > 0:
-        raise InvalidInputError(f"runs={runs} are too few for any certified bound at alpha="
-                                f"{alpha:g}, delta={delta:g}; use more runs")
-    cap = min(eps, 0.999 * top)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UnrealizableSampleWarning)
-        rep = audit(mech, d0, d1, claimed_epsilon=cap, claimed_delta=delta, runs=runs,
-                    seed=seed, alpha=alpha, executor=executor)
-    if cap == eps:
-        return rep
-    exact_delta = None
-    if rep.exact_epsilon is not None:
-        dists = _exact_pair(mech, d0, d1)
-        exact_delta = None if dists is None else exact_mod.delta_of_epsilon(*dists, eps)
-    return dataclasses.replace(
-        rep, claimed_epsilon=eps, exact_delta=exact_delta,
-        verdict="violation" if rep.epsilon_lower_bound > eps else "consistent",
-        notes=rep.notes + (f"runs too few to certify above the claim {eps:g}: audited against "
-                           f"{cap:.4g} (the bound is the same; only the verdict depends on the "
-                           "claim)",))
-
-
-def _exact_pair(mech: Any, d0: Any, d1: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    try:
-        _, a, b = exact_mod.aligned(mech.output_distribution(d0), mech.output_distribution(d1))
-    except (NotImplementedError, AttributeError):
-        return None
-    return a, b
-
-
+# --------------------------------------------------------------------------- pilots
 def _pilot_search(space: _Space, track: _Tracker, rng: np.random.Generator, pilot_seeds:
                   np.random.Generator, starts: list[tuple[tuple, int, int]], eps: float,
                   delta: float, pilot_runs: int, pool: int, rounds: int, executor: Any) -> int:
@@ -450,7 +415,7 @@ def _pilot_search(space: _Space, track: _Tracker, rng: np.random.Generator, pilo
             return
         D, i, r = state
         try:
-            rep = _audit_at(space.learner, space.data(D), space.data(space.other(D, i, r)),
+            rep = audit_at(space.learner, space.data(D), space.data(space.other(D, i, r)),
                             eps, delta, pilot_runs, int(pilot_seeds.integers(2**62)),
                             PILOT_ALPHA, executor)
         except InvalidInputError as exc:
@@ -693,12 +658,17 @@ def audit_worst_case(learner: Any, n: int, *, records: Sequence | None = None,
     exact_eps = float(track.value[0]) if obj is not None else None
     exact_delta = None
     if obj is not None:
-        dists = _exact_pair(learner, d0, d1)
-        exact_delta = None if dists is None else exact_mod.delta_of_epsilon(*dists, eps)
+        _, a, b = exact_mod.aligned(learner.output_distribution(d0),
+                                    learner.output_distribution(d1))
+        exact_delta = exact_mod.delta_of_epsilon(a, b, eps)
     cert = None
-    if certify_runs:
-        cert = _audit_at(learner, d0, d1, eps, delta, int(certify_runs),
-                         int(cert_ss.generate_state(1)[0]), float(alpha), executor)
+    cert_seed = int(cert_ss.generate_state(1)[0])
+    if certify_runs and obj is not None:
+        cert = certify_exact_event(learner, d0, d1, claimed_epsilon=eps, claimed_delta=delta,
+                                   runs=int(certify_runs), seed=cert_seed, alpha=float(alpha))
+    elif certify_runs:
+        cert = audit_at(learner, d0, d1, eps, delta, int(certify_runs), cert_seed,
+                        float(alpha), executor)
     bound = None if cert is None else float(cert.epsilon_lower_bound)
     if exact_eps is None and bound is None:
         raise InvalidInputError("without output_distribution the worst pair needs a "

@@ -420,6 +420,15 @@ class DPOneRule(_WeakLearnerMixin, _BooleanLearner):
     sensitivity 2ζ, Observation 8).  Run alone (``fit``) it uses the uniform distribution, which
     is 1-smooth, i.e. ζ = 1/n, and noise rate η = εn/4, so the claim is (ε, 0).  Inside
     :class:`LazyBB` its ``epsilon`` is not used: LazyBB sets η by Theorem 7.
+
+    Worst case (measured, ``benchmarks/results/learners_worst_case.md``): at ε = 0.5, d = 2,
+    n = 8 the worst neighbouring pair found has exact ε = 0.18, 0.35 of the claim.  The slack is
+    in applying Theorem 6 alone: (i) the robust sensitivity 2ζ also pays for the weights μ moving
+    by ζ in statistical distance, which the fixed uniform weights never do — a substitution
+    moves each error rate by at most 1/n = ζ, so the mechanism is 2ηζ = ε/2-DP alone; (ii) the
+    exponential mechanism's factor 2 needs the chosen rule's error to fall while every other
+    rule's rises, but x_j and ¬x_j err on complementary records, so a substitution raises the
+    error of at most one rule of each pair.  Inside LazyBB the weights do move and (i) is needed.
     """
 
     theorem = "Theorem 7"
@@ -500,6 +509,13 @@ class DPTopDown(_WeakLearnerMixin, _BooleanLearner):
     Lemma 15's robust sensitivity 4ζ; leaves by parallel composition).  Alone (``fit``): uniform
     distribution, ζ = 1/n, η = εn/(16t), claim (ε, 0).  Inside :class:`LazyBB` its ``epsilon``
     is not used: LazyBB sets η by Theorem 10.
+
+    Worst case (measured, ``benchmarks/results/learners_worst_case.md``): at ε = 1, t = 1, d = 2,
+    n = 8 the worst pair found has exact ε = 0.32.  As for :class:`DPOneRule`, the robust
+    sensitivities (4ζ for the Gini improvement, Lemma 15; 2ζ for the leaf masses) pay for weight
+    shifts the stand-alone learner never makes — with uniform weights one substitution moves a
+    leaf's label masses by at most ζ — and the claim adds the split-selection and leaf-labelling
+    budgets (8tηζ each), whose worst events need not coincide.
     """
 
     theorem = "Theorem 10"
@@ -709,6 +725,13 @@ class LazyBB(_BooleanLearner):
 
     The utility half of Theorem 5 asks for λ = γ/4 and τ ≥ 16·log(1/κ)/γ²; privacy does not, so
     those are not enforced (the paper's experiments also use faster rates).
+
+    Worst case (measured, ``benchmarks/results/learners_worst_case.md``): at ε = 1, τ = 3,
+    λ = 0.9, κ = 0.5, d = 2, n = 16 the worst pairs found have exact ε = 0.22 (DP-1R) and 0.11
+    (DP-TopDown).  The claim is basic composition of τ rounds, each charged the weak learner's
+    robust-sensitivity bound at ζ = 1/(κn) (a worst-case weight shift on top of the record's own
+    change): each round leaks a fraction of its ε/τ, as :class:`DPOneRule` and
+    :class:`DPTopDown` do alone, and the rounds' worst events need not align.
     """
 
     #: Algorithm 1's projection; False only in the deliberately broken audit variant
@@ -876,21 +899,23 @@ def audit_pair(n: int = 16) -> tuple[tuple, tuple]:
 def _make_cases() -> list[LearnerAuditCase]:
     s0, s1 = audit_pair(8)
     d0, d1 = audit_pair(16)
-    lazy = dict(rounds=3, learning_rate=0.9, smoothness=0.5, epsilon=1.0)
+    lazy = dict(rounds=3, learning_rate=0.9, smoothness=0.5, epsilon=1.0, n_features=2)
     note = ("scores the weighted error count n·err instead of the rate err with η unchanged "
             "(wrong sensitivity for weighted scores: 2ζn, not 2ζ)")
     note_td = ("Gini improvements and leaf masses computed on n·μ instead of μ with η unchanged "
                "(wrong sensitivity for weighted scores)")
     return [
         LearnerAuditCase(
-            name="DPOneRule", make=lambda: DPOneRule(epsilon=0.5), d0=s0, d1=s1, runs=200_000,
+            name="DPOneRule", make=lambda: DPOneRule(epsilon=0.5, n_features=2), d0=s0, d1=s1,
+            runs=200_000,
             setting="ε = 0.5, d = 2 features, n = 8 (uniform weights; Theorem 6 at ζ = 1/n)",
-            broken=lambda: _CountScoreDPOneRule(epsilon=0.5), broken_note=note),
+            broken=lambda: _CountScoreDPOneRule(epsilon=0.5, n_features=2), broken_note=note),
         LearnerAuditCase(
-            name="DPTopDown", make=lambda: DPTopDown(epsilon=1.0, internal_nodes=1), d0=s0,
-            d1=s1, runs=200_000,
+            name="DPTopDown", make=lambda: DPTopDown(epsilon=1.0, internal_nodes=1,
+                                                     n_features=2),
+            d0=s0, d1=s1, runs=200_000,
             setting="ε = 1, t = 1 internal node, d = 2, n = 8 (Theorem 9 at ζ = 1/n)",
-            broken=lambda: _CountScoreDPTopDown(epsilon=1.0, internal_nodes=1),
+            broken=lambda: _CountScoreDPTopDown(epsilon=1.0, internal_nodes=1, n_features=2),
             broken_note=note_td),
         LearnerAuditCase(
             name="LazyBB+DPOneRule", make=lambda: LazyBB(DPOneRule(), **lazy), d0=d0, d1=d1,

@@ -326,7 +326,18 @@ class PrivateDecisionListLearner(PrivateLearner):
     (the learner still runs).  ``fit`` returns the truth table on {0,1}^n;
     ``fit_rules`` the list itself; ``sample`` runs n copies vectorised (Gumbel-max form of the
     exponential mechanism); ``output_distribution`` is exact (enumeration with memoisation),
-    offered for at most 12 features and 8 examples."""
+    offered for at most 12 features and 8 examples.
+
+    Worst case (measured, ``benchmarks/results/learners_worst_case.md``): with the 4 literals on
+    {0,1}^2 at (ε, δ) = (1, 0.01) and 8 examples, no pair found has ε > 0.003 at δ = 0.01, and
+    the worst pure ε (δ = 0) found is 0.032 (substitution) / 0.046 (add/remove).  Lemma A.1's
+    calibration ε' = ε₁/(2 ln(e/δ₁)) (0.038 per step here) buys a run of up to |F| + 1 steps
+    for ε₁ whatever |F| is, paying the factor 2 ln(e/δ₁) ≈ 13 up front; with |F| + 1 = 5
+    features a run has at most 5 steps and a record changes each step's scores by at most 1,
+    so the pure loss stays far below ε₁, and under substitution the neighbours' output
+    distributions stay within total variation δ (their ε at δ is 0) — the claim is conservative
+    by more than an order of magnitude at this size.
+    """
 
     def __init__(self, features: Any, epsilon: float, delta: float, *,
                  neighbours: str = "substitution", check_realizable: bool = True) -> None:

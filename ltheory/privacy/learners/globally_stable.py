@@ -91,6 +91,12 @@ class StableHistogram(PrivateLearner):
     ``noise=False`` / ``threshold=False`` are the INCORRECT variants (negative controls): exact
     counts above τ (a count crossing τ is a deterministic event: ∞), or every present item
     released (a new item appears with probability 1: ∞).
+
+    Worst case (measured, ``benchmarks/results/learners_worst_case.md``): pilot audits over
+    20-item lists on the universe {0, 1}, certified on 10^6 fresh runs, give 0.49 at the claim
+    (1, 10^-3).  The claim is not slack here: a substitution moves two counts by 1 under
+    Lap(2/ε), ε/2 each, so the joint density ratio of the two estimates reaches e^ε; what the
+    auditor certifies from samples of the continuous estimates (binned) is lower.
     """
 
     def __init__(self, epsilon: float, delta: float, *, universe: Sequence[Hashable] | None = None,
@@ -254,6 +260,15 @@ class GloballyStableLearner(PrivateLearner):
     still holds for any ε > 0, δ ∈ (0, 1)).  Realizable samples only (the accuracy guarantee):
     an unrealizable one warns (:class:`UnrealizableSampleWarning`) and the learner still runs.
     ``histogram`` builds the stable histogram (tests pass a broken one as a negative control).
+
+    Worst case (measured, ``benchmarks/results/learners_worst_case.md``; pilot audits, no exact
+    distribution): on the audit configuration (points n=3, (ε, δ) = (0.9, 0.3), 16 batches of 8)
+    no pair found certifies a positive bound.  At δ = 0.3 an event certifies only if its
+    probability under one dataset exceeds 0.3 + e^ε times the other; a changed record moves one
+    batch's output, i.e. two counts of the stable histogram by 1, and a count moved by 1 under
+    Lap(2/ε) changes its release probability by at most 1 − e^{−ε/4} ≈ 0.2 — the output
+    distributions of neighbours are too close for δ = 0.3 to leave a certifiable ε.  A search
+    bound, not the exact ε.
     """
 
     def __init__(self, hclass: HypothesisClass, epsilon: float = 0.5, delta: float = 1e-3, *,

@@ -226,7 +226,18 @@ class DPWinnow(_OnlineBase):
     ``epsilon``, ``delta`` ∈ (0, 1); ``switches`` S (max updates), ``samples`` N (draws per
     released ŵ), ``threshold`` L of AboveThreshold (default: its accuracy a at β), ``beta``,
     ``horizon`` T (for the accuracy terms), ``kappa``.  η = ε_draw/4 and ε_svt follow from the
-    privacy budget (Theorem 4.4)."""
+    privacy budget (Theorem 4.4).
+
+    Worst case (measured, ``benchmarks/results/learners_worst_case.md``; no exact distribution,
+    so pilot audits choose the pair and a fresh audit of 4·10^5 runs certifies it): at d = 2,
+    T = 6, (ε, δ) = (3, 0.1), S = 2, N = 2 the certified bound of the worst pair found is 0.07.
+    The claim splits ε into two layers of ε/2 and charges each of the S AboveThreshold instances
+    and S·N draws its full share (advanced or basic composition, whichever is smaller) although
+    the changed example moves each score by at most 2 and each query count by at most 1; and a
+    bound at δ = 0.1 needs an event whose probabilities under the two datasets differ by more
+    than 0.1, which caps what an audit can certify.  (A lower bound from a search, not the
+    exact ε.)
+    """
 
     def __init__(self, d: int, rho: float, epsilon: float, delta: float, *, switches: int,
                  samples: int, horizon: int, threshold: float | None = None,
