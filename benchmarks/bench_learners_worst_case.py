@@ -148,7 +148,7 @@ def run_row(row: Row, quick: bool, seed: int) -> dict:
                                 claimed_delta=0.0, budget=budget, certify_runs=0,
                                 seed=seed).worst_epsilon
         seconds = time.perf_counter() - t0
-    d = rep.to_dict()
+    d = rep.to_json()
     return {
         "case": row.name, "learner": _learner_name(learner),
         "claimed_epsilon": rep.claimed_epsilon, "claimed_delta": rep.claimed_delta,

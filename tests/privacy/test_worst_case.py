@@ -149,7 +149,8 @@ def test_reproducible_and_serialisable() -> None:
                          certify_runs=2_000, seed=7)
     assert (a.d0, a.d1, a.worst_epsilon, a.certified_bound) == (b.d0, b.d1, b.worst_epsilon,
                                                                 b.certified_bound)
-    d = json.loads(a.to_json())
+    d = json.loads(a.dumps())
+    assert a.to_json() == d
     for key in ("learner", "claimed_epsilon", "claimed_delta", "worst_epsilon", "exact", "pair",
                 "n", "seconds", "d0", "d1", "certified", "history"):
         assert key in d

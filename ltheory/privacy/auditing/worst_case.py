@@ -66,6 +66,7 @@ from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.certify import audit_at, certify_exact_event
 from ltheory.privacy.auditing.core import AuditReport, _jsonable
 from ltheory.privacy.auditing.outputs import MechanismError
+from ltheory.privacy.auditing.search import _plain
 
 __all__ = ["WorstCaseReport", "audit_worst_case"]
 
@@ -113,27 +114,19 @@ class WorstCaseReport:
     history: tuple = ()
     notes: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_json(self) -> dict:
+        """A JSON-ready dict (the project's convention; :meth:`dumps` gives the string)."""
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
              if f.name != "certified"}
         d["d0"], d["d1"] = _plain(self.d0), _plain(self.d1)
         d["pair"] = {k: _plain(v) for k, v in self.pair.items()}
         d["history"] = [list(h) for h in self.history]
-        d["certified"] = None if self.certified is None else self.certified.to_dict()
+        d["certified"] = None if self.certified is None else self.certified.to_json()
         return _jsonable(d)
 
-    def to_json(self, **kw: Any) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, np.ndarray):
-        return v.tolist()
-    if isinstance(v, tuple | list):
-        return [_plain(x) for x in v]
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
+    def dumps(self, **kw: Any) -> str:
+        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
 
 # --------------------------------------------------------------------------- the search space
