@@ -5,13 +5,14 @@ its certified bound) against the claim, beside the exact ε of the case's hand-p
 For each case: the learner of the case, datasets of the case's size n over the learner's record
 alphabet (``record_space()``), the case's pair as a
 structured start, a per-case time budget, and a fresh certification audit of the pair found.
-Extra rows: the issue's scenario (PrivateAgnosticLearner with a truncated-geometric count at
-ε = 10, |S| = 54), against the learner's claim and against the seed's old ε + 3.
+Extra row: the issue's scenario (PrivateAgnosticLearner with a truncated-geometric count at
+ε = 10, |S| = 54).  For the closure learners the column "seed's ε+3" gives the claim the seed's
+proof would make (Lemma 3.12 + Lemma 5.3), which the scenario's worst pair exceeds.
 
 Run:  PYTHONPATH=. python benchmarks/bench_learners_worst_case.py [--quick] [--only SUBSTR,...]
 Writes benchmarks/results/learners_worst_case.{json,md,png} (``--quick``: into
 benchmarks/results/quick/, git-ignored).  Exit code 1 if a row's worst ε exceeds its claim
-(other than the old-claim control row) or the exponential learner's worst/claimed is below 0.9.
+or the exponential learner's worst/claimed is below 0.9.
 """
 
 from __future__ import annotations
@@ -41,8 +42,7 @@ class Row:
     certify_runs: int
     records: Any = None
     start_pairs: Any = None
-    claimed: tuple | None = None          # override (the old-claim control)
-    control: bool = False                 # a row expected to violate (not checked)
+    seed_claim: float | None = None       # the seed's ε + 3 (closure learners), for comparison
     kw: dict = field(default_factory=dict)
     note: str = ""
 
@@ -86,8 +86,9 @@ def _rows() -> list[Row]:
         pair = (case.d0, case.d1)
         if len(case.d1) == len(case.d0) + 1:       # add/remove: D is the larger dataset
             pair = (case.d1, case.d0)
+        seed_claim = 4.0 if case.name.startswith(("PrivateAgnostic", "ClosureLearn")) else None
         rows.append(Row(case.name, case.make, len(pair[0]), c["budget"], c["certify_runs"],
-                        start_pairs=[pair],
+                        start_pairs=[pair], seed_claim=seed_claim,
                         kw=c.get("kw", {}), note=case.setting))
     H3 = family("thresholds", n=3)
 
@@ -100,10 +101,7 @@ def _rows() -> list[Row]:
     setting = ("issue 14 scenario: thresholds n=3, inner = truncated geometric count at ε = 10 "
                "(clamp 0..3), |S| = 54 (|D| = 27, m = 3 draws), claim at that size")
     rows.append(Row("PrivateAgnosticLearner/count-eps10-S54", scenario, 54, 60, 100_000,
-                    note=setting))
-    rows.append(Row("PrivateAgnosticLearner/count-eps10-S54 vs old claim ε+3", scenario, 54,
-                    60, 100_000, claimed=(13.0, 0.0), control=True,
-                    note=setting + "; audited against the seed's (ε + 3, 4eδ) = (13, 0)"))
+                    seed_claim=13.0, note=setting))
     return rows
 
 
@@ -125,10 +123,8 @@ def run_row(row: Row, quick: bool, seed: int) -> dict:
         kw["pilot_runs"] = min(kw["pilot_runs"], 4_000)
     if quick and "restarts" in kw:
         kw["restarts"] = min(kw["restarts"], 8)
-    claimed = row.claimed or (None, None)
     t0 = time.perf_counter()
     rep = audit_worst_case(learner, row.n, records=row.records, start_pairs=row.start_pairs,
-                           claimed_epsilon=claimed[0], claimed_delta=claimed[1],
                            budget=budget, certify_runs=certify, seed=seed, **kw)
     seconds = time.perf_counter() - t0
     case_exact = None
@@ -144,9 +140,8 @@ def run_row(row: Row, quick: bool, seed: int) -> dict:
     if rep.claimed_delta > 0 and rep.exact:
         # the claimed δ can make every pair's ε at δ vanish: the pure ε of the worst pair too
         pure = audit_worst_case(learner, row.n, records=row.records,
-                                start_pairs=row.start_pairs, claimed_epsilon=claimed[0],
-                                claimed_delta=0.0, budget=budget, certify_runs=0,
-                                seed=seed).worst_epsilon
+                                start_pairs=row.start_pairs, claimed_delta=0.0,
+                                budget=budget, certify_runs=0, seed=seed).worst_epsilon
         seconds = time.perf_counter() - t0
     d = rep.to_json()
     return {
@@ -161,7 +156,10 @@ def run_row(row: Row, quick: bool, seed: int) -> dict:
         "pairs_total": rep.pairs_total, "violation": rep.violation,
         "worst_pure_epsilon": pure, "audit_case_exact": case_exact,
         "audit_case_ratio": None if case_exact is None else case_exact / rep.claimed_epsilon,
-        "control": row.control, "budget": budget, "seconds": round(seconds, 2),
+        "seed_claim_epsilon": row.seed_claim,
+        "exceeds_seed_claim": None if row.seed_claim is None else
+        bool(rep.worst_epsilon > row.seed_claim),
+        "budget": budget, "seconds": round(seconds, 2),
         "notes": list(rep.notes), "setting": row.note,
     }
 
@@ -188,16 +186,18 @@ def markdown(rows: list[dict], quick: bool, seed: int, seconds: float, load: str
              "size n: the maximum), anneal (simulated annealing + local search), pilot (pilot "
              "audits choose, a fresh audit certifies).", "",
              "| case | claim (ε, δ) | worst ε | worst/claim | case pair | exact | certified "
-             "bound (runs) | ε at δ=0 | n | method | evaluations | s |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "bound (runs) | ε at δ=0 | seed's ε+3 | n | method | evaluations | s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        flag = " (control: old claim)" if r["control"] else ""
+        seed = r.get("seed_claim_epsilon")
+        seed_txt = "—" if seed is None else (f"{seed:g}" + (" (exceeded)" if
+                                                           r["exceeds_seed_claim"] else ""))
         part = " (partial)" if r["partial"] and r["method"] != "pilot" else ""
         lines.append(
-            f"| {r['case']}{flag} | ({_f(r['claimed_epsilon'])}, {_f(r['claimed_delta'], 3)}) "
+            f"| {r['case']} | ({_f(r['claimed_epsilon'])}, {_f(r['claimed_delta'], 3)}) "
             f"| {_f(r['worst_epsilon'])} | {_f(r['ratio'], 3)} | {_f(r['audit_case_ratio'], 3)} "
             f"| {_f(r['exact'])} | {_f(r['certified_bound'])} ({r['certify_runs']}) "
-            f"| {_f(r['worst_pure_epsilon'])} | {r['n']} "
+            f"| {_f(r['worst_pure_epsilon'])} | {seed_txt} | {r['n']} "
             f"| {r['method']}{part} | {r['evaluations']} | {r['seconds']:.1f} |")
     lines += ["", "Worst pairs (D → D'):", ""]
     for r in rows:
@@ -214,24 +214,26 @@ def plot(rows: list[dict], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = [r["case"] + (" [old claim]" if r["control"] else "") for r in rows]
+    names = [r["case"] for r in rows]
     ratios = [r["ratio"] for r in rows]
     fig, ax = plt.subplots(figsize=(9, 0.42 * len(rows) + 1.5))
     y = list(range(len(rows)))[::-1]
-    colors = ["tab:red" if r["control"] else ("tab:blue" if r["exact"] else "tab:orange")
-              for r in rows]
+    colors = ["tab:blue" if r["exact"] else "tab:orange" for r in rows]
     ax.barh(y, [min(v, 1.6) for v in ratios], color=colors)
     for yy, r in zip(y, rows, strict=True):
         if r["audit_case_ratio"] is not None:
             ax.plot(r["audit_case_ratio"], yy, "k|", markersize=14)
         if r.get("worst_pure_epsilon") is not None:
             ax.plot(min(r["worst_pure_epsilon"] / r["claimed_epsilon"], 1.6), yy, "kx")
+        if r.get("seed_claim_epsilon"):
+            ax.plot(min(r["seed_claim_epsilon"] / r["claimed_epsilon"], 1.6), yy, "rd")
     ax.axvline(1.0, color="k", lw=1)
     ax.axvline(0.9, color="grey", lw=0.8, ls="--")
     ax.set_yticks(y)
     ax.set_yticklabels(names, fontsize=8)
     ax.set_xlabel("worst ε found / claimed ε  (blue: exact ε; orange: certified bound; "
-                  "|: the audit case's pair; x: worst ε at δ = 0)", fontsize=8)
+                  "|: the audit case's pair; x: worst ε at δ = 0;\nred ◆: the seed's ε + 3 "
+                  "(closure learners))", fontsize=8)
     ax.set_xlim(0, 1.65)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -264,8 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.only and old_path.exists():     # re-measured rows replace theirs, the rest stay
         old = json.loads(old_path.read_text(encoding="utf-8"))
         new = {r["case"] for r in results}
-        results = [r for r in old["rows"] if r["case"] not in new] + results
         order = {row.name: i for i, row in enumerate(_rows())}
+        results = [r for r in old["rows"] if r["case"] not in new and r["case"] in order] \
+            + results
         results.sort(key=lambda r: order.get(r["case"], len(order)))
     total = sum(r["seconds"] for r in results)
     meta = {"seed": args.seed, "quick": args.quick, "seconds": round(total, 1),
@@ -278,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         markdown(results, args.quick, args.seed, total, load), encoding="utf-8")
     plot(results, out / "learners_worst_case.png")
     print(f"wrote {out / 'learners_worst_case.json'} (+ .md, .png)")
-    bad = [r["case"] for r in results if not r["control"] and r["violation"]]
+    bad = [r["case"] for r in results if r["violation"]]
     em = [r for r in results if r["case"].startswith("exponential/")]
     if em and em[0]["ratio"] < 0.9:
         bad.append(f"{em[0]['case']} (worst/claimed {em[0]['ratio']:.3f} < 0.9)")
