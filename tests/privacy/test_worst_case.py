@@ -277,3 +277,26 @@ def test_certification_flags_a_violation_and_keeps_the_claim() -> None:
     low = audit_at(em, d0, d1, 30.0, 0.0, 2_000, 0, 0.05)
     assert low.claimed_epsilon == 30.0 and low.verdict == "consistent"
     assert any("too few" in n for n in low.notes)
+
+
+# --------------------------------------------------------------------------- every seed learner
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(c.name for c in __import__(
+    "ltheory.privacy.learners", fromlist=["audit_cases"]).audit_cases()))
+def test_every_audit_case_worst_case_within_claim(name: str) -> None:
+    """The benchmark's invariant (issue 14): on every learner's audit configuration, a short
+    worst-case search finds no pair above the claim; the case's pair is a start, so the search
+    is at least as bad as the hand-picked pair."""
+    from ltheory.privacy.learners import audit_cases
+
+    case = {c.name: c for c in audit_cases()}[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        learner = case.make()
+    pair = (case.d0, case.d1) if len(case.d1) <= len(case.d0) else (case.d1, case.d0)
+    rep = audit_worst_case(learner, len(pair[0]), start_pairs=[pair], budget=3.0, restarts=2,
+                           steps=200, pilot_runs=1_000, pilot_pool=2, pilot_rounds=0,
+                           certify_runs=4_000, seed=0)
+    assert not rep.violation and rep.worst_epsilon <= learner.claim[0]
+    if rep.exact:
+        assert rep.worst_epsilon >= _pair_epsilon(learner, *pair, rep.claimed_delta) - 1e-12

@@ -18,8 +18,8 @@ or ``records=``), and their neighbours D' under the learner's relation:
 variation distance, which guides the search across pairs whose ε at δ > 0 is still 0).
 
 * ``method="exhaustive"`` (``"auto"`` when there are at most ``exhaustive_limit`` unordered
-  pairs): every pair; the result is then the exact maximum over all pairs of size n over R
-  (``complete``).
+  pairs): the given starts, then every pair; the result is then the exact maximum over all
+  pairs of size n over R (``complete``).
 * ``method="anneal"`` (``"auto"`` otherwise): simulated annealing over single-record moves
   (change a shared record, the substituted record on either side, or the differing position),
   seeded restarts — structured starts first (``start_pairs``, ``starts``, then the homogeneous
@@ -612,6 +612,7 @@ def audit_worst_case(learner: Any, n: int, *, records: Sequence | None = None,
     exact_ok = has_exact and method != "pilot"
     _validate_records(space, exact_ok)
     first = _start_states(space, starts, start_pairs, rng)
+    n_given = len(start_pairs or ()) + len(starts or ())
     obj = _ExactObjective(space, delta) if exact_ok else None
     if obj is not None and obj.dist(first[0][0]) is None and obj.unavailable:
         notes.append("output_distribution is not available at this size (NotImplementedError)"
@@ -625,6 +626,8 @@ def audit_worst_case(learner: Any, n: int, *, records: Sequence | None = None,
         if progress:
             progress(f"{_name(learner)}: {chosen} search over {total} pairs")
         if chosen == "exhaustive":
+            for st in first[:n_given]:               # the caller's guesses count if cut short
+                track.offer(st, obj(st), obj.evaluations)
             complete = _exhaustive(space, obj, track)
         else:
             complete = False
