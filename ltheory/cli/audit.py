@@ -155,6 +155,17 @@ def command(
                                            "curve to the report.")] = False,
     broken: Annotated[bool, typer.Option("--broken", help="Learner cases: audit the "
                                          "deliberately broken variant.")] = False,
+    worst_case: Annotated[bool, typer.Option("--worst-case", help="Learner cases: search the "
+                                             "neighbouring datasets of size --n for the "
+                                             "largest privacy loss, then certify the worst "
+                                             "pair with --runs fresh runs.")] = False,
+    n: Annotated[int | None, typer.Option("--n", help="--worst-case: dataset size (default: "
+                                          "the case's)")] = None,
+    budget: Annotated[float, typer.Option("--budget", help="--worst-case: search time in "
+                                          "seconds (past it: the best pair so far, marked "
+                                          "partial)")] = 60.0,
+    method: Annotated[str, typer.Option("--method", help="--worst-case: auto, exhaustive, "
+                                        "anneal or pilot")] = "auto",
 ) -> None:
     """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
     from ltheory.privacy.auditing.core import audit
@@ -190,6 +201,28 @@ def command(
             a = _dataset(d0, "d0")
         if d1 is not None:
             b = _dataset(d1, "d1")
+        if worst_case:
+            if name not in cases:
+                raise InvalidInputError("--worst-case applies to learner audit cases only; "
+                                        "for a mechanism use --search")
+            from ltheory.privacy.auditing.worst_case import audit_worst_case
+
+            size = n if n is not None else max(len(a), len(b))
+            wc = audit_worst_case(m, size, method=method, claimed_epsilon=claimed_epsilon,
+                                  claimed_delta=claimed_delta, budget=budget,
+                                  start_pairs=[(a, b)] if size == max(len(a), len(b)) else None,
+                                  certify_runs=runs, alpha=alpha, seed=seed)
+    except LtheoryError as exc:
+        raise fail(str(exc)) from None
+    except ValueError as exc:  # a mechanism's own check of its parameters
+        raise fail(f"{type(exc).__name__}: {exc}") from None
+    if worst_case:
+        if as_json:
+            typer.echo(wc.dumps())
+        else:
+            _print_worst_case(wc)
+        raise typer.Exit(1 if wc.violation else 0)
+    try:
         progress_cb, prog = None, None
         if runs >= 1_000_000:
             from rich.console import Console
@@ -229,6 +262,33 @@ def command(
     else:
         _print_report(report)
     raise typer.Exit(1 if report.verdict == "violation" else 0)
+
+
+def _print_worst_case(w: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title=Text(f"worst-case search for {w.learner}"), show_header=False)
+    status = "complete (every pair)" if w.complete else (
+        "partial (budget reached)" if w.partial else "heuristic search finished")
+    rows = [
+        ("verdict", "violation" if w.violation else "consistent"),
+        ("claimed", f"ε = {w.claimed_epsilon:g}, δ = {w.claimed_delta:g}"),
+        ("worst ε", f"{w.worst_epsilon:.6g} ({'exact' if w.exact else 'certified bound'}; "
+                    f"{w.ratio:.3f} of the claim)"),
+        ("certified bound", "n/a" if w.certified_bound is None
+         else f"{w.certified_bound:.6g} (fresh runs)"),
+        ("pair", f"n = {w.n}, {w.relation}: {json.dumps(w.to_json()['pair'])}"),
+        ("d0", json.dumps(w.to_json()["d0"])),
+        ("search", f"{w.method}, {status}, {w.evaluations} evaluations"),
+        ("seconds", f"{w.seconds:.2f}"),
+    ]
+    for k, v in rows:
+        t.add_row(k, Text(str(v)))
+    Console(file=sys.stdout).print(t)
+    for note in w.notes:
+        Console(file=sys.stdout).print(f"note: {note}", markup=False)
 
 
 def _print_report(r: Any) -> None:

@@ -126,3 +126,27 @@ def test_learner_audit_bad_input_exit_2(args: tuple[str, ...], message: str) -> 
     r = run(*args)
     assert r.exit_code == 2
     assert message in r.output and "Traceback" not in r.output
+
+
+def test_worst_case_learner_json_and_violation() -> None:
+    r = run("pmw/pure-alpha0.25-T3-K3", "--worst-case", "--runs", "20000", "--budget", "5",
+            "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["complete"] and d["exact"] and d["worst_epsilon"] <= d["claimed_epsilon"]
+    assert d["worst_epsilon"] > 0.4 * d["claimed_epsilon"]    # the exhaustive maximum: 0.692
+    broken = run("pmw/pure-alpha0.25-T3-K3", "--worst-case", "--broken", "--runs", "20000",
+                 "--budget", "5", "--json")
+    assert broken.exit_code == 1 and json.loads(broken.stdout)["violation"] is True
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["randomized_response", "--claimed-epsilon", "1", "--runs", "1000", "--worst-case"],
+     "learner audit cases only"),
+    (["pmw/pure-alpha0.25-T3-K3", "--worst-case", "--runs", "1000", "--method", "magic"],
+     "method"),
+    (["pmw/pure-alpha0.25-T3-K3", "--worst-case", "--runs", "1000", "--n", "0"], "n must"),
+])
+def test_worst_case_bad_input(args: list[str], needle: str) -> None:
+    r = run(*args)
+    assert r.exit_code == 2 and needle in r.output, r.output
