@@ -25,6 +25,27 @@ search small:
   for all j <= k}; branches are tried largest trace first and cut as soon as 1 + |h ∩ U| - 1
   cannot beat the best value or the target.
 
+Symmetry (issue 16).  With ``symmetry`` on (by default when the class has a nontrivial
+automorphism group, e.g. GL(n, 2) for parities, bit flips and coordinate permutations for
+conjunctions), two more rules, each proved here and tested against brute force
+(``tests/test_threshold_symmetry.py``):
+
+* the memo key is the node's *canonical form* (:mod:`ltheory.dims.symmetry`, nauty): a bijection
+  π of the points maps ladders of a trace set onto ladders of its image (membership is kept),
+  so L is an isomorphism invariant and isomorphic nodes -- however they were reached -- share
+  one memo entry;
+* a node branches once per orbit of its automorphism group Aut(traces) on the pairs (x, t) with
+  t maximal and x in t: automorphisms keep inclusion, so this set of pairs is invariant, and for
+  g in Aut the child of (g x, g t) is g applied to the child of (x, t) (the traces s with
+  x not in s, cut to t minus x, are mapped onto those with g x not in g s, cut to g t minus g x,
+  because g permutes the traces), so both children have the same L.
+
+Orbits of pairs are the connected components of the graph joining each pair to its images under
+nauty's generators.  For parities and conjunctions the number of distinct nodes falls from
+~150,000 (parities n=6) to one or two per depth: T(parities n=8) = 8 in ~0.5 s, T(conjunctions
+n=7) = 8 in ~1.5 s, parities n=10 and conjunctions n=8 in ~20 s and ~35 s
+(``benchmarks/bench_dims.py``; previously undecided within 60 s).
+
 At the root, T = |X| is decided first in one pass (:func:`full_domain_ladder`: a ladder through
 every point is a chain of suffix sets in H), and the search is capped by T <= |H|, T <= |X| - 1
 and Shelah's bound T <= 2^(Ldim+1) - 1 (ABMS20 Thm. 3.2, i.e. Ldim >= floor(log2 T)), with the
@@ -47,11 +68,19 @@ from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
 from ltheory.dims.littlestone import littlestone_exact
 from ltheory.dims.result import DimensionResult
+from ltheory.dims.symmetry import SetSystem, pair_orbits
 from ltheory.errors import InvalidInputError
 
 #: Share of the budget (and at most this many seconds) given to the Littlestone dimension whose
 #: upper bound caps the search (T <= 2^(Ldim+1) - 1).
 LDIM_CAP_SECONDS = 1.0
+
+#: Nodes with fewer traces are memoised as they are (canonical forms cost more than they save).
+SYMMETRY_MIN_TRACES = 4
+
+#: Largest graph (pairs x generators) whose components give the branch orbits directly; beyond,
+#: one nauty call per point orbit (stabiliser orbits) is cheaper.
+PAIR_GRAPH_MAX_EDGES = 200_000
 
 Traces = frozenset  # a frozenset of Python-int bitsets over the domain
 
@@ -59,13 +88,21 @@ Traces = frozenset  # a frozenset of Python-int bitsets over the domain
 class _LadderSearch:
     """The memoised search for the longest ladder; a node is a frozenset of traces."""
 
-    def __init__(self, H: HypothesisClass, budget: Budget | None) -> None:
+    def __init__(self, H: HypothesisClass, budget: Budget | None,
+                 symmetry: bool = False) -> None:
         packed = np.packbits(H.matrix.astype(bool), axis=1, bitorder="little")
         self.rows = [int.from_bytes(r.tobytes(), "little") for r in packed]
         self.root: Traces = frozenset(r for r in self.rows if r)
         self.memo: dict[Traces, int] = {}
         self.budget = budget
         self.nodes = 0
+        self.symmetry = symmetry
+        self.nauty_calls = 0
+        self.pruned = 0  # branches skipped as images of an earlier branch
+        self.canon: dict[Traces, Traces] = {}  # node -> its canonical form (with symmetry)
+        self._root_branches: list[tuple[int, int, int]] | None = None
+        self._last: tuple[Traces, SetSystem] | None = None
+        self._root_auts: tuple[SetSystem, Any] | None = None
 
     @staticmethod
     def size_bound(traces: Traces) -> int:
@@ -80,25 +117,85 @@ class _LadderSearch:
         return k
 
     @staticmethod
+    def maximal(traces: Traces) -> list[int]:
+        """The traces not strictly inside another trace, largest first.  (A trace holding x
+        that lies inside another trace is dominated for x too: the larger one holds x.)"""
+        kept: list[int] = []
+        for t in sorted(traces, key=lambda t: -t.bit_count()):
+            if not any(t & k == t for k in kept):
+                kept.append(t)
+        return kept
+
+    @staticmethod
     def branches(traces: Traces) -> list[tuple[int, int, int]]:
         """(points left after the step, x, trace) for every x and every maximal trace holding
         x, most points left first."""
-        U = 0
-        for t in traces:
-            U |= t
-        by_size = sorted(traces, key=lambda t: -t.bit_count())
         out = []
-        rest = U
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            kept: list[int] = []
-            for t in by_size:
-                if t & low and not any(t & k == t for k in kept):
-                    kept.append(t)
-            x = low.bit_length() - 1
-            out.extend((t.bit_count() - 1, x, t) for t in kept)
+        for t in _LadderSearch.maximal(traces):
+            rest = t
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                out.append((t.bit_count() - 1, low.bit_length() - 1, t))
         out.sort(key=lambda b: -b[0])
+        return out
+
+    def root_group_order(self) -> float:
+        """The order of Aut(root traces) (the nonzero hypotheses on the points they cover); the
+        root's system and generators are kept for its branches."""
+        if self._root_auts is None:
+            system = SetSystem(list(self.root))
+            self.nauty_calls += 1
+            self._root_auts = (system, system.automorphisms())
+        return self._root_auts[1][2]
+
+    def orbit_branches(self, system: SetSystem,
+                       auts: tuple[np.ndarray, np.ndarray, float, np.ndarray] | None = None
+                       ) -> list[tuple[int, int, int]]:
+        """One branch (as in :meth:`branches`) per orbit of Aut(traces) on the branch pairs
+        (x, t), t maximal and x in t.
+
+        The pairs form an invariant set (automorphisms keep inclusion, so they map maximal
+        traces to maximal traces), and g in Aut maps the child of (x, t) onto the child of
+        (g x, g t) (see :meth:`child`), an isomorphic set system with the same longest ladder.
+        The orbits come from nauty's generators: as connected components of the graph joining
+        each pair to its images (:func:`pair_orbits`) when that graph is small, else as the
+        point orbits and, for one point x of each, the orbits of the stabiliser of x on the
+        maximal traces holding x (one nauty call per point orbit): (x, t) and (x, t') are in
+        one orbit iff some g fixing x maps t to t'."""
+        sets, p = system.sets, len(system.points)
+        index = {t: j for j, t in enumerate(sets)}
+        maximal = np.zeros(len(sets), dtype=bool)
+        maximal[[index[t] for t in self.maximal(frozenset(sets))]] = True
+        inc = system.matrix & maximal[:, None]  # incidences with maximal traces
+        js, xs = np.nonzero(inc)
+        if len(xs) > 1:
+            if auts is None:
+                self.nauty_calls += 1
+                auts = system.automorphisms()
+            pg, sg, order, orbits = auts
+            if order == 1:
+                pass
+            elif len(xs) * len(pg) <= PAIR_GRAPH_MAX_EDGES:
+                labels = pair_orbits(p, len(sets), xs, js, pg, sg)
+                _, first = np.unique(labels, return_index=True)
+                xs, js = xs[first], js[first]
+            else:
+                keep_x, keep_j = [], []
+                for x in np.unique(orbits[:p]).tolist():
+                    ts = np.flatnonzero(inc[:, x])
+                    if len(ts) > 1:
+                        self.nauty_calls += 1
+                        st = system.automorphisms((x,))[3][p + ts]
+                        _, first = np.unique(st, return_index=True)
+                        ts = ts[first]
+                    keep_x.extend([x] * len(ts))
+                    keep_j.extend(ts.tolist())
+                xs, js = np.array(keep_x), np.array(keep_j)
+            self.pruned += int(inc.sum()) - len(xs)
+        out = [(sets[j].bit_count() - 1, int(system.points[x]), sets[j])
+               for x, j in zip(xs.tolist(), js.tolist(), strict=True)]
+        out.sort(key=lambda b: (-b[0], b[1]))
         return out
 
     @staticmethod
@@ -115,11 +212,49 @@ class _LadderSearch:
                     out.add(r)
         return frozenset(out)
 
-    def longest(self, traces: Traces, need: int) -> int:
-        """L(traces) exactly if it is >= need; otherwise a proven upper bound below need."""
+    def uses_symmetry(self, traces: Traces) -> bool:
+        return self.symmetry and len(traces) >= SYMMETRY_MIN_TRACES
+
+    def key(self, traces: Traces, depth: int) -> Traces:
+        """The memo key of a node: with symmetry, its canonical form under relabelling of the
+        points (the longest ladder of a set system depends only on its isomorphism class: a
+        bijection of the points maps ladders to ladders); else the traces themselves.  Any key
+        is sound as long as equal keys mean equal L; canonical forms pay off only for nodes
+        reached along several paths, so the root and its children (depth < 2: reached only
+        from the root, whose symmetric branches are already cut) key themselves, saving the
+        largest nauty calls."""
+        if not self.uses_symmetry(traces) or depth < 2:
+            return traces
+        got = self.canon.get(traces)
+        if got is None:
+            self.nauty_calls += 1
+            system = SetSystem(list(traces))
+            got = self.canon[traces] = system.canonical()
+            self._last = (traces, system)  # reused by node_branches if the node is expanded
+        return got
+
+    def node_branches(self, traces: Traces) -> list[tuple[int, int, int]]:
+        """The branches of a node: with symmetry one per orbit (:meth:`orbit_branches`), else
+        all of them (:meth:`branches`); the root's are computed once."""
+        if not self.uses_symmetry(traces):
+            return self.branches(traces)
+        if traces is self.root:
+            if self._root_branches is None:
+                self.root_group_order()
+                self._root_branches = self.orbit_branches(*self._root_auts)
+            return self._root_branches
+        last = self._last
+        self._last = None
+        system = last[1] if last is not None and last[0] is traces else SetSystem(list(traces))
+        return self.orbit_branches(system)
+
+    def longest(self, traces: Traces, need: int, depth: int = 0) -> int:
+        """L(traces) exactly if it is >= need; otherwise a proven upper bound below need.
+        ``depth`` is the number of steps from the root (it only chooses the memo key)."""
         if not traces:
             return 0
-        got = self.memo.get(traces)
+        key = self.key(traces, depth)
+        got = self.memo.get(key)
         if got is not None and (got >= 0 or -got - 1 < need):
             # exact value, or an upper bound (stored as -(ub+1)) still below what we need
             return got if got >= 0 else -got - 1
@@ -128,31 +263,32 @@ class _LadderSearch:
             raise BudgetExpired
         ub = self.size_bound(traces)
         if ub < need:
-            self.memo[traces] = -(ub + 1)
+            self.memo[key] = -(ub + 1)
             return ub
         best = explored = skipped = 0
-        for left, x, t in self.branches(traces):
+        for left, x, t in self.node_branches(traces):
             if 1 + left <= best or 1 + left < need:
                 skipped = 1 + left  # sorted: every later branch is worth at most this
                 break
-            val = 1 + self.longest(self.child(traces, x, t), max(best, need - 1))
+            val = 1 + self.longest(self.child(traces, x, t), max(best, need - 1), depth + 1)
             explored = max(explored, val)  # exact if it beats the target, else an upper bound
             if val > best:
                 best = val
                 if best >= ub:
                     break
         if best >= need or best >= ub:
-            self.memo[traces] = best  # exact: every branch not explored is worth <= best
+            self.memo[key] = best  # exact: every branch not explored is worth <= best
             return best
         upper = min(max(best, explored, skipped, 1), need - 1)
-        self.memo[traces] = -(upper + 1)
+        self.memo[key] = -(upper + 1)
         return upper
 
     def greedy(self) -> list[tuple[int, int]]:
         """A ladder (as steps (x, trace)) taking the largest trace at every step."""
         steps, traces = [], self.root
         while traces:
-            _, x, t = self.branches(traces)[0]
+            t = max(traces, key=int.bit_count)  # the largest trace is maximal
+            x = (t & -t).bit_length() - 1
             steps.append((x, t))
             traces = self.child(traces, x, t)
         return steps
@@ -161,9 +297,9 @@ class _LadderSearch:
         """Steps (x, trace) of a ladder of length k (requires L(root) >= k, proven)."""
         steps, traces = [], self.root
         while k > 0:
-            for _, x, t in self.branches(traces):
+            for _, x, t in self.node_branches(traces):
                 nxt = self.child(traces, x, t)
-                if self.longest(nxt, k - 1) >= k - 1:
+                if self.longest(nxt, k - 1, len(steps) + 1) >= k - 1:
                     steps.append((x, t))
                     traces, k = nxt, k - 1
                     break
@@ -234,7 +370,8 @@ def ladder_witness(H: HypothesisClass, points: list[int], hyps: list[int]) -> di
     return {"points": [H.domain[x] for x in points], "hypotheses": [strings[h] for h in hyps]}
 
 
-def threshold_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
+def threshold_exact(H: HypothesisClass, budget: float | None = None,
+                    symmetry: bool | None = None) -> DimensionResult:
     """The threshold dimension of a finite class, with a ladder
     ``{"points": [x1..xk], "hypotheses": [h1..hk]}`` (h_i(x_j) = 1 iff i <= j) as witness.
 
@@ -243,10 +380,18 @@ def threshold_exact(H: HypothesisClass, budget: float | None = None) -> Dimensio
 
     ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False`` with
     proven ``lower`` and ``upper``.  The empty class has threshold dimension -1.
+
+    ``symmetry``: memoise nodes by canonical form and branch once per orbit (module doc).  The
+    default (None) uses it when the nonzero hypotheses, as subsets of the points they cover, have
+    a nontrivial automorphism group (one nauty call); ``stats["symmetry"]`` records that group's
+    order, the nauty calls and the branches skipped.
     """
     if not isinstance(H, HypothesisClass):
         raise InvalidInputError(
             f"threshold_dimension needs a HypothesisClass, got {type(H).__name__}")
+    if symmetry not in (None, True, False):
+        raise InvalidInputError(f"symmetry must be True, False or None (automatic), "
+                                f"got {symmetry!r}")
     t0 = time.perf_counter()
     bud = Budget(budget, stride=16)  # a node may take milliseconds on large classes
     if len(H) == 0:
@@ -258,10 +403,14 @@ def threshold_exact(H: HypothesisClass, budget: float | None = None) -> Dimensio
                                       seconds=time.perf_counter() - t0,
                                       stats={"nodes": 0, "method": "full-domain chain"})
     n = H.domain_size
+    stats: dict[str, Any] = {}
     search = _LadderSearch(H, bud)
+    if symmetry is None or symmetry:
+        order = search.root_group_order()
+        stats["symmetry"] = {"group_order": order}
+        search.symmetry = symmetry = order > 1 if symmetry is None else True
     # no chain through every point (above), so T <= |X| - 1 (T = 0 on an empty domain)
     upper = min(len(H), max(n - 1, 0), search.size_bound(search.root))
-    stats: dict[str, Any] = {}
     if upper > 1:
         upper = min(upper, _shelah_cap(H, budget, stats))
     best = search.greedy()
@@ -284,6 +433,9 @@ def threshold_exact(H: HypothesisClass, budget: float | None = None) -> Dimensio
         pass  # lower and upper stay proven bounds
     witness = ladder_witness(H, *search.indices(best[:lower], n))
     stats |= {"nodes": search.nodes, "memo": len(search.memo), "traces": len(search.root)}
+    if "symmetry" in stats:
+        stats["symmetry"] |= {"used": symmetry, "nauty_calls": search.nauty_calls,
+                              "branches_skipped": search.pruned}
     return DimensionResult.proven("tdim", lower, upper, witness,
                                   seconds=time.perf_counter() - t0, stats=stats)
 

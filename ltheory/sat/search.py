@@ -494,6 +494,11 @@ def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = Non
     requirements involving the new pair, so one solver grows the encoding pair by pair and keeps
     its learned clauses; the first UNSAT proves T < k + 1.  Each new pair's clauses are guarded
     by an activation literal assumed true, so the final UNSAT also names the pairs involved.
+
+    With ``symmetry`` the first point is restricted to one candidate per orbit of the class's
+    automorphism group (explicit or completely enumerated classes;
+    :func:`ltheory.dims.symmetry.first_point_choices`), beside the implied distinct-points
+    clauses.
     """
     t0, deadline, C, explicit, partial, done = _start("tdim", H, budget, solver, enumerate_limit)
     if done is not None:
@@ -522,6 +527,11 @@ def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = Non
                             "candidate_points": len(R.points), "size_bound": size_bound})
         if upper >= n:
             upper, reason = n - 1, "no chain of suffix sets through every point"
+    starts = None
+    if symmetry and Hx is not None:  # one first point per orbit of Aut(H) (sound: the docstring)
+        from ltheory.dims.symmetry import first_point_choices
+
+        starts = first_point_choices(Hx, R.points)
     lower: int = 0
     witness: dict[str, Any] = {"points": [], "hypotheses": []}
     if not explicit:
@@ -529,6 +539,15 @@ def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = Non
     calls: list[dict[str, Any]] = []
     with Solver(name=solver) as s:
         enc = Realisation(R, s)
+        if starts is not None:
+            first, second = starts
+            for c, ok in enumerate(first):
+                if not ok:
+                    enc.add([-enc.slot(0)[c]])
+                elif R.points[c] in second:
+                    for d, ok2 in enumerate(second[R.points[c]]):
+                        if not ok2:
+                            enc.add([-enc.slot(0)[c], -enc.slot(1)[d]])
         acts: list[int] = []
         k = 1
         while k <= upper and not deadline.expired():

@@ -1,0 +1,250 @@
+"""Symmetries of set systems and of finite classes, computed with nauty (pynauty).
+
+A *set system* on a point set U is a set F of distinct subsets of U (here: the traces of a class
+on U, or the hypotheses of a class as subsets of its domain).  A permutation π of U is an
+*automorphism* of F if {π(s) : s in F} = F; for a class H on X these are the permutations of the
+domain with H∘π = H (bit flips and coordinate permutations for parities and conjunctions,
+GL(n, 2) for parities, ...).  Two set systems F, G are *isomorphic* if some bijection of their
+points maps F onto G.
+
+Both are read off the *incidence graph* of F: one vertex per point, one per set, an edge for
+each membership, points and sets in two colour classes (points first).  Since the sets of F are
+distinct, a colour-preserving automorphism of that graph is determined by its action on the
+points, and the graph automorphisms are exactly the automorphisms of F (each acting on the sets
+too); likewise two set systems are isomorphic iff their incidence graphs are.  nauty (McKay and
+Piperno 2014, "Practical graph isomorphism, II", J. Symbolic Comput. 60) computes generators of
+the automorphism group, its orbits and a *canonical labelling*: an ordering of the vertices such
+that isomorphic graphs, relabelled by it, become identical.  So :func:`canonical_form` -- F
+relabelled by the canonical order of its points -- is equal for two set systems iff they are
+isomorphic, which makes it a memo key for any isomorphism-invariant quantity (the threshold
+search, :mod:`ltheory.dims.threshold`).
+
+Why nauty (pynauty 2.8.8.1, a manylinux wheel with nauty 2.8.8 inside): networkx only has
+VF2 (isomorphism of two given graphs, no canonical form, no generators), and its
+Weisfeiler-Lehman hash is not a complete invariant.  Measured here: automorphism group and
+canonical labelling of the incidence graph of parities n=8 (255 + 255 vertices) in 0.05 s each,
+of conjunctions n=7 (128 + 2,187 vertices) in 0.3 s, and of a 6-vertex graph in ~4 us.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pynauty
+
+from ltheory.core.hypothesis_class import HypothesisClass
+
+__all__ = ["ClassSymmetry", "SetSystem", "class_symmetry", "canonical_form"]
+
+
+def ints_to_matrix(sets: list[int], width: int) -> np.ndarray:
+    """The sets (Python-int bitsets over ``width`` bits) as a boolean matrix, one row a set."""
+    nb = max((width + 7) // 8, 1)
+    buf = b"".join(s.to_bytes(nb, "little") for s in sets)
+    bits = np.unpackbits(np.frombuffer(buf, dtype=np.uint8).reshape(len(sets), nb), axis=1,
+                         bitorder="little")
+    return bits[:, :width].astype(bool)
+
+
+def matrix_to_ints(M: np.ndarray) -> list[int]:
+    """Each row of a boolean matrix as a Python-int bitset (bit j = column j)."""
+    if M.shape[1] == 0:
+        return [0] * M.shape[0]
+    packed = np.packbits(M, axis=1, bitorder="little")
+    return [int.from_bytes(r.tobytes(), "little") for r in packed]
+
+
+def _colouring(p: int, m: int, fixed: tuple[int, ...]) -> list[set[int]]:
+    """Points (each of ``fixed`` in a class of its own), then sets."""
+    out = [{x} for x in fixed] + [set(range(p)) - set(fixed)]
+    if m:
+        out.append(set(range(p, p + m)))
+    return out
+
+
+def incidence_graph(M: np.ndarray, fixed: tuple[int, ...] = ()) -> pynauty.Graph:
+    """The incidence graph of a boolean matrix (rows = sets, columns = points) for nauty:
+    vertices 0..p-1 the columns, p..p+m-1 the rows, in two colour classes (columns first);
+    each column in ``fixed`` gets a colour class of its own (so automorphisms fix it)."""
+    m, p = M.shape
+    rows, cols = np.nonzero(M)
+    cuts = np.searchsorted(rows, np.arange(1, m))
+    adj = {p + j: c.tolist() for j, c in enumerate(np.split(cols, cuts)) if len(c)}
+    return pynauty.Graph(p + m, directed=False, adjacency_dict=adj,
+                         vertex_coloring=_colouring(p, m, fixed))
+
+
+class SetSystem:
+    """A set system given by its sets as int bitsets; points are the bits set in any of them.
+
+    ``points`` lists the points (bit positions) in increasing order and ``matrix`` is the
+    incidence matrix (sets x points, in the order of ``sets``).
+    """
+
+    def __init__(self, sets: list[int]) -> None:
+        self.sets = sets
+        union = 0
+        for s in sets:
+            union |= s
+        width = union.bit_length()
+        full = ints_to_matrix(sets, width) if sets else np.zeros((0, width), dtype=bool)
+        self.points = np.flatnonzero(ints_to_matrix([union], width)[0]) if width else \
+            np.zeros(0, dtype=np.int64)
+        self.matrix = full[:, self.points]
+        self._graph: pynauty.Graph | None = None
+
+    def graph(self) -> pynauty.Graph:
+        """The coloured incidence graph (built once)."""
+        if self._graph is None:
+            self._graph = incidence_graph(self.matrix)
+        return self._graph
+
+    def canonical(self) -> frozenset[int]:
+        """The canonical form: the sets relabelled by nauty's canonical order of the points
+        (point ``points[lab[i]]`` becomes bit i).  Equal for two set systems iff they are
+        isomorphic."""
+        p = len(self.points)
+        if not self.sets:
+            return frozenset()
+        order = np.asarray(pynauty.canon_label(self.graph())[:p])
+        if len(order) and order.max() >= p:  # pragma: no cover - nauty keeps colour classes
+            raise AssertionError("canonical labelling mixed points and sets")
+        return frozenset(matrix_to_ints(self.matrix[:, order]))
+
+    def automorphisms(self, fixed: tuple[int, ...] = ()
+                      ) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+        """(point generators, set generators, group order, orbits) of Aut(F), or with ``fixed``
+        (point indices) of the subgroup fixing each of them.  Row r of the first array maps
+        point index i (into ``points``) to ``[r, i]``; of the second, set j to set ``[r, j]``;
+        ``orbits[v]`` is the smallest vertex in v's orbit (points 0..p-1, then sets p..p+m-1,
+        as in :func:`incidence_graph`)."""
+        p, m = len(self.points), len(self.sets)
+        if p == 0:
+            return (np.zeros((0, 0), dtype=np.int64), np.zeros((0, m), dtype=np.int64), 1.0,
+                    np.arange(m))
+        g = self.graph()
+        if fixed:
+            g.set_vertex_coloring(_colouring(p, m, fixed))
+        try:
+            gens, size1, size2, orbits, _ = pynauty.autgrp(g)
+        finally:
+            if fixed:
+                g.set_vertex_coloring(_colouring(p, m, ()))
+        G = np.asarray(gens, dtype=np.int64).reshape(len(gens), p + m)
+        return G[:, :p], G[:, p:] - p, float(size1) * 10.0 ** size2, np.asarray(orbits)
+
+
+def canonical_form(sets: list[int] | frozenset[int]) -> frozenset[int]:
+    """The canonical form of a set system given as int bitsets (see :class:`SetSystem`)."""
+    return SetSystem(list(sets)).canonical()
+
+
+def pair_orbits(n_points: int, n_sets: int, xs: np.ndarray, js: np.ndarray,
+                point_gens: np.ndarray, set_gens: np.ndarray) -> np.ndarray:
+    """Orbit labels of the pairs (xs[i], js[i]) under the group generated by the generators
+    acting on both coordinates (the pairs must form an invariant set).
+
+    The orbits of a group are the connected components of the graph joining each element to its
+    images under the generators (every group element is a product of generators; the group is
+    finite so inverses are positive powers); components by ``scipy.sparse.csgraph``."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    k = len(xs)
+    if k == 0 or len(point_gens) == 0:
+        return np.arange(k)
+    index = np.full((n_points, n_sets), -1, dtype=np.int64)
+    index[xs, js] = np.arange(k)
+    src, dst = [], []
+    for pg, sg in zip(point_gens, set_gens, strict=True):
+        img = index[pg[xs], sg[js]]
+        if (img < 0).any():  # pragma: no cover - the pairs are not an invariant set
+            raise AssertionError("pair orbits: the pairs are not closed under the group")
+        src.append(np.arange(k))
+        dst.append(img)
+    s, d = np.concatenate(src), np.concatenate(dst)
+    graph = coo_matrix((np.ones(len(s), dtype=np.int8), (s, d)), shape=(k, k))
+    _, labels = connected_components(graph, directed=True, connection="weak")
+    return labels
+
+
+@dataclass(frozen=True)
+class ClassSymmetry:
+    """The automorphism group of a finite class H on X: the permutations π of X with H∘π = H.
+
+    ``point_generators[r]`` maps domain index i to ``point_generators[r][i]`` (every point,
+    including those on which H is constant); ``hypothesis_generators[r]`` is the induced
+    permutation of the rows of H (row j goes to row ``[r][j]``).  ``point_orbits[i]`` is the
+    smallest domain index in the orbit of point i; ``order`` is the group's size (a float:
+    nauty reports it as mantissa and exponent).
+    """
+
+    point_generators: tuple[tuple[int, ...], ...]
+    hypothesis_generators: tuple[tuple[int, ...], ...]
+    point_orbits: tuple[int, ...]
+    order: float
+
+    def orbit_representatives(self) -> list[int]:
+        """The smallest domain index of every point orbit."""
+        return sorted(set(self.point_orbits))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"order": self.order, "generators": [list(g) for g in self.point_generators],
+                "point_orbits": list(self.point_orbits)}
+
+
+def class_symmetry(H: HypothesisClass, fixed: tuple[int, ...] = ()) -> ClassSymmetry:
+    """The automorphisms of a class (see :class:`ClassSymmetry`), by nauty on the incidence
+    graph of its hypotheses as subsets of the domain (points in no hypothesis included: an
+    extra point vertex of degree 0 each).  With ``fixed`` (domain indices): the subgroup fixing
+    each of those points (its *pointwise stabiliser*)."""
+    n, m = H.domain_size, len(H)
+    if n + m == 0:
+        return ClassSymmetry((), (), (), 1.0)
+    gens, size1, size2, orbits, _ = pynauty.autgrp(
+        incidence_graph(H.matrix.astype(bool), tuple(fixed)))
+    pg = tuple(tuple(g[:n]) for g in gens)
+    hg = tuple(tuple(v - n for v in g[n:]) for g in gens)
+    first: dict[int, int] = {}
+    for i, o in enumerate(orbits[:n]):
+        first.setdefault(o, i)
+    return ClassSymmetry(pg, hg, tuple(first[o] for o in orbits[:n]),
+                         float(size1) * 10.0 ** size2)
+
+
+def first_point_choices(H: HypothesisClass, candidates: list[int]
+                        ) -> tuple[list[bool], dict[int, list[bool]]]:
+    """Symmetry cuts for the first two points of a threshold ladder drawn from ``candidates``
+    (domain indices): ``(first, second)``, where ``first[c]`` says whether candidate c may be
+    x_1 -- the first candidate of each point orbit of Aut(H) -- and ``second[c]`` (for each
+    allowed c) whether candidate d may then be x_2 -- the first candidate of each orbit of the
+    stabiliser of c.
+
+    Sound for ladders whose points are drawn from ``candidates`` when every point of the class
+    can be replaced by a candidate with the same column (as in :mod:`ltheory.sat.encode`'s
+    clone reduction).  If (x_1, h_1), ..., (x_k, h_k) is a ladder and π an automorphism
+    (H∘π = H), then (π x_i, h_i∘π^{-1}) is a ladder; its points can then be swapped for
+    candidate clones (clones take equal values on every hypothesis, and two ladder points are
+    never clones: h_{i+1} tells x_i from x_{i+1}..x_k).  So a ladder with x_1 = p gives one with
+    x_1 = the first candidate c of p's orbit; and then, with π in the stabiliser of c, one with
+    x_1 = c and x_2 = the first candidate of x_2's orbit under that stabiliser.
+    """
+    sym = class_symmetry(H)
+
+    def firsts(orbits: tuple[int, ...]) -> list[bool]:
+        seen: set[int] = set()
+        out = []
+        for x in candidates:
+            out.append(orbits[x] not in seen)
+            seen.add(orbits[x])
+        return out
+
+    first = firsts(sym.point_orbits)
+    second: dict[int, list[bool]] = {}
+    if sym.order > 1:
+        for c, ok in zip(candidates, first, strict=True):
+            if ok:
+                second[c] = firsts(class_symmetry(H, (c,)).point_orbits)
+    return first, second
