@@ -3,6 +3,7 @@
     python benchmarks/bench_dims.py            # everything, including the slow baseline (~1 min)
     python benchmarks/bench_dims.py --quick    # skip the frozenset baseline
     python benchmarks/bench_dims.py --vc-seeds 32   # the VC heuristic's tail over more seeds
+    python benchmarks/bench_dims.py --only tdim --tdim-plain   # threshold part, with baseline
 
 Writes what it prints to benchmarks/results/dims.md and the figures to dims.json
 (``--quick``: benchmarks/results/quick/, git-ignored).
@@ -15,7 +16,10 @@ Targets (from the issue):
   * Ldim of intervals (with the empty set) on [n] for every n <= 64, generic algorithm; and of
     thresholds on [4096]: report the times;
   * threshold dimension of a random class of 120 hypotheses on 16 points: < 1 s; beside it, larger
-    threshold searches (random 400 x 24, MAJ3 of random 60 x 16, conjunctions on {0,1}^6).
+    threshold searches (random 400 x 24, MAJ3 of random 60 x 16, conjunctions on {0,1}^6);
+  * issue 16: T of parities n=8 and conjunctions n=7 exact within 120 s each, parities n=10 and
+    conjunctions n=8 exact or with the gap (``--tdim-plain`` adds the search without symmetry,
+    60 s each, as the baseline); the SAT ladder with orbit cuts on small members.
 Every result's witness is re-checked by ltheory.dims.certificates.verify.
 """
 
@@ -35,6 +39,8 @@ from ltheory import catalog, compose
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dimensions import littlestone_dimension, threshold_dimension, vc_dimension
 from ltheory.dims.certificates import verify
+from ltheory.dims.threshold import threshold_exact
+from ltheory.sat import sat_threshold
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LINES: list[str] = []
@@ -158,22 +164,69 @@ def bench_tdim_larger(quick: bool) -> None:
         FIGURES[f"tdim {name}"] = {"value": r.value, "exact": r.exact, "seconds": round(t, 3)}
 
 
+def bench_tdim_structured(quick: bool, plain: bool) -> None:
+    """Issue 16: T of parities and conjunctions by the symmetric trace search (120 s each);
+    with ``plain``, the same search without symmetry beside it (60 s budget, the issue's
+    baseline)."""
+    say("== threshold dimension of structured classes (symmetric trace search, 120 s budget)")
+    specs = ["parities n=6", "parities n=8", "parities n=10", "conjunctions n=5",
+             "conjunctions n=6", "conjunctions n=7", "conjunctions n=8"]
+    if quick:
+        specs = ["parities n=6", "parities n=8", "conjunctions n=6", "conjunctions n=7"]
+    for spec in specs:
+        H = catalog.from_spec(spec)
+        runs = [("symmetry", True, 120.0)] + ([("plain", False, 60.0)] if plain else [])
+        for label, sym, budget in runs:
+            r, t = timed(threshold_exact, H, budget=budget, symmetry=sym)
+            verify(H, r)
+            st = r.stats.get("symmetry", {})
+            extra = (f" nauty={st.get('nauty_calls')} skipped={st.get('branches_skipped')}"
+                     if sym else "")
+            say(f"  {spec} ({len(H)} hypotheses, {H.domain_size} points) [{label}]: "
+                f"T={r.value} exact={r.exact} [{r.lower}, {r.upper}] {t:.2f} s "
+                f"nodes={r.stats.get('nodes')}{extra}")
+            FIGURES[f"tdim {spec} {label}"] = {"value": r.value, "exact": r.exact,
+                                                "lower": r.lower, "upper": r.upper,
+                                                "seconds": round(t, 3),
+                                                "nodes": r.stats.get("nodes")}
+    say("== threshold dimension by the SAT ladder with orbit cuts on x_1, x_2 (120 s budget)")
+    for spec in ["parities n=5", "parities n=6", "conjunctions n=5"]:
+        H = catalog.from_spec(spec)
+        r, t = timed(sat_threshold, H, budget=120.0)
+        verify(H, r)
+        conflicts = r.stats["calls"][-1]["conflicts"] if r.stats.get("calls") else 0
+        say(f"  {spec}: T={r.value} exact={r.exact} [{r.lower}, {r.upper}] {t:.2f} s "
+            f"last call {conflicts} conflicts")
+        FIGURES[f"tdim sat {spec}"] = {"value": r.value, "exact": r.exact,
+                                       "seconds": round(t, 3)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip the frozenset baseline")
     ap.add_argument("--vc-seeds", type=int, default=8, help="planted VC instances (default 8)")
+    ap.add_argument("--tdim-plain", action="store_true",
+                    help="also run the structured threshold cases without symmetry (60 s each)")
+    ap.add_argument("--only", choices=["vc", "tdim"], default=None,
+                    help="run only the VC planted or the threshold benchmarks")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     say(f"numpy {np.__version__}, python {sys.version.split()[0]}")
-    bench_ldim_random(args.quick)
-    bench_vc_planted(args.vc_seeds)
-    bench_ldim_intervals()
-    bench_tdim_random()
-    bench_tdim_larger(args.quick)
-    out = RESULTS / "quick" if args.quick else RESULTS
+    if args.only is None:
+        bench_ldim_random(args.quick)
+    if args.only in (None, "vc"):
+        bench_vc_planted(args.vc_seeds)
+    if args.only is None:
+        bench_ldim_intervals()
+    if args.only in (None, "tdim"):
+        bench_tdim_random()
+        bench_tdim_larger(args.quick)
+        bench_tdim_structured(args.quick, args.tdim_plain)
+    out = RESULTS / "quick" if args.quick or args.only else RESULTS
     out.mkdir(parents=True, exist_ok=True)
     cmd = "python benchmarks/bench_dims.py" + (" --quick" if args.quick else "") + (
-        f" --vc-seeds {args.vc_seeds}" if args.vc_seeds != 8 else "")
+        f" --vc-seeds {args.vc_seeds}" if args.vc_seeds != 8 else "") + (
+        " --tdim-plain" if args.tdim_plain else "") + (f" --only {args.only}" if args.only else "")
     (out / "dims.md").write_text(
         f"# Exact dimensions benchmark\n\nGenerated by `{cmd}` in "
         f"{time.perf_counter() - t0:.0f} s.\n\n```\n" + "\n".join(LINES) + "\n```\n")
