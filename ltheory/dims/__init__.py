@@ -5,12 +5,15 @@
 from ltheory.dims.littlestone import littlestone_exact
 from ltheory.dims.result import DimensionResult
 from ltheory.dims.soa import StandardOptimalAlgorithm
+from ltheory.dims.symmetry import ClassSymmetry, class_symmetry
 from ltheory.dims.threshold import threshold_exact
 from ltheory.dims.vc import vc_exact
 
 __all__ = [
+    "ClassSymmetry",
     "DimensionResult",
     "StandardOptimalAlgorithm",
+    "class_symmetry",
     "littlestone_exact",
     "threshold_exact",
     "vc_exact",
