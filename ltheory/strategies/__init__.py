@@ -14,7 +14,8 @@ Reusable in your own CI (``pip install hypothesis``)::
         ...
 
 The strategies live in :mod:`ltheory.strategies.classes` (classes, sub-classes, permutations),
-:mod:`ltheory.strategies.samples` (labelled samples, neighbouring datasets) and
+:mod:`ltheory.strategies.samples` (labelled samples, neighbouring datasets),
+:mod:`ltheory.strategies.query_answers` (neighbouring vectors of query answers) and
 :mod:`ltheory.strategies.boolean` (aggregations, composed classes G(H_1, ..., H_k)); this module
 only re-exports them.
 
@@ -31,6 +32,7 @@ Nissim, Smith 2006).
 
 from ltheory.strategies.boolean import aggregation_expressions, aggregations, compositions
 from ltheory.strategies.classes import domains, hypothesis_classes, point_permutations, subclasses
+from ltheory.strategies.query_answers import neighbouring_query_answers
 from ltheory.strategies.samples import labelled_samples, neighbouring_datasets
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "hypothesis_classes",
     "labelled_samples",
     "neighbouring_datasets",
+    "neighbouring_query_answers",
     "point_permutations",
     "subclasses",
 ]

@@ -1,0 +1,218 @@
+"""``assert_private``: an anytime-valid, flake-free statistical test of a DP claim for CI.
+
+A test of a privacy claim can fail in two ways: it misses a real violation (not enough runs), or
+it *flakes* — rejects a correct mechanism by chance.  ``assert_private`` bounds the second
+probability by ``false_alarm`` (default 10^-6) over the whole test, however many times it looks
+at the data and whenever it stops (``ltheory.testing.sequential``: a betting e-process, Ville's
+inequality), and spends runs only until a violation is certified or ``max_runs`` is reached.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from ltheory.errors import InvalidInputError
+from ltheory.privacy.auditing.core import check_neighbours
+from ltheory.privacy.auditing.executors import resolve_executor
+from ltheory.testing.engine import FIRST_BATCH, METHODS, SequentialTest
+from ltheory.testing.pairs import search_pairs
+from ltheory.testing.report import PrivacySearchReport, PrivacyTestReport, PrivacyViolation
+from ltheory.testing.sequential import min_hits_to_reject
+
+#: Default budget: 200,000 runs in all (100,000 per dataset) — well under a second for a
+#: vectorised mechanism; raise it (or use ``--ltheory-runs``) for nightly jobs.
+DEFAULT_MAX_RUNS = 200_000
+MAX_RUNS = 10**11
+
+
+def check_claim(epsilon: Any, delta: Any, false_alarm: Any) -> tuple[float, float, float]:
+    """(ε, δ, false_alarm) as floats, or ``InvalidInputError`` saying what is accepted."""
+    try:
+        eps, dl, fa = float(epsilon), float(delta), float(false_alarm)
+    except (TypeError, ValueError):
+        raise InvalidInputError("epsilon, delta and false_alarm must be numbers, got "
+                                f"{epsilon!r}, {delta!r}, {false_alarm!r}") from None
+    if not math.isfinite(eps) or eps <= 0:
+        raise InvalidInputError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+    if not (0.0 <= dl < 1.0):
+        raise InvalidInputError(f"delta must be in [0, 1), got {delta!r}")
+    if not (0.0 < fa < 1.0):
+        raise InvalidInputError(f"false_alarm must be in (0, 1), got {false_alarm!r}")
+    return eps, dl, fa
+
+
+def _usable(per: int) -> int:
+    """Runs per dataset left for testing after the first (selection) batch."""
+    return per - max(1, min(FIRST_BATCH, per // 4))
+
+
+def min_runs_to_reject(epsilon: float, delta: float = 0.0, false_alarm: float = 1e-6) -> int:
+    """The fewest runs (both datasets) with which ``assert_private`` could ever refute the
+    claim: the selection batch plus enough pairs that all fall in an event impossible under the
+    other dataset (``min_hits_to_reject``)."""
+    hits = min_hits_to_reject(epsilon, delta, false_alarm)
+    lo, hi = 1, hits + FIRST_BATCH + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _usable(mid) >= hits:
+            hi = mid
+        else:
+            lo = mid + 1
+    return 2 * lo
+
+
+def check_budget(max_runs: Any, epsilon: float, delta: float, false_alarm: float) -> int:
+    if isinstance(max_runs, bool) or not isinstance(max_runs, int | np.integer) or max_runs < 2:
+        raise InvalidInputError(f"max_runs must be an integer >= 2, got {max_runs!r}")
+    if max_runs > MAX_RUNS:
+        raise InvalidInputError(f"max_runs={max_runs} is more than one test takes "
+                                f"({MAX_RUNS:.0e})")
+    if _usable(int(max_runs) // 2) < min_hits_to_reject(epsilon, delta, false_alarm):
+        need = min_runs_to_reject(epsilon, delta, false_alarm)
+        raise InvalidInputError(f"max_runs={max_runs} is too few: no outcome of so few runs "
+                                f"could refute epsilon={epsilon:g} at false_alarm="
+                                f"{false_alarm:g}, so the test could never fail; use at least "
+                                f"{need} runs")
+    return int(max_runs)
+
+
+def check_seed(seed: Any) -> tuple[np.random.SeedSequence, int | None]:
+    if seed is None:
+        ss = np.random.SeedSequence()
+        return ss, int(ss.entropy)  # type: ignore[arg-type]
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise InvalidInputError(f"seed must be a non-negative integer or None, got {seed!r}")
+    return np.random.SeedSequence(int(seed)), int(seed)
+
+
+def check_mechanism(mechanism: Any) -> None:
+    if not (callable(mechanism) or hasattr(mechanism, "sample") or hasattr(mechanism, "fit")):
+        raise InvalidInputError("mechanism must be callable as mechanism(dataset, rng), offer "
+                                "mechanism.sample(dataset, n, rng), or be a learner with "
+                                ".fit(dataset, rng)")
+
+
+def check_method(method: Any) -> str:
+    if method not in METHODS:
+        raise InvalidInputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    return str(method)
+
+
+def run_tests(tests: list[SequentialTest]) -> int | None:
+    """Step the tests round-robin until one finds a violation (its index) or all finish."""
+    while True:
+        live = [i for i, t in enumerate(tests) if not t.finished]
+        if not live:
+            return None
+        for i in live:
+            tests[i].step()
+            if tests[i].verdict == "violation":
+                return i
+
+
+def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float, delta: float = 0.0, *,
+                   false_alarm: float = 1e-6, max_runs: int = DEFAULT_MAX_RUNS,
+                   seed: int | None = 0, method: str = "betting", executor: Any = None,
+                   verify_neighbours: bool = True) -> PrivacyTestReport:
+    """Test the claim that ``mechanism`` is (epsilon, delta)-DP at the neighbouring pair
+    (d0, d1); raise ``PrivacyViolation`` (an ``AssertionError``) if it is refuted, else return
+    the ``PrivacyTestReport``.
+
+    The probability of raising for a mechanism that satisfies the claim is at most
+    ``false_alarm``, whatever the mechanism and however early the test stops: runs are drawn in
+    growing batches, each tested on an event chosen from earlier runs, and the evidence is a
+    betting e-process checked after every run (``ltheory.testing.sequential``;
+    ``method="spending"`` uses Clopper–Pearson bounds with alpha spending instead, kept as the
+    baseline).  The test stops as soon as the claim is refuted, or after ``max_runs`` runs of
+    the mechanism in all (half on each dataset).  A mechanism is as in
+    ``ltheory.privacy.audit`` (``mechanism(dataset, rng)``, or ``.sample(dataset, n, rng)``);
+    ``seed`` fixes every run (default 0: a CI test is deterministic; None draws fresh entropy,
+    reported back); ``executor`` as in ``audit``; ``verify_neighbours=False`` skips the
+    neighbour check for relations ltheory cannot check.
+    """
+    eps, dl, fa = check_claim(epsilon, delta, false_alarm)
+    runs = check_budget(max_runs, eps, dl, fa)
+    meth = check_method(method)
+    check_mechanism(mechanism)
+    ss, seed_value = check_seed(seed)
+    if verify_neighbours:
+        check_neighbours(mechanism, d0, d1)
+    ex, owned, note = resolve_executor(executor, mechanism, runs)
+    try:
+        t0 = time.perf_counter()
+        test = SequentialTest(mechanism, d0, d1, epsilon=eps, delta=dl, alpha=fa,
+                              max_runs=runs, seed=ss, seed_value=seed_value, method=meth,
+                              executor=ex)
+        if note:
+            test.notes.append(note)
+        run_tests([test])
+        test.seconds = time.perf_counter() - t0
+    finally:
+        if owned:
+            ex.shutdown(wait=True)
+    rep = test.report()
+    if rep.verdict == "violation":
+        raise PrivacyViolation(rep)
+    return rep
+
+
+def assert_private_search(mechanism: Any, datasets: Any, epsilon: float, delta: float = 0.0, *,
+                          neighbours: Any = "auto", max_pairs: int = 16,
+                          false_alarm: float = 1e-6, max_runs: int = DEFAULT_MAX_RUNS,
+                          seed: int | None = 0, method: str = "betting",
+                          executor: Any = None) -> PrivacySearchReport:
+    """Test the claim on many neighbouring pairs; raise ``PrivacyViolation`` if it is refuted
+    on any, else return the ``PrivacySearchReport``.
+
+    ``datasets`` is a hypothesis strategy drawing ``(d0, d1)`` pairs
+    (``ltheory.strategies.neighbouring_datasets``, ``neighbouring_query_answers``, or your own),
+    or one dataset whose neighbours ``neighbours=`` generates as in ``audit_search`` ("auto",
+    "flip", "move", "substitution", "add_remove", "patterns", "sample", or a list of pairs);
+    see ``ltheory.testing.pairs``.  At most ``max_pairs`` pairs are tried, each by the sequential
+    test of ``assert_private`` at level ``false_alarm / pairs`` (Bonferroni), so the probability
+    of a false alarm over *all* pairs is at most ``false_alarm``.  The pairs are tested side by
+    side, one batch each in turn, and the search stops at the first refuted pair; ``max_runs``
+    is the budget of each pair.
+    """
+    eps, dl, fa = check_claim(epsilon, delta, false_alarm)
+    meth = check_method(method)
+    check_mechanism(mechanism)
+    ss, seed_value = check_seed(seed)
+    t0 = time.perf_counter()
+    pair_seed = int(ss.generate_state(1)[0])
+    pairs, considered = search_pairs(mechanism, datasets, neighbours, max_pairs, pair_seed)
+    a_each = fa / len(pairs)
+    runs = check_budget(max_runs, eps, dl, a_each)
+    ex, owned, note = resolve_executor(executor, mechanism, runs * len(pairs))
+    try:
+        tests = []
+        for (name, a, b), s in zip(pairs, ss.spawn(len(pairs)), strict=True):
+            t = SequentialTest(mechanism, a, b, epsilon=eps, delta=dl, alpha=a_each,
+                               max_runs=runs, seed=s, seed_value=seed_value, method=meth,
+                               executor=ex)
+            t.notes.append(f"pair {name!r}, tested at false_alarm/{len(pairs)} = {a_each:.3g}")
+            tests.append(t)
+        hit = run_tests(tests)
+    finally:
+        if owned:
+            ex.shutdown(wait=True)
+    reports = tuple(t.report(exact=False) for t in tests)
+    if hit is None:
+        worst_i = max(range(len(reports)), key=lambda i: (reports[i].log10_e_value or -math.inf,
+                                                          -i))
+    else:
+        worst_i = hit
+    worst = tests[worst_i].report()
+    notes = [note] if note else []
+    rep = PrivacySearchReport(
+        verdict="violation" if hit is not None else "passed", claimed_epsilon=eps,
+        claimed_delta=dl, false_alarm=fa, pairs_tried=len(pairs), pairs_considered=considered,
+        worst=worst, pairs=reports, runs_used=sum(r.runs_used for r in reports),
+        seconds=time.perf_counter() - t0, notes=tuple(notes))
+    if hit is not None:
+        raise PrivacyViolation(rep)
+    return rep

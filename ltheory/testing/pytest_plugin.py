@@ -1,0 +1,221 @@
+"""pytest plugin: privacy tests of mechanisms as ordinary, flake-free pytest tests.
+
+Registered through the ``pytest11`` entry point ``ltheory.testing.pytest_plugin`` when ltheory
+is installed (or load it by hand: ``pytest -p ltheory.testing.pytest_plugin``).  It offers
+
+* fixtures ``assert_private`` and ``assert_private_search``: ``ltheory.testing``'s functions with
+  the seed fixed per test (derived from the test's node id and ``--ltheory-seed``, so every run
+  of the suite draws the same runs) and ``max_runs`` scaled by ``--ltheory-runs``;
+* a marker ``@pytest.mark.ltheory_privacy(max_runs=…, false_alarm=…, seed=…, method=…)`` that
+  sets those defaults for one test (explicit arguments of the call still win);
+* ``--ltheory-runs N`` (every test's budget becomes N runs) or ``--ltheory-runs 10x`` /
+  ``0.1x`` (every budget is scaled), so CI can run short and a nightly job long; a budget
+  below the fewest runs that could ever refute the claim is raised to that minimum (the report
+  says so);
+* ``--ltheory-seed S`` to change every derived seed at once (e.g. a nightly job on new runs);
+* the verdict, certified bound, runs used, seed and time of every privacy test in the test's
+  report: a section "ltheory privacy" (shown with a failure, or for passing tests with
+  ``-rP``), ``user_properties`` (hence JUnit XML), and a summary table at the end of the run.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from ltheory.testing.assertions import (
+    DEFAULT_MAX_RUNS,
+    assert_private_search,
+    min_runs_to_reject,
+)
+from ltheory.testing.assertions import assert_private as _assert_private
+from ltheory.testing.report import PrivacySearchReport, PrivacyTestReport, PrivacyViolation
+
+MARKER = "ltheory_privacy"
+PROPERTY = "ltheory_privacy"
+_SETTINGS = ("max_runs", "false_alarm", "seed", "method")
+_SCALE = pytest.StashKey[tuple]()
+
+
+def parse_runs(value: str | None) -> tuple[str, float] | None:
+    """``"50000"`` → ("set", 50000); ``"10x"`` / ``"0.1x"`` → ("scale", 10.0)."""
+    if value is None:
+        return None
+    v = str(value).strip().lower()
+    try:
+        if v.endswith("x"):
+            f = float(v[:-1])
+            if not f > 0 or f != f or f == float("inf"):
+                raise ValueError
+            return ("scale", f)
+        n = int(v.replace("_", ""))
+        if n < 2:
+            raise ValueError
+        return ("set", float(n))
+    except ValueError:
+        raise pytest.UsageError(f"--ltheory-runs expects a number of runs (e.g. 50000) or a "
+                                f"factor (e.g. 10x, 0.1x), got {value!r}") from None
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("ltheory", "ltheory privacy tests")
+    group.addoption("--ltheory-runs", default=None, metavar="N|Fx",
+                    help="budget of every ltheory privacy test: N runs, or a factor of each "
+                         "test's own max_runs (10x for a nightly job, 0.1x for a quick one)")
+    group.addoption("--ltheory-seed", type=int, default=0, metavar="S",
+                    help="base of the per-test seeds (default 0; the seeds are fixed per test)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{MARKER}(max_runs=None, false_alarm=None, seed=None, method=None): defaults of the "
+        "assert_private / assert_private_search fixtures for this test (ltheory)")
+    config.stash[_SCALE] = (parse_runs(config.getoption("--ltheory-runs")),)
+    config.pluginmanager.register(_Summary(), "ltheory-privacy-summary")
+
+
+def _settings(node: pytest.Item) -> dict:
+    marker = node.get_closest_marker(MARKER)
+    if marker is None:
+        return {}
+    if marker.args:
+        raise pytest.UsageError(f"@pytest.mark.{MARKER} takes keyword arguments only "
+                                f"({', '.join(_SETTINGS)})")
+    bad = set(marker.kwargs) - set(_SETTINGS)
+    if bad:
+        raise pytest.UsageError(f"@pytest.mark.{MARKER}: unknown setting(s) {sorted(bad)}; "
+                                f"accepted: {', '.join(_SETTINGS)}")
+    return dict(marker.kwargs)
+
+
+class _Runner:
+    """What the fixtures return: the ltheory function with this test's seed and budget."""
+
+    def __init__(self, request: pytest.FixtureRequest, fn: Callable, kind: str) -> None:
+        self.node = request.node
+        self.config = request.config
+        self.fn = fn
+        self.kind = kind
+        self.calls = 0
+
+    def _seed(self) -> int:
+        base = self.config.getoption("--ltheory-seed")
+        key = f"{base}:{self.node.nodeid}:{self.kind}:{self.calls}"
+        return zlib.crc32(key.encode("utf-8"))
+
+    def _budget(self, max_runs: Any, epsilon: Any, delta: Any, false_alarm: Any,
+                notes: list[str]) -> Any:
+        (scale,) = self.config.stash[_SCALE]
+        if scale is None:
+            return max_runs
+        mode, v = scale
+        runs = int(v) if mode == "set" else int(round(int(max_runs) * v))
+        try:
+            floor = min_runs_to_reject(float(epsilon), float(delta), float(false_alarm))
+        except (TypeError, ValueError):
+            return runs                     # bad claim: assert_private reports it
+        if self.kind == "search":
+            floor *= 2                      # a few pairs: each tested at a smaller level
+        if runs < floor:
+            notes.append(f"--ltheory-runs gave {runs} runs, raised to {floor}, the fewest that "
+                         "could refute the claim")
+            runs = floor
+        return runs
+
+    def __call__(self, *args: Any, **kwargs: Any) -> PrivacyTestReport | PrivacySearchReport:
+        settings = _settings(self.node)
+        params = {**settings, **kwargs}
+        params.setdefault("max_runs", DEFAULT_MAX_RUNS)
+        params.setdefault("false_alarm", 1e-6)
+        if "seed" not in params:
+            params["seed"] = self._seed()
+        self.calls += 1
+        try:
+            bound = inspect.signature(self.fn).bind_partial(*args, **params).arguments
+        except TypeError:
+            bound = {}                      # a wrong call: the function itself says what
+        eps, delta = bound.get("epsilon"), bound.get("delta", 0.0)
+        notes: list[str] = []
+        params["max_runs"] = self._budget(params["max_runs"], eps, delta,
+                                          params["false_alarm"], notes)
+        try:
+            rep = self.fn(*args, **params)
+        except PrivacyViolation as v:
+            _record(self.node, v.report, notes)
+            raise
+        _record(self.node, rep, notes)
+        return rep
+
+
+def _record(node: pytest.Item, rep: PrivacyTestReport | PrivacySearchReport,
+            notes: list[str]) -> None:
+    one = rep.worst if isinstance(rep, PrivacySearchReport) else rep
+    row = {"test": node.nodeid, "mechanism": one.mechanism, "verdict": rep.verdict,
+           "epsilon": one.claimed_epsilon, "delta": one.claimed_delta,
+           "false_alarm": one.false_alarm if isinstance(rep, PrivacyTestReport)
+           else rep.false_alarm,
+           "epsilon_lower_bound": one.epsilon_lower_bound, "runs_used": rep.runs_used,
+           "runs_to_decision": one.runs_to_decision, "seed": one.seed,
+           "seconds": round(rep.seconds, 3), "summary": rep.summary(), "notes": notes}
+    if isinstance(rep, PrivacySearchReport):
+        row["pairs_tried"] = rep.pairs_tried
+    node.user_properties.append((PROPERTY, json.dumps(row, ensure_ascii=False)))
+
+
+@pytest.fixture
+def assert_private(request: pytest.FixtureRequest) -> _Runner:
+    """``ltheory.testing.assert_private`` with this test's fixed seed and budget (plugin
+    docstring).  Call it as ``assert_private(mechanism, d0, d1, epsilon, delta=0.0, **kw)``."""
+    return _Runner(request, _assert_private, "pair")
+
+
+@pytest.fixture(name="assert_private_search")
+def assert_private_search_fixture(request: pytest.FixtureRequest) -> _Runner:
+    """``ltheory.testing.assert_private_search`` with this test's fixed seed and budget."""
+    return _Runner(request, assert_private_search, "search")
+
+
+def _rows(report: pytest.TestReport) -> list[dict]:
+    return [json.loads(v) for k, v in report.user_properties if k == PROPERTY]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
+    outcome = yield
+    rep = outcome.get_result()
+    if call.when != "call":
+        return
+    rows = _rows(rep)
+    if rows:
+        text = "\n".join(r["summary"] + "".join(f"\n  note: {n}" for n in r["notes"])
+                         + f"\n  seed {r['seed']}" for r in rows)
+        rep.sections.append(("ltheory privacy", text))
+
+
+class _Summary:
+    """Collects the privacy rows of every test report (also from xdist workers, whose
+    ``user_properties`` travel with their reports) and prints them at the end."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict] = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when == "call":
+            self.rows.extend(_rows(report))
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not self.rows:
+            return
+        tr = terminalreporter
+        tr.write_sep("=", "ltheory privacy tests")
+        for r in self.rows:
+            b = r["epsilon_lower_bound"]
+            bound = f"eps > {b:.4g}" if b is not None else "-"
+            tr.write_line(f"{r['verdict'].upper():9} {bound:>14}  {r['runs_used']:>12,} runs  "
+                          f"{r['seconds']:7.2f} s  seed {r['seed']}  {r['test']}")

@@ -1,0 +1,159 @@
+"""What a privacy test returns or raises: ``PrivacyTestReport``, ``PrivacySearchReport`` and the
+``PrivacyViolation`` assertion error that carries one of them."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ltheory.privacy.auditing.core import _jsonable
+
+
+def _plain(d: Any) -> Any:
+    """A dataset as JSON-friendly nested lists / scalars."""
+    if hasattr(d, "tolist"):
+        return d.tolist()
+    if isinstance(d, tuple | list):
+        return [_plain(x) for x in d]
+    return d
+
+
+def _short(d: Any, limit: int = 60) -> str:
+    s = repr(d)
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class PrivacyTestReport:
+    """The outcome of ``assert_private`` on one neighbouring pair.
+
+    ``verdict`` is ``"violation"`` (the claim is refuted: the probability that this happens to a
+    mechanism that satisfies its claim is at most ``false_alarm``, however early the test stopped)
+    or ``"passed"`` (no violation found within ``max_runs``; this is not a proof of privacy).
+    ``epsilon_lower_bound`` is set on a violation: the true ε at the claimed δ exceeds it, with
+    the same confidence.  ``runs_used`` counts every run of the mechanism drawn (both datasets,
+    event selection included); ``runs_to_decision`` the runs up to the pair at which the test
+    crossed (equal to ``runs_used`` when it passed).  ``log10_e_value`` is the final evidence
+    against the claim (the test rejects at ``log10(1/false_alarm)``; betting method).
+    """
+
+    mechanism: str
+    d0: Any
+    d1: Any
+    claimed_epsilon: float
+    claimed_delta: float
+    false_alarm: float
+    method: str
+    verdict: str
+    epsilon_lower_bound: float | None
+    event: str
+    direction: str
+    counts: dict
+    log10_e_value: float | None
+    runs_used: int
+    runs_to_decision: int
+    max_runs: int
+    looks: int
+    exact_epsilon: float | None
+    seed: int | None
+    seconds: float
+    notes: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict == "passed"
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["d0"], d["d1"] = _plain(self.d0), _plain(self.d1)
+        d["notes"] = list(self.notes)
+        return _jsonable(d)
+
+    def summary(self) -> str:
+        """One line: verdict, bound, runs, seconds."""
+        claim = f"ε={self.claimed_epsilon:g}" + (f", δ={self.claimed_delta:g}"
+                                                 if self.claimed_delta else "")
+        if self.verdict == "violation":
+            b = self.epsilon_lower_bound
+            bound = f"certified ε > {b:.4g}" if b is not None else "claim refuted"
+            return (f"{self.mechanism}: VIOLATION of ({claim}): {bound} "
+                    f"(false alarm ≤ {self.false_alarm:g}) after {self.runs_to_decision:,} runs, "
+                    f"{self.seconds:.2f} s")
+        ev = "" if self.log10_e_value is None else f", e-value 10^{self.log10_e_value:.2f}"
+        return (f"{self.mechanism}: passed ({claim}): no violation in {self.runs_used:,} runs"
+                f"{ev}, {self.seconds:.2f} s")
+
+    def message(self) -> str:
+        """The full text of a ``PrivacyViolation``."""
+        lines = [self.summary(),
+                 f"  pair: d0={_short(self.d0)}  d1={_short(self.d1)}",
+                 f"  event: {self.event}",
+                 f"  violated: {self.direction}",
+                 f"  counts on the deciding batch: {self.counts}",
+                 f"  method: {self.method}; seed: {self.seed}; runs drawn: {self.runs_used:,}"]
+        if self.exact_epsilon is not None and math.isfinite(self.exact_epsilon):
+            lines.append(f"  exact ε at this pair (from output_distribution): "
+                         f"{self.exact_epsilon:.4g}")
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class PrivacySearchReport:
+    """The outcome of ``assert_private_search``: one ``PrivacyTestReport`` per pair tried, each
+    tested at ``false_alarm / pairs_tried`` (Bonferroni), so the probability of any false alarm
+    over all pairs is at most ``false_alarm``.  The top-level fields describe the refuted pair on
+    a violation, else the pair with the most evidence against the claim."""
+
+    verdict: str
+    claimed_epsilon: float
+    claimed_delta: float
+    false_alarm: float
+    pairs_tried: int
+    pairs_considered: int
+    worst: PrivacyTestReport
+    pairs: tuple[PrivacyTestReport, ...]
+    runs_used: int
+    seconds: float
+    notes: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict == "passed"
+
+    @property
+    def epsilon_lower_bound(self) -> float | None:
+        return self.worst.epsilon_lower_bound
+
+    @property
+    def event(self) -> str:
+        return self.worst.event
+
+    def to_json(self) -> dict[str, Any]:
+        return _jsonable({"verdict": self.verdict, "claimed_epsilon": self.claimed_epsilon,
+                          "claimed_delta": self.claimed_delta, "false_alarm": self.false_alarm,
+                          "pairs_tried": self.pairs_tried,
+                          "pairs_considered": self.pairs_considered,
+                          "runs_used": self.runs_used, "seconds": self.seconds,
+                          "notes": list(self.notes), "worst": self.worst.to_json(),
+                          "pairs": [p.to_json() for p in self.pairs]})
+
+    def summary(self) -> str:
+        if self.verdict == "violation":
+            return (f"{self.worst.summary()} [search: {self.pairs_tried} pairs tried, false "
+                    f"alarm ≤ {self.false_alarm:g} over all of them, {self.runs_used:,} runs]")
+        return (f"{self.worst.mechanism}: passed on all {self.pairs_tried} pairs "
+                f"({self.runs_used:,} runs, {self.seconds:.2f} s)")
+
+    def message(self) -> str:
+        return (f"{self.summary()}\n{self.worst.message()}")
+
+
+class PrivacyViolation(AssertionError):
+    """A privacy claim was refuted; ``.report`` is the ``PrivacyTestReport`` (or
+    ``PrivacySearchReport``) with the certified bound, the event and the runs used."""
+
+    def __init__(self, report: PrivacyTestReport | PrivacySearchReport) -> None:
+        super().__init__(report.message())
+        self.report = report

@@ -1,0 +1,186 @@
+"""Anytime-valid tests of a differential-privacy claim from a stream of paired runs.
+
+The claim "M is (ε, δ)-DP at the neighbouring pair (d0, d1)" means: for every event E and both
+orders (a, b) of the pair, ``P[M(d_a) ∈ E] ≤ e^ε · P[M(d_b) ∈ E] + δ`` (Dwork & Roth 2014,
+Definition 2.4).  Runs arrive in batches; before each batch an event E_t and an order (a, b) are
+chosen from the runs already seen only (so they are *predictable*), and each new pair of runs
+gives ``X = 1[M(d_a) ∈ E_t]``, ``Y = 1[M(d_b) ∈ E_t]`` with X and Y independent.  Two ways of
+turning this stream into a test whose probability of *ever* rejecting a true claim, over the whole
+run and whatever the stopping time, is at most α:
+
+**Betting e-process** (``BettingEProcess``, method ``"betting"``, the default).  Let
+``Z = X − u·Y − δ`` with ``u = e^ε``.  Under the claim, ``E[Z | past] ≤ 0`` for every predictable
+event, so for every fixed betting fraction ``c ∈ [0, 1)`` the wealth
+``K_n(c) = Π_{i ≤ n} (1 + c·Z_i/(u + δ))`` is a nonnegative supermartingale with ``K_0 = 1``
+(each factor is ≥ 1 − c > 0 because Z ≥ −(u + δ)).  This is testing by betting (Shafer 2021,
+"Testing by betting", JRSS-A 184(2); Waudby-Smith & Ramdas 2024, "Estimating means of bounded
+random variables by betting", JRSS-B 86(1), Section 4 and the grid mixture of their
+Section 5.6).  The uniform average over a fixed grid of fractions is again a nonnegative
+supermartingale, and Ville's inequality (Ville 1939) gives ``P(∃ n: mean_c K_n(c) ≥ 1/α) ≤ α``:
+the test may look after every run and stop at the first crossing, and the event may change from
+batch to batch.  (González, Dulce-Rubio, Ramdas & Ribero 2025, "Sequentially auditing
+differential privacy", NeurIPS, audit DP with e-processes built on kernel statistics; this module
+bets on events chosen by the auditor's own selection.)
+
+*Certified bound.*  The same bets are placed for a grid of claims ε_0 = ε < ε_1 < … (each with its
+own ``u_j = e^{ε_j}``).  At a time n, the bound is the largest ε_j such that every grid claim
+ε_0, …, ε_j is rejected at n.  If it errs (bound ≥ the true ε*), then either ε* ≤ ε_0 and the
+claim ε_0 — true — was rejected, or the smallest grid point ≥ ε* — a true claim — was rejected:
+one event of probability ≤ α in either case, so the bound is a strict lower bound on the true ε
+(at the claimed δ) with probability ≥ 1 − α *simultaneously for all n*, no correction needed.
+
+**Alpha spending with Clopper–Pearson** (``spending_level``, method ``"spending"``).  At look t
+the event is certified on the fresh batch t only, with one-sided Clopper–Pearson bounds (1934) on
+P_a(E) and P_b(E) at level α_t/2 each, ``α_t = α·6/(π² t²)`` (Σ_t α_t = α; a union bound over looks,
+the simplest alpha-spending rule, cf. Howard, Ramdas, McAuliffe & Sekhon 2021, "Time-uniform,
+nonparametric, nonasymptotic confidence sequences", Ann. Statist. 49(2), Section 1, for why
+such per-look corrections are loose).  It rejects when ``p_a,lower − e^ε p_b,upper > δ``; the
+bound is ``ln((p_a,lower − δ)/p_b,upper)``.  It is kept as the baseline the betting test is
+measured against (``benchmarks/bench_testing.py``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
+
+__all__ = [
+    "FRACTIONS",
+    "BettingEProcess",
+    "epsilon_grid",
+    "min_hits_to_reject",
+    "spending_level",
+]
+
+#: Betting fractions c (the bet is λ = c/(e^ε + δ)); the mixture is their uniform average.  Small
+#: fractions for events barely above the claim, fractions near 1 for events (almost) impossible
+#: under d_b, where every run in the event multiplies the wealth by about 1 + c·e^{−ε}.
+FRACTIONS = (0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.85, 0.95)
+
+
+def epsilon_grid(epsilon: float, top: float | None = None, ratio: float = 1.02) -> np.ndarray:
+    """The claims the certified bound is read from: ε, ε·r, ε·r², … up to ``top`` (default
+    max(4ε, ε + 12)), r = ``ratio``; the bound's resolution is a factor r."""
+    top = max(4 * epsilon, epsilon + 12.0) if top is None else top
+    m = int(math.ceil(math.log(top / epsilon) / math.log(ratio))) + 1
+    return epsilon * ratio ** np.arange(m)
+
+
+def _log_factors(us: np.ndarray, delta: float, fractions: np.ndarray) -> np.ndarray:
+    """log(1 + c·z/(u + δ)) for every (claim u, fraction c, outcome), outcome index 2x + y:
+    z(0,0) = −δ, z(0,1) = −u − δ, z(1,0) = 1 − δ, z(1,1) = 1 − u − δ.  Shape (J, K, 4)."""
+    u = us[:, None, None]
+    z = np.stack([np.full_like(us, -delta), -us - delta, np.full_like(us, 1.0 - delta),
+                  1.0 - us - delta], axis=-1)[:, None, :]
+    c = fractions[None, :, None]
+    return np.log1p(c * z / (u + delta))
+
+
+class BettingEProcess:
+    """The mixture wealth of the betting test (module docstring) for every claim of a grid.
+
+    ``log_wealth[j, k]`` is log K_n(c_k) for claim ε_j.  ``e_value(j)`` = mean_k K_n(c_k).
+    Updates are by outcome counts (the product does not depend on the order within a batch);
+    ``first_crossing`` scans a batch run by run for the first time the main claim (j = 0) crosses
+    1/α, so a test can stop in the middle of a batch."""
+
+    def __init__(self, epsilons: np.ndarray, delta: float, alpha: float,
+                 fractions: tuple[float, ...] = FRACTIONS) -> None:
+        self.epsilons = np.asarray(epsilons, dtype=float)
+        self.delta = float(delta)
+        self.alpha = float(alpha)
+        self.fractions = np.asarray(fractions, dtype=float)
+        self.logf = _log_factors(np.exp(self.epsilons), self.delta, self.fractions)
+        self.log_wealth = np.zeros((len(self.epsilons), len(self.fractions)))
+        self.pairs = 0
+
+    # -- the mixture, in log scale: log mean_k exp(w_k) ------------------------------------
+    def _log_mix(self, w: np.ndarray) -> np.ndarray:
+        m = np.max(w, axis=-1, keepdims=True)
+        return (m[..., 0] + np.log(np.sum(np.exp(w - m), axis=-1)) - math.log(w.shape[-1]))
+
+    def log_e_values(self) -> np.ndarray:
+        """log of the mixture e-value of every grid claim."""
+        return self._log_mix(self.log_wealth)
+
+    def rejected(self) -> np.ndarray:
+        """Which grid claims are rejected now (e-value ≥ 1/α)."""
+        return self.log_e_values() >= math.log(1.0 / self.alpha) - 1e-12
+
+    def update(self, counts: np.ndarray) -> None:
+        """Add a batch by its outcome counts ``counts[2x + y]``."""
+        counts = np.asarray(counts, dtype=float)
+        self.log_wealth = self.log_wealth + self.logf @ counts
+        self.pairs += int(counts.sum())
+
+    def first_crossing(self, x: np.ndarray, y: np.ndarray) -> int | None:
+        """The index of the first pair in this batch at which the main claim's e-value reaches
+        1/α (None if it does not), *without* updating the state."""
+        code = 2 * np.asarray(x, dtype=np.int64) + np.asarray(y, dtype=np.int64)
+        if code.size == 0:
+            return None
+        base = self.log_wealth[0]                              # (K,)
+        best_gain = np.max(self.logf[0], axis=-1)              # (K,)
+        # quick exit: even all-best outcomes could not cross in this batch
+        cap = base + best_gain * code.size
+        if self._log_mix(cap) < math.log(1.0 / self.alpha) - 1e-12:
+            return None
+        path = base[None, :] + np.cumsum(self.logf[0][:, code].T, axis=0)   # (n, K)
+        hit = np.nonzero(self._log_mix(path) >= math.log(1.0 / self.alpha) - 1e-12)[0]
+        return int(hit[0]) if hit.size else None
+
+    def certified_bound(self) -> float | None:
+        """The largest grid claim ε_j such that ε_0, …, ε_j are all rejected now; None if the
+        main claim is not rejected (module docstring: sound simultaneously over time)."""
+        rej = self.rejected()
+        if not rej[0]:
+            return None
+        stop = np.nonzero(~rej)[0]
+        j = (stop[0] - 1) if stop.size else len(rej) - 1
+        return float(self.epsilons[j])
+
+
+def spending_level(alpha: float, look: int) -> float:
+    """α_t = α·6/(π² t²) for look t ≥ 1 (Σ_t α_t = α)."""
+    return alpha * 6.0 / (math.pi ** 2 * look ** 2)
+
+
+def spending_test(ka: int, kb: int, n: int, epsilon: float, delta: float,
+                  level: float) -> tuple[bool, float]:
+    """(rejected, ε bound) of one look of the spending test: Clopper–Pearson bounds at
+    level/2 each on P_a(E) (ka of n) and P_b(E) (kb of n)."""
+    lo = float(clopper_pearson_lower(ka, n, level / 2))
+    up = float(clopper_pearson_upper(kb, n, level / 2))
+    rejected = lo - math.exp(epsilon) * up > delta
+    bound = math.log((lo - delta) / up) if lo > delta and up > 0 else -math.inf
+    return rejected, bound
+
+
+def min_hits_to_reject(epsilon: float, delta: float, alpha: float,
+                       fractions: tuple[float, ...] = FRACTIONS) -> int:
+    """The fewest pairs that could make the betting test reject (ε, δ): every pair the outcome
+    (x, y) = (1, 0) (an event impossible under d_b).  Fewer pairs and the test cannot fail."""
+    gains = _log_factors(np.array([math.exp(epsilon)]), delta, np.asarray(fractions))[0, :, 2]
+    target = math.log(1.0 / alpha)
+
+    def crosses(n: int) -> bool:
+        w = n * gains
+        m = float(np.max(w))
+        return m + math.log(float(np.mean(np.exp(w - m)))) >= target - 1e-12
+
+    hi = 1
+    while not crosses(hi):
+        hi *= 2
+        if hi > 1 << 62:
+            return hi
+    lo = hi // 2 + 1 if hi > 1 else 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if crosses(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo

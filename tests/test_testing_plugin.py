@@ -1,0 +1,130 @@
+"""The pytest plugin, run on generated test files with pytest's ``pytester``."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ltheory.testing.pytest_plugin import parse_runs
+
+pytest_plugins = ["pytester"]
+
+# (this module imports the plugin, so the inner runs cannot assert-rewrite it: say so quietly)
+PLUGIN = ("-p", "ltheory.testing.pytest_plugin",
+          "-W", "ignore::pytest.PytestAssertRewriteWarning")
+
+TESTS = '''
+import pytest
+from ltheory.privacy.mechanisms import RandomizedResponse
+
+D0, D1 = ((0, 0),), ((0, 1),)
+
+
+def test_correct(assert_private):
+    r = assert_private(RandomizedResponse(1.0), D0, D1, epsilon=1.0, max_runs=20_000)
+    assert r.passed
+
+
+def test_blatant(assert_private):
+    assert_private(RandomizedResponse(1.0), D0, D1, epsilon=0.5)
+
+
+@pytest.mark.ltheory_privacy(max_runs=30_000, seed=7)
+def test_marked(assert_private):
+    r = assert_private(RandomizedResponse(1.0), D0, D1, 1.0)
+    assert r.runs_used == 30_000 and r.seed == 7
+'''
+
+
+def _summary(result: pytest.RunResult) -> list[str]:
+    lines = result.stdout.lines
+    i = next(i for i, ln in enumerate(lines) if "ltheory privacy tests" in ln)
+    return [ln for ln in lines[i + 1:] if re.match(r"^(PASSED|VIOLATION)", ln)]
+
+
+def test_plugin_reports_bound_runs_and_seed(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_mech=TESTS)
+    result = pytester.runpytest(*PLUGIN, "-rP", "--junitxml=out.xml")
+    result.assert_outcomes(passed=2, failed=1)
+    out = result.stdout.str()
+    assert "PrivacyViolation" in out and "certified ε >" in out       # the failure's message
+    assert "ltheory privacy" in out and "seed " in out                  # the report section
+    rows = _summary(result)
+    assert len(rows) == 3
+    blatant = next(r for r in rows if r.endswith("test_blatant"))
+    assert blatant.startswith("VIOLATION") and "eps > 0.5" in blatant
+    correct = next(r for r in rows if r.endswith("test_correct"))
+    assert correct.startswith("PASSED") and "20,000 runs" in correct
+    assert "30,000 runs" in next(r for r in rows if r.endswith("test_marked"))
+    xml = (pytester.path / "out.xml").read_text(encoding="utf-8")
+    assert 'property name="ltheory_privacy"' in xml and "runs_used" in xml
+
+
+def test_fixed_seed_makes_runs_identical(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_mech=TESTS)
+    first = _summary(pytester.runpytest(*PLUGIN))
+    second = _summary(pytester.runpytest(*PLUGIN))
+    strip = [re.sub(r"\s+[\d.]+ s ", " ", r) for r in first]
+    assert strip == [re.sub(r"\s+[\d.]+ s ", " ", r) for r in second]
+    other = _summary(pytester.runpytest(*PLUGIN, "--ltheory-seed", "5"))
+    seeds = {re.search(r"seed (\d+)", r).group(1) for r in first}
+    assert seeds.isdisjoint(re.search(r"seed (\d+)", r).group(1) for r in other
+                            if "test_marked" not in r)
+
+
+def test_runs_option_sets_and_scales_budgets(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_mech=TESTS.replace("r.runs_used == 30_000 and ", ""))
+    rows = _summary(pytester.runpytest(*PLUGIN, "--ltheory-runs", "50000"))
+    assert "50,000 runs" in next(r for r in rows if r.endswith("test_correct"))
+    assert "50,000 runs" in next(r for r in rows if r.endswith("test_marked"))
+    rows = _summary(pytester.runpytest(*PLUGIN, "--ltheory-runs", "2x"))
+    assert "40,000 runs" in next(r for r in rows if r.endswith("test_correct"))
+    assert "60,000 runs" in next(r for r in rows if r.endswith("test_marked"))
+    # a budget too small to ever refute the claim is raised to the minimum, and said so
+    result = pytester.runpytest(*PLUGIN, "--ltheory-runs", "100", "-rP")
+    result.assert_outcomes(passed=3)
+    assert "gave 100 runs, raised to 140" in result.stdout.str()
+
+
+def test_bad_options_and_markers(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_mech=TESTS)
+    result = pytester.runpytest(*PLUGIN, "--ltheory-runs", "lots")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--ltheory-runs expects" in result.stderr.str()
+    pytester.makepyfile(test_mech='''
+import pytest
+
+@pytest.mark.ltheory_privacy(runs=5)
+def test_x(assert_private):
+    assert_private(None, 0, 1, 1.0)
+''')
+    result = pytester.runpytest(*PLUGIN)
+    assert "unknown setting(s) ['runs']" in result.stdout.str() + result.stderr.str()
+
+
+def test_search_fixture(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_search='''
+from ltheory.privacy.mechanisms import SparseVector
+
+def test_svt6(assert_private_search):
+    assert_private_search(SparseVector(1.0, variant=6), (0.0,) * 5, 1.0,
+                          neighbours="patterns", max_runs=400_000)
+''')
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(failed=1)
+    rows = _summary(result)
+    assert rows and rows[0].startswith("VIOLATION")
+
+
+@pytest.mark.parametrize("text, parsed", [("50000", ("set", 50000.0)), ("1_000", ("set", 1000.0)),
+                                          ("10x", ("scale", 10.0)), ("0.1X", ("scale", 0.1)),
+                                          (None, None)])
+def test_parse_runs(text: str | None, parsed: tuple | None) -> None:
+    assert parse_runs(text) == parsed
+
+
+@pytest.mark.parametrize("text", ["0", "1", "-5x", "x", "nanx", "many"])
+def test_parse_runs_rejects(text: str) -> None:
+    with pytest.raises(pytest.UsageError):
+        parse_runs(text)
