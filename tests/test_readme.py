@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import runpy
 import subprocess
@@ -27,10 +28,15 @@ def test_readme_first_block_is_the_two_setup_commands() -> None:
 def test_readme_python_block_runs(index: int, tmp_path: Path) -> None:
     path = tmp_path / f"readme_block_{index}.py"
     path.write_text(BLOCKS[index], encoding="utf-8")
-    if "@given" in BLOCKS[index]:  # a property test: let pytest collect and run it
+    # a property test, or a test taking fixtures (ltheory's pytest plugin): let pytest run it,
+    # on this checkout's ltheory
+    if "@given" in BLOCKS[index] or re.search(r"^def test_\w+\(\w", BLOCKS[index], flags=re.M):
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            [str(README.parent), *filter(None, [os.environ.get("PYTHONPATH")])])}
         proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                               str(path)], capture_output=True, text=True, timeout=300,
-                              cwd=tmp_path)
+                               "-p", "ltheory.testing.pytest_plugin", str(path)],
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                              env=env)
         assert proc.returncode == 0, proc.stdout + proc.stderr
     else:
         runpy.run_path(str(path), run_name="__readme__")

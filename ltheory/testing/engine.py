@@ -1,14 +1,17 @@
 """The sequential privacy test of one neighbouring pair, one batch at a time.
 
 Schedule (per dataset): a first batch of ``first_batch`` runs is used only to choose an event;
-then looks t = 1, 2, … draw batches of ``first_batch·2^{t−1}`` runs (capped at ``max_batch``)
-until ``max_runs`` runs in all.  The event and its direction are chosen by the auditor's event
-selection (``ltheory.privacy.auditing.events.select_events``: likelihood-ratio cells,
-thresholds, linear scores, cross-fitted) on the runs *already drawn* — at most ``POOL`` of the
-most recent per dataset — so the event is independent of the batch it is tested on; it is
-chosen again each time the runs drawn have grown by the factor ``RESELECT``.  The batch then
-updates the test of ``ltheory.testing.sequential`` (betting e-process, or Clopper–Pearson with
-alpha spending), which may stop in the middle of a batch.  The betting test bets nothing on a
+then looks t = 1, 2, … draw batches of a quarter of the runs drawn so far (betting; the
+spending baseline doubles, ``GROWTH``), at least ``first_batch`` and at most ``max_batch``,
+until ``max_runs`` runs in all — so a betting test that stops in the middle of a batch has drawn
+at most ~25% more runs than it needed.  The event and its direction are chosen by the
+auditor's event selection (``ltheory.privacy.auditing.events.select_events``:
+likelihood-ratio cells, thresholds, linear scores, cross-fitted) on the runs *already drawn* —
+at most ``POOL`` of the most recent per dataset — so the event is independent of the batch it
+is tested on; it is chosen again each time the runs drawn have doubled (up to ``EARLY`` per
+dataset; then grown by the factor ``RESELECT``).  The batch then updates the test of
+``ltheory.testing.sequential`` (betting e-process, or Clopper–Pearson with alpha spending),
+which may stop in the middle of a batch.  The betting test bets nothing on a
 batch whose event did not beat the claim on the held-out selection runs (``_promising``).
 
 Each batch of each dataset has its own seed, spawned in order from ``SeedSequence(seed)``; runs
@@ -42,6 +45,11 @@ FIRST_BATCH = 500
 MAX_BATCH = 1 << 16
 POOL = 1 << 16
 RESELECT = 4
+EARLY = 1 << 14
+#: Next batch = runs drawn so far // GROWTH: the betting test may stop at any run, so small
+#: steps (+25%) waste little; the spending test certifies each look on its batch alone, so its
+#: batches double.
+GROWTH = {"betting": 4, "spending": 1}
 METHODS = ("betting", "spending")
 
 
@@ -89,10 +97,12 @@ class SequentialTest:
                             self.streams[i].spawn(1)[0], n)
 
     def _select(self, n_next: int) -> Candidate:
-        """The event for the next batch, chosen again whenever the runs drawn have grown by the
-        factor ``RESELECT`` since the last choice (a selection costs 0.1–1 s, more than
-        drawing 10^5 runs of a fast mechanism)."""
-        if self.cand is None or self.used >= RESELECT * self.selected_at:
+        """The event for the next batch, chosen again whenever the runs drawn have doubled since
+        the last choice (up to ``EARLY`` runs per dataset), then grown by the factor
+        ``RESELECT`` (a selection costs 0.1–1 s, more than drawing 10^5 runs of a fast
+        mechanism)."""
+        factor = 2 if self.used <= EARLY else RESELECT
+        if self.cand is None or self.used >= factor * self.selected_at:
             p0, p1 = self.pool
             self.cand = select_events(p0, p1, max(n_next, self.used), self.alpha / 2,
                                       self.delta, top=1)[0]
@@ -168,7 +178,7 @@ class SequentialTest:
             self.decided_at = self.used + stop + 1
             self.finished = True
         self.used += n
-        self.size = min(2 * self.size, self.max_batch)
+        self.size = min(max(self.used // GROWTH[self.method], self.first), self.max_batch)
         if not self.finished:
             self.pool = [_keep_last(concat([self.pool[i], b[i]]), POOL) for i in (0, 1)]
 
