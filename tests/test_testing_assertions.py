@@ -3,19 +3,23 @@ pass, (ε, δ) claims, determinism, bad input, the search's Bonferroni level."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ltheory.errors import InvalidInputError, LtheoryError
 from ltheory.privacy.mechanisms import (
+    ExponentialMechanism,
     GeometricMechanism,
     Histogram,
     LaplaceMechanism,
     RandomizedResponse,
     SparseVector,
     TabulatedMechanism,
+    thresholds,
 )
 from ltheory.strategies import neighbouring_datasets, neighbouring_query_answers
 from ltheory.testing import (
@@ -140,11 +144,13 @@ def test_search_with_a_strategy_finds_the_wrong_scale_histogram() -> None:
     assert rep.pairs_tried == len(rep.pairs) <= 6
     assert all(p.false_alarm == pytest.approx(1e-6 / rep.pairs_tried) for p in rep.pairs)
     assert rep.epsilon_lower_bound >= 1.0 and rep.worst.verdict == "violation"
+    verdicts = [p.verdict for p in rep.pairs]
+    assert verdicts.count("violation") == 1 and set(verdicts) <= {"violation", "stopped"}
     assert "search:" in str(info.value) and rep.to_json()["worst"]["verdict"] == "violation"
 
 
 def test_search_passes_a_correct_mechanism_and_is_reproducible() -> None:
-    args = (Histogram(1.0, bins=3), neighbouring_datasets(3, 2), 1.0)
+    args = (ExponentialMechanism(thresholds(3), 1.0), neighbouring_datasets(3, 2), 1.0)
     a = assert_private_search(*args, max_pairs=3, max_runs=20_000, seed=4)
     b = assert_private_search(*args, max_pairs=3, max_runs=20_000, seed=4)
     assert a.passed and a.runs_used == 3 * 20_000
@@ -156,7 +162,6 @@ def test_search_with_patterns_and_bad_strategies() -> None:
     with pytest.raises(PrivacyViolation) as info:
         assert_private_search(m, (0.0,) * 5, 1.0, neighbours="patterns", max_runs=400_000)
     assert info.value.report.pairs_considered == info.value.report.pairs_tried == 8
-    from hypothesis import strategies as st
     far = st.just(((0.0, 0.0), (5.0, 0.0)))
     with pytest.raises(InvalidInputError, match="not a neighbouring pair"):
         assert_private_search(m, far, 1.0)
@@ -164,6 +169,21 @@ def test_search_with_patterns_and_bad_strategies() -> None:
         assert_private_search(m, st.just(1.0), 1.0)
     with pytest.raises(InvalidInputError, match="max_pairs"):
         assert_private_search(m, (0.0,) * 5, 1.0, max_pairs=0)
+
+
+@settings(max_examples=12)
+@given(st.floats(0.3, 2.0), st.floats(1.0, 1.5), st.integers(0, 2**32 - 1))
+def test_randomized_response_claims(eps_true: float, factor: float, seed: int) -> None:
+    # a true claim (claimed >= true eps) passes; half the true eps is refuted; both reports
+    # serialise to JSON
+    m = RandomizedResponse(eps_true)
+    rep = assert_private(m, D0, D1, eps_true * factor, max_runs=20_000, seed=seed)
+    assert rep.passed and json.dumps(rep.to_json())
+    if eps_true >= 0.8:
+        with pytest.raises(PrivacyViolation) as info:
+            assert_private(m, D0, D1, eps_true / 2, max_runs=200_000, seed=seed)
+        assert json.dumps(info.value.report.to_json())
+        assert info.value.report.epsilon_lower_bound >= eps_true / 2
 
 
 @settings(max_examples=30)

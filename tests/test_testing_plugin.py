@@ -128,3 +128,38 @@ def test_parse_runs(text: str | None, parsed: tuple | None) -> None:
 def test_parse_runs_rejects(text: str) -> None:
     with pytest.raises(pytest.UsageError):
         parse_runs(text)
+
+
+def test_entry_point_loads_the_plugin_once(pytester: pytest.Pytester,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # an installed ltheory exposes pyproject's pytest11 entry point: emulate the installation
+    # with a dist-info carrying exactly that entry point, then check the fixture is there
+    # without -p, and that -p with the module name does not register it twice
+    import os
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    eps = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    entries = eps["project"]["entry-points"]["pytest11"]
+    assert entries == {"ltheory.testing.pytest_plugin": "ltheory.testing.pytest_plugin"}
+    site = pytester.mkdir("site")
+    dist = site / "ltheory_probe-0.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: ltheory-probe\n"
+                                   "Version: 0.0\n", encoding="utf-8")
+    (dist / "entry_points.txt").write_text(
+        "[pytest11]\n" + "".join(f"{k} = {v}\n" for k, v in entries.items()), encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), str(root)]))
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)
+    pytester.makepyfile(test_mech='''
+from ltheory.privacy.mechanisms import RandomizedResponse
+
+def test_rr(assert_private):
+    assert assert_private(RandomizedResponse(1.0), ((0, 0),), ((0, 1),), 1.0,
+                          max_runs=2_000).passed
+''')
+    for extra in ((), ("-p", "ltheory.testing.pytest_plugin")):
+        result = pytester.runpytest_subprocess(*extra)
+        result.assert_outcomes(passed=1)
+        assert len(_summary(result)) == 1

@@ -1,26 +1,40 @@
 """Statistical privacy tests for CI: ``assert_private``, ``assert_private_search`` and a pytest
 plugin (``ltheory.testing.pytest_plugin``).
 
+The names are imported on first use (module ``__getattr__``), so that the pytest plugin, which
+pytest loads in every session where ltheory is installed, does not import numpy and scipy for
+test suites that never ask for its fixtures.
+
 >>> from ltheory.testing import assert_private
 >>> from ltheory.privacy.mechanisms import RandomizedResponse
 >>> assert_private(RandomizedResponse(1.0), ((0, 0),), ((0, 1),), epsilon=1.0).verdict
 'passed'
 """
 
-from ltheory.testing.assertions import (
-    DEFAULT_MAX_RUNS,
-    assert_private,
-    assert_private_search,
-    min_runs_to_reject,
-)
-from ltheory.testing.report import PrivacySearchReport, PrivacyTestReport, PrivacyViolation
+from __future__ import annotations
 
-__all__ = [
-    "DEFAULT_MAX_RUNS",
-    "PrivacySearchReport",
-    "PrivacyTestReport",
-    "PrivacyViolation",
-    "assert_private",
-    "assert_private_search",
-    "min_runs_to_reject",
-]
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "DEFAULT_MAX_RUNS": "assertions",
+    "assert_private": "assertions",
+    "assert_private_search": "assertions",
+    "min_runs_to_reject": "assertions",
+    "PrivacySearchReport": "report",
+    "PrivacyTestReport": "report",
+    "PrivacyViolation": "report",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        mod = importlib.import_module(f"{__name__}.{_EXPORTS[name]}")
+        return getattr(mod, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -17,8 +17,8 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing.core import check_neighbours
-from ltheory.privacy.auditing.executors import resolve_executor
-from ltheory.testing.engine import FIRST_BATCH, METHODS, SequentialTest
+from ltheory.privacy.auditing.executors import chunk_runs, resolve_executor
+from ltheory.testing.engine import FIRST_BATCH, MAX_BATCH, METHODS, SequentialTest
 from ltheory.testing.pairs import search_pairs
 from ltheory.testing.report import PrivacySearchReport, PrivacyTestReport, PrivacyViolation
 from ltheory.testing.sequential import min_hits_to_reject
@@ -102,6 +102,16 @@ def check_method(method: Any) -> str:
     return str(method)
 
 
+def executor_for(executor: Any, mechanism: Any, runs: int) -> tuple[Any, bool, str]:
+    """As ``audit``'s executors, except that by default (None) a test runs serially unless the
+    mechanism declares chunks smaller than a batch (``audit_chunk_runs``, slow learners): a
+    batch of at most ``MAX_BATCH`` runs of a fast mechanism is one chunk, and a process pool
+    would only add overhead."""
+    if executor is None and chunk_runs(mechanism) >= MAX_BATCH:
+        executor = "serial"
+    return resolve_executor(executor, mechanism, runs)
+
+
 def run_tests(tests: list[SequentialTest]) -> int | None:
     """Step the tests round-robin until one finds a violation (its index) or all finish."""
     while True:
@@ -141,7 +151,7 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float, delta: floa
     ss, seed_value = check_seed(seed)
     if verify_neighbours:
         check_neighbours(mechanism, d0, d1)
-    ex, owned, note = resolve_executor(executor, mechanism, runs)
+    ex, owned, note = executor_for(executor, mechanism, runs)
     try:
         t0 = time.perf_counter()
         test = SequentialTest(mechanism, d0, d1, epsilon=eps, delta=dl, alpha=fa,
@@ -187,7 +197,7 @@ def assert_private_search(mechanism: Any, datasets: Any, epsilon: float, delta: 
     pairs, considered = search_pairs(mechanism, datasets, neighbours, max_pairs, pair_seed)
     a_each = fa / len(pairs)
     runs = check_budget(max_runs, eps, dl, a_each)
-    ex, owned, note = resolve_executor(executor, mechanism, runs * len(pairs))
+    ex, owned, note = executor_for(executor, mechanism, runs * len(pairs))
     try:
         tests = []
         for (name, a, b), s in zip(pairs, ss.spawn(len(pairs)), strict=True):

@@ -154,8 +154,8 @@ class SequentialTest:
             self.skipped += 1          # bet nothing on this batch (λ = 0 is a predictable bet)
         elif self.proc is not None:
             stop = self.proc.first_crossing(x, y)
-            m = n if stop is None else stop + 1
-            codes = 2 * x[:m].astype(np.int64) + y[:m].astype(np.int64)
+            k = n if stop is None else stop + 1
+            codes = 2 * x[:k].astype(np.int64) + y[:k].astype(np.int64)
             self.proc.update(np.bincount(codes, minlength=4))
             if stop is not None:
                 self.bound = self.proc.certified_bound()
@@ -167,12 +167,10 @@ class SequentialTest:
             if rej:
                 stop = n - 1
                 self.bound = bnd
+        m = n if stop is None else stop + 1
         self.last = {"event": cand.event.describe(), "direction": a_i,
-                     "counts": {"in_event_a": int(x[: (stop + 1) if stop is not None else n]
-                                                  .sum()),
-                                "in_event_b": int(y[: (stop + 1) if stop is not None else n]
-                                                  .sum()),
-                                "n": int(stop + 1 if stop is not None else n)}}
+                     "counts": {"in_event_a": int(x[:m].sum()), "in_event_b": int(y[:m].sum()),
+                                "n": int(m)}}
         if stop is not None:
             self.verdict = "violation"
             self.decided_at = self.used + stop + 1
@@ -199,14 +197,19 @@ class SequentialTest:
             a, b = ("d0", "d1") if self.last["direction"] == 0 else ("d1", "d0")
             direction = f"P[M({a}) in E] <= e^eps * P[M({b}) in E] + delta"
         notes = list(self.notes)
-        if self.verdict == "passed":
+        verdict = self.verdict
+        if not self.finished:
+            verdict = "stopped"
+            notes.append(f"stopped after {2 * self.used:,} of {self.max_runs:,} runs (another "
+                         "pair of the search was refuted first)")
+        elif verdict == "passed":
             notes.append("no violation found: the claim is not refuted at this pair within "
                          f"{self.max_runs:,} runs (this is evidence, not a proof of privacy)")
         runs = 2 * self.used
         return PrivacyTestReport(
             mechanism=str(getattr(self.mechanism, "name", type(self.mechanism).__name__)),
             d0=self.d0, d1=self.d1, claimed_epsilon=self.epsilon, claimed_delta=self.delta,
-            false_alarm=self.alpha, method=self.method, verdict=self.verdict,
+            false_alarm=self.alpha, method=self.method, verdict=verdict,
             epsilon_lower_bound=self.bound, event=self.last.get("event", ""),
             direction=direction, counts=self.last.get("counts", {}),
             log10_e_value=self.log10_e_value(), runs_used=runs,

@@ -24,17 +24,12 @@ import inspect
 import json
 import zlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ltheory.testing.assertions import (
-    DEFAULT_MAX_RUNS,
-    assert_private_search,
-    min_runs_to_reject,
-)
-from ltheory.testing.assertions import assert_private as _assert_private
-from ltheory.testing.report import PrivacySearchReport, PrivacyTestReport, PrivacyViolation
+if TYPE_CHECKING:
+    from ltheory.testing.report import PrivacySearchReport, PrivacyTestReport
 
 MARKER = "ltheory_privacy"
 PROPERTY = "ltheory_privacy"
@@ -95,12 +90,17 @@ def _settings(node: pytest.Item) -> dict:
 
 
 class _Runner:
-    """What the fixtures return: the ltheory function with this test's seed and budget."""
+    """What the fixtures return: the ltheory function with this test's seed and budget.
+    (ltheory.testing — numpy, scipy — is imported here, when a test asks for a fixture, so the
+    plugin costs nothing to test suites that do not use it.)"""
 
-    def __init__(self, request: pytest.FixtureRequest, fn: Callable, kind: str) -> None:
+    def __init__(self, request: pytest.FixtureRequest, name: str, kind: str) -> None:
+        from ltheory import testing
+
+        self.api = testing
         self.node = request.node
         self.config = request.config
-        self.fn = fn
+        self.fn: Callable = getattr(testing, name)
         self.kind = kind
         self.calls = 0
 
@@ -117,7 +117,8 @@ class _Runner:
         mode, v = scale
         runs = int(v) if mode == "set" else int(round(int(max_runs) * v))
         try:
-            floor = min_runs_to_reject(float(epsilon), float(delta), float(false_alarm))
+            floor = self.api.min_runs_to_reject(float(epsilon), float(delta),
+                                                float(false_alarm))
         except (TypeError, ValueError):
             return runs                     # bad claim: assert_private reports it
         if self.kind == "search":
@@ -131,7 +132,7 @@ class _Runner:
     def __call__(self, *args: Any, **kwargs: Any) -> PrivacyTestReport | PrivacySearchReport:
         settings = _settings(self.node)
         params = {**settings, **kwargs}
-        params.setdefault("max_runs", DEFAULT_MAX_RUNS)
+        params.setdefault("max_runs", self.api.DEFAULT_MAX_RUNS)
         params.setdefault("false_alarm", 1e-6)
         if "seed" not in params:
             params["seed"] = self._seed()
@@ -146,7 +147,7 @@ class _Runner:
                                           params["false_alarm"], notes)
         try:
             rep = self.fn(*args, **params)
-        except PrivacyViolation as v:
+        except self.api.PrivacyViolation as v:
             _record(self.node, v.report, notes)
             raise
         _record(self.node, rep, notes)
@@ -155,15 +156,15 @@ class _Runner:
 
 def _record(node: pytest.Item, rep: PrivacyTestReport | PrivacySearchReport,
             notes: list[str]) -> None:
-    one = rep.worst if isinstance(rep, PrivacySearchReport) else rep
+    search = hasattr(rep, "pairs_tried")
+    one = rep.worst if search else rep
     row = {"test": node.nodeid, "mechanism": one.mechanism, "verdict": rep.verdict,
            "epsilon": one.claimed_epsilon, "delta": one.claimed_delta,
-           "false_alarm": one.false_alarm if isinstance(rep, PrivacyTestReport)
-           else rep.false_alarm,
+           "false_alarm": rep.false_alarm,
            "epsilon_lower_bound": one.epsilon_lower_bound, "runs_used": rep.runs_used,
            "runs_to_decision": one.runs_to_decision, "seed": one.seed,
            "seconds": round(rep.seconds, 3), "summary": rep.summary(), "notes": notes}
-    if isinstance(rep, PrivacySearchReport):
+    if search:
         row["pairs_tried"] = rep.pairs_tried
     node.user_properties.append((PROPERTY, json.dumps(row, ensure_ascii=False)))
 
@@ -172,13 +173,13 @@ def _record(node: pytest.Item, rep: PrivacyTestReport | PrivacySearchReport,
 def assert_private(request: pytest.FixtureRequest) -> _Runner:
     """``ltheory.testing.assert_private`` with this test's fixed seed and budget (plugin
     docstring).  Call it as ``assert_private(mechanism, d0, d1, epsilon, delta=0.0, **kw)``."""
-    return _Runner(request, _assert_private, "pair")
+    return _Runner(request, "assert_private", "pair")
 
 
 @pytest.fixture(name="assert_private_search")
 def assert_private_search_fixture(request: pytest.FixtureRequest) -> _Runner:
     """``ltheory.testing.assert_private_search`` with this test's fixed seed and budget."""
-    return _Runner(request, assert_private_search, "search")
+    return _Runner(request, "assert_private_search", "search")
 
 
 def _rows(report: pytest.TestReport) -> list[dict]:

@@ -30,7 +30,8 @@ class PrivacyTestReport:
 
     ``verdict`` is ``"violation"`` (the claim is refuted: the probability that this happens to a
     mechanism that satisfies its claim is at most ``false_alarm``, however early the test stopped)
-    or ``"passed"`` (no violation found within ``max_runs``; this is not a proof of privacy).
+    or ``"passed"`` (no violation found within ``max_runs``; this is not a proof of privacy);
+    in a search, a pair left unfinished when another pair was refuted is ``"stopped"``.
     ``epsilon_lower_bound`` is set on a violation: the true ε at the claimed δ exceeds it, with
     the same confidence.  ``runs_used`` counts every run of the mechanism drawn (both datasets,
     event selection included); ``runs_to_decision`` the runs up to the pair at which the test
