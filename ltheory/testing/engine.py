@@ -110,6 +110,11 @@ class SequentialTest:
             self.selections += 1
         return self.cand
 
+    def promising(self) -> bool:
+        """Whether the current event beat the claim on its selection runs (False before the
+        first choice)."""
+        return self.cand is not None and self._promising(self.cand)
+
     def _promising(self, cand: Candidate) -> bool:
         """Whether the event's frequencies on the selection runs that scored it (the held-out
         half of the cross-fit) exceed the claim: p̂_a − e^ε·p̂_b − δ > 0.  Betting only then
