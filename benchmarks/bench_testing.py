@@ -12,6 +12,9 @@
   (``ltheory.privacy.audit`` at α = 1e-6 and α = 0.05), whose runs-to-detection is the smallest
   budget on a grid 1000·2^(k/2) at which it flags, found per seed with hindsight (an oracle no
   fixed-sample user has).
+* **Tightness at a fixed budget**: the largest claim below the true ε = 1 that each method
+  refutes within 20,000 / 200,000 / 2,000,000 runs, beside the fixed-sample audit's bound.
+* **Search**: ``assert_private_search`` over the 8 StatDP patterns.
 * **Wall time** of one test at the default budget (200,000 runs) for correct mechanisms,
   including third-party ones (extra ``thirdparty``), and of the detections.
 
@@ -233,6 +236,46 @@ def search_detection(R: Report, seeds: int) -> None:
     R.md()
 
 
+# --------------------------------------------------------------------------- tightness
+CLAIMS = [round(0.5 + 0.02 * k, 2) for k in range(25)][::-1]       # 0.98, 0.96, …, 0.50
+
+
+def largest_refuted(m: object, a: object, b: object, runs: int, seed: int,
+                    method: str) -> float:
+    """The largest claim on CLAIMS the sequential test refutes within ``runs`` (0 if none)."""
+    for c in CLAIMS:
+        if run_test(m, a, b, c, max_runs=runs, seed=seed, method=method)[0] == "violation":
+            return c
+    return 0.0
+
+
+def tightness(R: Report, seeds: int, budgets: tuple[int, ...]) -> None:
+    R.md("## Tightness at a fixed budget: the largest claim refuted (true ε = 1)")
+    R.md()
+    R.md(f"Median over {seeds} seeds of the largest claim ε_c on the grid 0.50, 0.52, …, 0.98 "
+         "that the test refutes within the budget (false alarm 1e-6), beside the fixed-sample "
+         "audit's certified ε lower bound with the same runs at α = 1e-6 (the largest claim "
+         "it refutes).")
+    R.md()
+    R.md("| mechanism | runs | betting | spending | fixed audit α=1e-6 |")
+    R.md("|---|---|---|---|---|")
+    for name, m, a, b in (("randomized response ε=1", RandomizedResponse(1.0), D0, D1),
+                          ("Laplace ε=1 (count)", LaplaceMechanism(1.0), D0, D1)):
+        for runs in budgets:
+            row = {"mechanism": name, "runs": runs}
+            for method in ("betting", "spending"):
+                row[method] = [largest_refuted(m, a, b, runs, 400 + s, method)
+                               for s in range(seeds)]
+            row["fixed"] = [audit(m, a, b, claimed_epsilon=1.0, runs=runs, seed=400 + s,
+                                  alpha=1e-6, executor="serial").epsilon_lower_bound
+                            for s in range(seeds)]
+            R.rec("tightness", **row)
+            R.md(f"| {name} | {runs:,} | {statistics.median(row['betting']):.2f} | "
+                 f"{statistics.median(row['spending']):.2f} | "
+                 f"{statistics.median(row['fixed']):.3f} |")
+    R.md()
+
+
 # --------------------------------------------------------------------------- wall time
 def timing_cases() -> list[tuple]:
     em = ExponentialMechanism(thresholds(7), 1.0)
@@ -301,6 +344,8 @@ def main() -> None:
     wall_time(R, 2 if args.quick else 5)
     detection(R, 3 if args.quick else 10, 8_000_000)
     search_detection(R, 2 if args.quick else 5)
+    tightness(R, 2 if args.quick else 5, (20_000, 200_000) if args.quick
+              else (20_000, 200_000, 2_000_000))
     false_alarms(R, 50 if args.quick else 1000, 100 if args.quick else 1000)
     R.md(f"Total {time.perf_counter() - t0:.0f} s; load average at the end: {load()}.")
     doc = {"quick": args.quick, "load_start": start_load, "load_end": load(),
