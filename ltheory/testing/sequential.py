@@ -14,9 +14,10 @@ event, so for every fixed betting fraction ``c ∈ [0, 1)`` the wealth
 ``K_n(c) = Π_{i ≤ n} (1 + c·Z_i/(u + δ))`` is a nonnegative supermartingale with ``K_0 = 1``
 (each factor is ≥ 1 − c > 0 because Z ≥ −(u + δ)).  This is testing by betting (Shafer 2021,
 "Testing by betting", JRSS-A 184(2); Waudby-Smith & Ramdas 2024, "Estimating means of bounded
-random variables by betting", JRSS-B 86(1), Section 4 and the grid mixture of their
-Section 5.6).  The uniform average over a fixed grid of fractions is again a nonnegative
-supermartingale, and Ville's inequality (Ville 1939) gives ``P(∃ n: mean_c K_n(c) ≥ 1/α) ≤ α``:
+random variables by betting", JRSS-B 86(1), whose confidence sequences also average the wealth
+of several betting strategies).  The uniform average over a fixed grid of fractions is again a
+nonnegative supermartingale, and Ville's inequality (Ville 1939) gives
+``P(∃ n: mean_c K_n(c) ≥ 1/α) ≤ α``:
 the test may look after every run and stop at the first crossing, and the event may change from
 batch to batch.  (González, Dulce-Rubio, Ramdas & Ribero 2025, "Sequentially auditing
 differential privacy", NeurIPS, audit DP with e-processes built on kernel statistics; this module
@@ -32,9 +33,9 @@ one event of probability ≤ α in either case, so the bound is a strict lower b
 **Alpha spending with Clopper–Pearson** (``spending_level``, method ``"spending"``).  At look t
 the event is certified on the fresh batch t only, with one-sided Clopper–Pearson bounds (1934) on
 P_a(E) and P_b(E) at level α_t/2 each, ``α_t = α·6/(π² t²)`` (Σ_t α_t = α; a union bound over looks,
-the simplest alpha-spending rule, cf. Howard, Ramdas, McAuliffe & Sekhon 2021, "Time-uniform,
-nonparametric, nonasymptotic confidence sequences", Ann. Statist. 49(2), Section 1, for why
-such per-look corrections are loose).  It rejects when ``p_a,lower − e^ε p_b,upper > δ``; the
+the simplest alpha-spending rule; Howard, Ramdas, McAuliffe & Sekhon 2021, "Time-uniform,
+nonparametric, nonasymptotic confidence sequences", Ann. Statist. 49(2), discuss why such
+per-look union bounds are loose).  It rejects when ``p_a,lower − e^ε p_b,upper > δ``; the
 bound is ``ln((p_a,lower − δ)/p_b,upper)``.  It is kept as the baseline the betting test is
 measured against (``benchmarks/bench_testing.py``).
 """
@@ -53,6 +54,7 @@ __all__ = [
     "epsilon_grid",
     "min_hits_to_reject",
     "spending_level",
+    "spending_test",
 ]
 
 #: Betting fractions c (the bet is λ = c/(e^ε + δ)); the mixture is their uniform average.  Small
