@@ -178,7 +178,7 @@ def test_randomized_response_claims(eps_true: float, factor: float, seed: int) -
     # serialise to JSON
     m = RandomizedResponse(eps_true)
     rep = assert_private(m, D0, D1, eps_true * factor, max_runs=20_000, seed=seed)
-    assert rep.passed and json.dumps(rep.to_json())
+    assert rep.passed and json.loads(rep.dumps()) == json.loads(json.dumps(rep.to_json()))
     if eps_true >= 0.8:
         with pytest.raises(PrivacyViolation) as info:
             assert_private(m, D0, D1, eps_true / 2, max_runs=200_000, seed=seed)

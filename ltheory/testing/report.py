@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -70,6 +71,10 @@ class PrivacyTestReport:
         d["d0"], d["d1"] = _plain(self.d0), _plain(self.d1)
         d["notes"] = list(self.notes)
         return _jsonable(d)
+
+    def dumps(self, **kw: Any) -> str:
+        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
     def summary(self) -> str:
         """One line: verdict, bound, runs, seconds."""
@@ -139,6 +144,10 @@ class PrivacySearchReport:
                           "runs_used": self.runs_used, "seconds": self.seconds,
                           "notes": list(self.notes), "worst": self.worst.to_json(),
                           "pairs": [p.to_json() for p in self.pairs]})
+
+    def dumps(self, **kw: Any) -> str:
+        """:meth:`to_json` as a JSON string."""
+        return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
     def summary(self) -> str:
         if self.verdict == "violation":
