@@ -84,7 +84,6 @@ class SequentialTest:
                      if method == "betting" else None)
         self.verdict = "passed"
         self.bound: float | None = None
-        self.best_spending = -math.inf
         self.decided_at: int | None = None   # runs per dataset up to the deciding pair
         self.last: dict = {}
         self.seconds = 0.0
@@ -168,7 +167,6 @@ class SequentialTest:
             level = spending_level(self.alpha, self.looks)
             rej, bnd = spending_test(int(x.sum()), int(y.sum()), n, self.epsilon, self.delta,
                                      level)
-            self.best_spending = max(self.best_spending, bnd)
             if rej:
                 stop = n - 1
                 self.bound = bnd
@@ -220,4 +218,5 @@ class SequentialTest:
             log10_e_value=self.log10_e_value(), runs_used=runs,
             runs_to_decision=2 * self.decided_at if self.decided_at is not None else runs,
             max_runs=self.max_runs, looks=self.looks, exact_epsilon=ex_eps,
-            seed=self.seed_value, seconds=self.seconds, notes=tuple(notes))
+            seed=self.seed_value, seconds=self.seconds, notes=tuple(notes),
+            stats={"event_selections": self.selections, "looks_without_a_bet": self.skipped})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ltheory.privacy.auditing.core import _jsonable
@@ -38,6 +38,8 @@ class PrivacyTestReport:
     event selection included); ``runs_to_decision`` the runs up to the pair at which the test
     crossed (equal to ``runs_used`` when it passed).  ``log10_e_value`` is the final evidence
     against the claim (the test rejects at ``log10(1/false_alarm)``; betting method).
+    ``stats``: how many times an event was chosen, and on how many looks the betting test
+    bet nothing (its event had not beaten the claim on the selection runs).
     """
 
     mechanism: str
@@ -61,6 +63,7 @@ class PrivacyTestReport:
     seed: int | None
     seconds: float
     notes: tuple[str, ...] = ()
+    stats: dict = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
