@@ -9,6 +9,7 @@ inequality), and spends runs only until a violation is certified or ``max_runs``
 
 from __future__ import annotations
 
+import bisect
 import math
 import time
 from typing import Any
@@ -55,14 +56,9 @@ def min_runs_to_reject(epsilon: float, delta: float = 0.0, false_alarm: float = 
     claim: the selection batch plus enough pairs that all fall in an event impossible under the
     other dataset (``min_hits_to_reject``)."""
     hits = min_hits_to_reject(epsilon, delta, false_alarm)
-    lo, hi = 1, hits + FIRST_BATCH + 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if _usable(mid) >= hits:
-            hi = mid
-        else:
-            lo = mid + 1
-    return 2 * lo
+    per = bisect.bisect_left(range(hits + FIRST_BATCH + 2), True, lo=1,
+                             key=lambda p: _usable(p) >= hits)
+    return 2 * per
 
 
 def check_budget(max_runs: Any, epsilon: float, delta: float, false_alarm: float) -> int:

@@ -42,6 +42,7 @@ measured against (``benchmarks/bench_testing.py``).
 
 from __future__ import annotations
 
+import bisect
 import math
 
 import numpy as np
@@ -178,11 +179,4 @@ def min_hits_to_reject(epsilon: float, delta: float, alpha: float,
         hi *= 2
         if hi > 1 << 62:
             return hi
-    lo = hi // 2 + 1 if hi > 1 else 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if crosses(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return bisect.bisect_left(range(hi + 1), True, lo=hi // 2, key=crosses)
