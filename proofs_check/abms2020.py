@@ -10,18 +10,35 @@ is certified by its witness before it is used.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from math import comb
 
 import numpy as np
 import sympy
 
 from ltheory import catalog
 from ltheory.core.hypothesis_class import HypothesisClass
-from proofs_check.base import Check, Evidence, dims, eq_row, evaluate_bound, le_row, witness_of
+from proofs_check.base import (
+    Check,
+    Evidence,
+    dims,
+    eq_row,
+    evaluate_bound,
+    le_row,
+    tight,
+    witness_of,
+)
 
 SOURCE = "001_ed369e7bc84e5ca0.txt"
 _t1, _t2, _d1, _d2, _d, _k, _T, _L, _n = sympy.symbols("t1 t2 d1 d2 d k T Ldim n",
                                                        integer=True, nonnegative=True)
+_i = sympy.Symbol("i", integer=True, nonnegative=True)
+#: the statements' bounds, read by the row builders at run time (the tests perturb them)
+OBS41_BOUND = _t1 + _t2
+PROP42_BOUND = _d1 + _d2 + 1
+PROP43_BOUND = 3 * _d + 3 * sympy.log(_k, 2)
+#: Theorem 3.2: T >= floor(log2 Ldim) and Ldim >= floor(log2 T) — the same map both ways
+THM32_LOWER = sympy.floor(sympy.log(_L, 2))
+AFFINE_VALUE = _d
+SAUER_BOUND = sympy.Sum(sympy.binomial(_n, _i), (_i, 0, _d))
 
 
 def _ladder(n: int, lo: int, hi: int) -> HypothesisClass:
@@ -52,7 +69,7 @@ def _union_pairs(quick: bool) -> Iterator[tuple[str, dict, HypothesisClass, Hypo
 
 
 def _obs41(quick: bool) -> Iterator[Evidence]:
-    expr = _t1 + _t2
+    expr = OBS41_BOUND
     for name, params, H1, H2 in _union_pairs(quick):
         t1, t2 = dims(H1, "tdim")["tdim"], dims(H2, "tdim")["tdim"]
         U = H1.union(H2)
@@ -63,16 +80,17 @@ def _obs41(quick: bool) -> Iterator[Evidence]:
         n = t1 + t2
         H1, H2 = _ladder(n, 0, t1), _ladder(n, t1, n)
         v = dims(H1, "tdim")["tdim"], dims(H2, "tdim")["tdim"], dims(H1.union(H2), "tdim")["tdim"]
+        stated = evaluate_bound(expr, t1=t1, t2=t2)
         row = eq_row("tightness construction (ladder split at t1)", {"t1": t1, "t2": t2},
-                     v[2], t1 + t2, {"T(H1)": v[0], "T(H2)": v[1], "T(H1∪H2)": v[2]},
+                     v[2], stated, {"T(H1)": v[0], "T(H2)": v[1], "T(H1∪H2)": v[2]},
                      note="the construction must have T(H1)=t1, T(H2)=t2, T(H1∪H2)=t1+t2")
         ok = row.holds and v[0] == t1 and v[1] == t2
         yield Evidence(row.subject, row.params, row.values, row.bound, ok, row.slack,
-                       None if ok else {"values": row.values}, row.note)
+                       None if ok else {"values": row.values}, row.note, 1.0 if ok else 0.0)
 
 
 def _prop42(quick: bool) -> Iterator[Evidence]:
-    expr = _d1 + _d2 + 1
+    expr = PROP42_BOUND
     for name, params, H1, H2 in _union_pairs(quick):
         d1, d2 = dims(H1, "ldim")["ldim"], dims(H2, "ldim")["ldim"]
         U = H1.union(H2)
@@ -88,12 +106,14 @@ def _prop42(quick: bool) -> Iterator[Evidence]:
         U = H1.union(H2)
         v = dims(H1, "ldim")["ldim"], dims(H2, "ldim")["ldim"]
         du = dims(U, "ldim", "vc")
-        ok = v == (d1, d2) and du["ldim"] == d1 + d2 + 1 and du["vc"] == d1 + d2 + 1
+        stated = evaluate_bound(expr, d1=d1, d2=d2)
+        ok = v == (d1, d2) and du["ldim"] == stated and du["vc"] == stated
         yield Evidence("tightness: weight<=d1 ∪ weight>=n-d2", {"d1": d1, "d2": d2, "n": n},
                        {"Ldim(H1)": v[0], "Ldim(H2)": v[1], "Ldim(H1∪H2)": du["ldim"],
-                        "VC(H1∪H2)": du["vc"]}, d1 + d2 + 1, ok, d1 + d2 + 1 - du["ldim"],
+                        "VC(H1∪H2)": du["vc"]}, stated, ok, stated - du["ldim"],
                        None if ok else witness_of(U, "ldim"),
-                       "the paper also states VC(H1∪H2) = d1+d2+1 for this construction")
+                       "the paper also states VC(H1∪H2) = d1+d2+1 for this construction",
+                       1.0 if ok else 0.0)
 
 
 def _split(H: HypothesisClass, k: int, seed: int) -> list[HypothesisClass]:
@@ -104,7 +124,7 @@ def _split(H: HypothesisClass, k: int, seed: int) -> list[HypothesisClass]:
 
 
 def _prop43(quick: bool) -> Iterator[Evidence]:
-    expr = 3 * _d + 3 * sympy.log(_k, 2)
+    expr = PROP43_BOUND
     classes = [("intervals", {"n": 12}, catalog.family("intervals", n=12, empty=True)),
                ("thresholds", {"n": 32}, catalog.family("thresholds", n=32)),
                ("random", {"m": 60, "n": 10, "seed": 3}, _random(60, 10, 3))]
@@ -133,7 +153,11 @@ def _prop43(quick: bool) -> Iterator[Evidence]:
                            {"Ldim(H')": measured, "d + floor(log2 k)": d + z}, d + z, ok,
                            measured - (d + z), None if ok else witness_of(Hp, "ldim"),
                            "H' is a union of 2^floor(log2 k) copies of H; claim Ldim(H') >= "
-                           "d + floor(log2 k)")
+                           "d + floor(log2 k)", tight(measured, d + z, lower=True))
+
+
+#: the remark's value of the union (k·t); the literal statement is about Ldim
+REMARK43_UNION = _k * sympy.Symbol("t", integer=True, positive=True)
 
 
 def _remark43(quick: bool) -> Iterator[Evidence]:
@@ -147,18 +171,21 @@ def _remark43(quick: bool) -> Iterator[Evidence]:
         ld = [dims(P, "ldim")["ldim"] for P in pieces]
         td = [dims(P, "tdim")["tdim"] for P in pieces]
         lu, tu = dims(U, "ldim")["ldim"], dims(U, "tdim")["tdim"]
-        ok_ldim = all(v == t for v in ld) and lu == k * t
-        ok_tdim = all(v == t for v in td) and tu == k * t
+        kt = evaluate_bound(REMARK43_UNION, k=k, t=t)
+        ok_ldim = all(v == t for v in ld) and lu == kt
+        ok_tdim = all(v == t for v in td) and tu == kt
         yield Evidence("threshold segments (as stated: Ldim)", {"k": k, "t": t},
                        {"Ldim(H_i)": ld, "Ldim(∪H_i)": lu}, {"Ldim(H_i)": t, "Ldim(∪H_i)": k * t},
                        ok_ldim, None, None if ok_ldim else witness_of(U, "ldim"),
                        "" if ok_ldim else
                        f"stated Ldim(H_i)=t={t}, Ldim(∪)=kt={k * t}; exact Ldim(H_i)={ld[0]} "
                        f"(= floor(log2 t)), Ldim(∪)={lu} (= floor(log2 kt)). The statement holds "
-                       f"for the threshold dimension: T(H_i)={td[0]}, T(∪)={tu}.")
+                       f"for the threshold dimension: T(H_i)={td[0]}, T(∪)={tu}.",
+                       1.0 if ok_ldim else 0.0)
         yield Evidence("threshold segments (read as T)", {"k": k, "t": t},
                        {"T(H_i)": td, "T(∪H_i)": tu}, {"T(H_i)": t, "T(∪H_i)": k * t}, ok_tdim,
-                       None, None if ok_tdim else witness_of(U, "tdim"))
+                       None, None if ok_tdim else witness_of(U, "tdim"), "",
+                       1.0 if ok_tdim else 0.0)
 
 
 def _shelah_classes(quick: bool) -> Iterator[tuple[str, dict, HypothesisClass]]:
@@ -179,15 +206,18 @@ def _thm32(quick: bool) -> Iterator[Evidence]:
     for name, params, H in _shelah_classes(quick):
         v = dims(H, "ldim", "tdim")
         L, T = v["ldim"], v["tdim"]
-        lhs_t = (L.bit_length() - 1) if L >= 1 else None   # floor(log2 Ldim)
-        lhs_l = (T.bit_length() - 1) if T >= 1 else None   # floor(log2 T)
+        lhs_t = evaluate_bound(THM32_LOWER, Ldim=L) if L >= 1 else None   # floor(log2 Ldim)
+        lhs_l = evaluate_bound(THM32_LOWER, Ldim=T) if T >= 1 else None   # floor(log2 T)
         ok = (lhs_t is None or T >= lhs_t) and (lhs_l is None or L >= lhs_l)
+        ts = [x for x in (tight(T, lhs_t, lower=True) if lhs_t else None,
+                          tight(L, lhs_l, lower=True) if lhs_l else None) if x is not None]
         yield Evidence(name, params, {"Ldim": L, "T": T},
                        {"T >= floor(log2 Ldim)": lhs_t, "Ldim >= floor(log2 T)": lhs_l}, ok,
                        {"T - floor(log2 Ldim)": None if lhs_t is None else T - lhs_t,
                         "Ldim - floor(log2 T)": None if lhs_l is None else L - lhs_l},
                        None if ok else {"ldim": witness_of(H, "ldim"),
-                                        "tdim": witness_of(H, "tdim")})
+                                        "tdim": witness_of(H, "tdim")}, "",
+                       max(ts) if ts else None)
 
 
 def _affine(quick: bool) -> Iterator[Evidence]:
@@ -196,9 +226,10 @@ def _affine(quick: bool) -> Iterator[Evidence]:
     for p, n, d in cases:
         H = catalog.family("affine", p=p, n=n, d=d, exact=False)
         L = dims(H, "ldim")["ldim"]
+        stated = evaluate_bound(AFFINE_VALUE, d=d)
         yield eq_row("affine subspaces of F_p^n of dimension <= d", {"p": p, "n": n, "d": d},
-                     L, d, {"Ldim": L}, lambda H=H: witness_of(H, "ldim"),
-                     "" if L == d else f"exact Ldim is {L} = d+1, not d (the witness is a "
+                     L, stated, {"Ldim": L}, lambda H=H: witness_of(H, "ldim"),
+                     "" if L == stated else f"exact Ldim is {L} = d+1, not d (the witness is a "
                      "shattered mistake tree of depth d+1)")
 
 
@@ -209,7 +240,7 @@ def _sauer(quick: bool) -> Iterator[Evidence]:
     for name, params, H in classes:
         n = H.domain_size
         vc = dims(H, "vc")["vc"]
-        bound = sum(comb(n, i) for i in range(vc + 1))
+        bound = evaluate_bound(SAUER_BOUND, n=n, d=vc)
         yield le_row(name, params, len(H), bound, {"|H|": len(H), "VC": vc, "n": n},
                      lambda H=H: witness_of(H, "vc"),
                      "tight (equality) for the weight<=d classes" if name == "weight<=d" else "")
@@ -217,23 +248,37 @@ def _sauer(quick: bool) -> Iterator[Evidence]:
 
 CHECKS = [
     Check("abms20.obs4.1", SOURCE, "Observation 4.1",
-          "T(H1 ∪ H2) <= T(H1) + T(H2), tight for every t1, t2.", _t1 + _t2, _obs41),
+          "T(H1 ∪ H2) <= T(H1) + T(H2), tight for every t1, t2.", OBS41_BOUND, _obs41,
+          falsifiable="fails if a union has a certified threshold set larger than T(H1)+T(H2), "
+                      "or a ladder construction misses t1+t2 (those rows are equalities)"),
     Check("abms20.prop4.2", SOURCE, "Proposition 4.2",
           "Ldim(H1 ∪ H2) <= Ldim(H1) + Ldim(H2) + 1, tight (weight<=d1 ∪ weight>=n-d2).",
-          _d1 + _d2 + 1, _prop42),
+          PROP42_BOUND, _prop42,
+          falsifiable="fails if a union's exact Ldim exceeds d1+d2+1, or the construction's "
+                      "Ldim or VC differs from d1+d2+1 (equality rows)"),
     Check("abms20.prop4.3", SOURCE, "Proposition 4.3",
           "If Ldim(Hi) <= d then Ldim(∪_{i<=k} Hi) <= 3d + 3 log2 k; some unions reach "
-          "d + floor(log2 k).", 3 * _d + 3 * sympy.log(_k, 2), _prop43),
+          "d + floor(log2 k).", PROP43_BOUND, _prop43,
+          falsifiable="fails if a union of k pieces has Ldim above 3d + 3 log2 k, or the "
+                      "2^floor(log2 k)-copies construction stays below d + floor(log2 k) (it "
+                      "reaches it exactly: tightness 1)"),
     Check("abms20.remark4.3", SOURCE, "Remark after Proposition 4.3",
           "For X = [kt], H_i = {h_j : (i-1)t < j <= it}: Ldim(H_i) = t and Ldim(∪ H_i) = kt.",
-          None, _remark43, kind="value"),
+          None, _remark43, kind="value",
+          falsifiable="a stated exact value: fails when the certified Ldim differs from t / kt "
+                      "(it does: a finding); the T-reading rows fail if T differs"),
     Check("abms20.thm3.2", SOURCE, "Theorem 3.2 (Shelah 1978; Hodges 1997)",
           "T(H) >= floor(log2 Ldim(H)) and Ldim(H) >= floor(log2 T(H)).",
-          sympy.floor(sympy.log(_L, 2)), _thm32),
+          THM32_LOWER, _thm32,
+          falsifiable="fails if a class has T < floor(log2 Ldim) or Ldim < floor(log2 T); "
+                      "thresholds have Ldim = floor(log2 T) exactly (tightness 1)"),
     Check("abms20.sec1.affine", SOURCE, "§1 example (affine subspaces)",
           "For X = F^n and H the affine subspaces of dimension <= d, Ldim(H) = d.",
-          _d, _affine, kind="value"),
+          AFFINE_VALUE, _affine, kind="value",
+          falsifiable="a stated exact value: fails when the certified Ldim differs from d (it is "
+                      "d+1: a finding with a shattered tree of depth d+1)"),
     Check("ssp.lemma", SOURCE, "Sauer–Shelah–Perles lemma (used in §5 and §7)",
-          "|H| <= sum_{i <= VC(H)} C(n, i) on an n-point domain.",
-          sympy.Sum(sympy.binomial(_n, sympy.Symbol("i")), (sympy.Symbol("i"), 0, _d)), _sauer),
+          "|H| <= sum_{i <= VC(H)} C(n, i) on an n-point domain.", SAUER_BOUND, _sauer,
+          falsifiable="fails if a class is larger than the binomial sum at its certified VC; "
+                      "weight<=d classes meet it with equality"),
 ]

@@ -31,7 +31,16 @@ from ltheory import catalog
 from ltheory.core.boolean import Aggregation
 from ltheory.core.compose import compose
 from ltheory.core.hypothesis_class import HypothesisClass
-from proofs_check.base import Check, Evidence, dims, eq_row, evaluate_bound, le_row, witness_of
+from proofs_check.base import (
+    Check,
+    Evidence,
+    dims,
+    eq_row,
+    evaluate_bound,
+    le_row,
+    tight,
+    witness_of,
+)
 
 SOURCE = "001_ed369e7bc84e5ca0.txt"
 _k, _d, _t, _n = sympy.symbols("k d t n", integer=True, positive=True)
@@ -132,42 +141,83 @@ def _maj(quick: bool) -> Iterator[Evidence]:
                      "proof step of (4): the inclusion must hold, so Ldim is monotone")
         ok = bool(row.holds and sub)
         yield Evidence(row.subject, row.params, row.values, row.bound, ok, row.slack,
-                       row.witness, row.note)
+                       row.witness, row.note, row.tightness)
+
+
+#: the constants the proof pads MAJ with to obtain AND (zeros) and OR (ones)
+AND_PAD, OR_PAD = 0, 1
 
 
 def _gate_identities(quick: bool) -> Iterator[Evidence]:
-    ks = range(1, 5) if quick else range(1, 7)
+    ks = range(2, 5) if quick else range(2, 7)
     for k in ks:
-        lhs = _agg("and", k)
         maj = _agg("maj", 2 * k - 1)
-        ok = all(lhs(*bits) == maj(*bits, *([0] * (k - 1)))
-                 for bits in np.ndindex(*([2] * k)))
-        yield Evidence("AND_k = MAJ_{2k−1}(z, 0^{k−1})", {"k": k}, {"equal": ok}, True, ok)
-        lhs = _agg("or", k)
-        ok = all(lhs(*bits) == maj(*bits, *([1] * (k - 1)))
-                 for bits in np.ndindex(*([2] * k)))
-        yield Evidence("OR_m = MAJ_{2m−1}(z, 1^{m−1})", {"m": k}, {"equal": ok}, True, ok)
+        for gate, pad in (("and", AND_PAD), ("or", OR_PAD)):
+            lhs = _agg(gate, k)
+            bad = [bits for bits in np.ndindex(*([2] * k))
+                   if lhs(*bits) != maj(*bits, *([pad] * (k - 1)))]
+            ok = not bad
+            yield Evidence(f"{gate.upper()}_k = MAJ_{{2k−1}}(z, {pad}^{{k−1}})", {"k": k},
+                           {"inputs checked": 2 ** k, "disagreements": len(bad)}, True, ok,
+                           0 if ok else -len(bad),
+                           None if ok else {"z": list(bad[0])}, "", 1.0 if ok else 0.0)
+
+
+#: Theorem 2.2's bound, log2 of it: T(G(H1…Hk)) < 2^{4k·4^k·t}
+THM22_LOG2_BOUND = 4 * _k * 4 ** _k * _t
+
+
+def _growth_row(subject: str, params: dict, k: int, tH: int, T: int,
+                note: str = "") -> Evidence:
+    """A measured row of Theorem 2.2: the composed class's T against t = max T(Hi) + 1 and k."""
+    t = tH + 1
+    log2_bound = evaluate_bound(THM22_LOG2_BOUND, k=k, t=t)
+    return Evidence(subject, {**params, "k": k},
+                    {"T(Hi) (max)": tH, "t": t, "T(G(H…))": T,
+                     "T(G)/T(Hi)": round(T / max(tH, 1), 4),
+                     "log2 T(G) / (4k·4^k·t)": round(float(np.log2(max(T, 1))) / log2_bound, 8)},
+                    {"log2 bound = 4k·4^k·t": log2_bound}, None,
+                    note=note or "measured: growth of T under composition (the bound's shape "
+                                 "2^{4k·4^k·t} is out of reach of classes that fit in memory)")
+
+
+def grid_thresholds(n: int) -> tuple[HypothesisClass, HypothesisClass]:
+    """Thresholds on the first and on the second coordinate of the n×n grid (T = n each)."""
+    a, b = np.divmod(np.arange(n * n), n)
+    ts = np.arange(n + 1)[:, None]
+    return (HypothesisClass.from_matrix((a[None, :] >= ts).astype(np.uint8), domain=n * n),
+            HypothesisClass.from_matrix((b[None, :] >= ts).astype(np.uint8), domain=n * n))
 
 
 def _thm22(quick: bool) -> Iterator[Evidence]:
-    for name, params, H in _base_classes(quick):
+    """Measured growth of T(G(H1…Hk)) against t and k (Theorem 2.2 gives T < 2^{4k·4^k·t}),
+    on families where T grows (a class with T(H) = |X| cannot grow: thresholds are left out)."""
+    # (a) the §4.2.1 construction under OR: T(H) ≤ 2k' while T(H∨H) = m = 2^{⌊t/5⌋}
+    for t, seed in ((25, 0),) if quick else ((25, 0), (25, 1), (27, 0), (29, 0)):
+        H, m = lower_bound_class(t, seed)
         tH = dims(H, "tdim")["tdim"]
-        t = tH + 1                                   # the theorem needs T(Hi) < t
-        for gname, G in _aggregations(quick):
-            k = G.arity
-            if _too_big(H, k):
+        T = m if _or_threshold_witness(H, m) else dims(compose(_agg("or", 2), H, H),
+                                                         "tdim")["tdim"]
+        yield _growth_row("§4.2.1 random class H, G = OR", {"t_construction": t, "seed": seed,
+                                                              "m": m}, 2, tH, T,
+                          "T(H∨H) = m exactly (m threshold-shattered points on [m])")
+    # (b) growth in k at fixed t: OR_k / XOR_k of point functions (T(points) = 1)
+    n = 8
+    pts = catalog.family("points", n=n)
+    for k in (2, 3) if quick else (2, 3, 4):
+        for gname in ("or", "xor", "maj"):
+            if gname == "maj" and k % 2 == 0:
                 continue
-            C = compose(G, *([H] * k))
-            T = dims(C, "tdim")["tdim"]
-            log2_bound = 4 * k * 4 ** k * t
-            holds = T.bit_length() <= log2_bound        # T < 2^{log2_bound}
-            yield Evidence(f"{gname}({name}, …)", {**params, "G": gname, "k": k},
-                           {"T(Hi)": tH, "t": t, "T(G(H…H))": T},
-                           {"log2 bound = 4k·4^k·t": log2_bound}, holds,
-                           {"log2(bound) − log2(T)": round(log2_bound - float(np.log2(max(T, 1))),
-                                                            2)},
-                           None if holds else witness_of(C, "tdim"),
-                           "T < 2^{4k4^k t}: holds with astronomically large slack")
+            T = dims(compose(_agg(gname, k), *([pts] * k)), "tdim")["tdim"]
+            yield _growth_row(f"{gname.upper()}_{k}(points, …)", {"n": n}, k, 1, T)
+    # (c) growth in t at k = 2: AND / XOR of the two coordinate-threshold classes of a grid
+    for n in (3, 4) if quick else (3, 4, 5, 6):
+        hx, hy = grid_thresholds(n)
+        tH = max(dims(hx, "tdim")["tdim"], dims(hy, "tdim")["tdim"])
+        for gname in ("and", "xor"):
+            T = dims(compose(_agg(gname, 2), hx, hy), "tdim")["tdim"]
+            yield _growth_row(f"{gname.upper()}(x-thresholds, y-thresholds) on the {n}×{n} grid",
+                              {"n": n}, 2, tH, T)
 
 
 def lower_bound_class(t: int, seed: int) -> tuple[HypothesisClass, int]:
@@ -195,25 +245,33 @@ def _or_threshold_witness(H: HypothesisClass, m: int) -> bool:
     return True
 
 
+#: the proof's sharper bound (3): T(H) ≤ 2k', k' = 2⌊t/5⌋ + 1 (≤ t for t ≥ 6)
+THM22_LOWER_SHARP = 2 * (2 * sympy.floor(_t / 5) + 1)
+#: the statement: T(H) ≤ t and T(H∨H) ≥ m = 2^{⌊t/5⌋}
+THM22_LOWER_REACH = 2 ** sympy.floor(_t / 5)
+
+
 def _thm22_lower(quick: bool) -> Iterator[Evidence]:
-    cases = [(6, 0), (10, 0), (15, 0), (15, 1), (20, 0), (25, 0)] if quick else [
-        (6, 0), (10, 0), (10, 1), (15, 0), (15, 1), (15, 2), (20, 0), (20, 1), (25, 0),
-        (25, 1)]
+    """Rows only where the statement has content: m = 2^{⌊t/5⌋} > t (t ≥ 25), so T(H) ≤ t is
+    not implied by the domain size; the proof's sharper T(H) ≤ 2k' is part of the verdict."""
+    cases = [(25, 0), (25, 1), (27, 0), (29, 0)] if quick else [
+        (25, 0), (25, 1), (25, 2), (25, 3), (26, 0), (27, 0), (28, 0), (29, 0), (29, 1)]
     for t, seed in cases:
         H, m = lower_bound_class(t, seed)
         T = dims(H, "tdim")["tdim"]
-        kk = 2 * (t // 5) + 1
-        reach = _or_threshold_witness(H, m)
-        ok = T <= t and reach
+        sharp = evaluate_bound(THM22_LOWER_SHARP, t=t)
+        reach_m = evaluate_bound(THM22_LOWER_REACH, t=t)
+        reach = m >= reach_m and _or_threshold_witness(H, m)
+        ok = T <= sharp <= t and reach
         yield Evidence("random construction of §4.2.1", {"t": t, "seed": seed, "m": m},
-                       {"|H|": len(H), "T(H)": T, "2k' = 4⌊t/5⌋+2": 2 * kk,
-                        "T(H) ≤ 2k'": T <= 2 * kk, "T(H∨H) ≥ m": reach},
-                       {"T(H) <=": t, "T(H∨H) >=": m}, ok, t - T,
-                       None if ok else witness_of(H, "tdim"),
-                       ("T(H) ≤ t is non-trivial here (m > t); " if m > t else
-                        "T(H) ≤ m ≤ t holds trivially for this t (m ≤ t); ") +
-                       "T(H∨H) = m exactly (m threshold-shattered points on an m-point domain); "
-                       "the paper's count of random choices, C(m−1, 2), is m(m+1)/2 as described")
+                       {"|H|": len(H), "T(H)": T, "2k' = 4⌊t/5⌋+2": sharp,
+                        "T(H) ≤ 2k'": T <= sharp, "T(H∨H) ≥ m": reach},
+                       {"T(H) <= 2k'": sharp, "T(H) <=": t, "T(H∨H) >=": reach_m}, ok,
+                       sharp - T, None if ok else witness_of(H, "tdim"),
+                       f"m = {m} > t = {t}: T(H) ≤ t is not implied by the domain size; the "
+                       "proof's event (no k'×k' all-ones rectangle) gives T(H) ≤ 2k'; "
+                       "T(H∨H) = m exactly (m threshold-shattered points on an m-point domain)",
+                       tight(T, sharp))
 
 
 def _dudley_pairs(quick: bool) -> Iterator[tuple[str, dict, Aggregation, list[HypothesisClass]]]:
@@ -246,6 +304,7 @@ def _dudley_simplified(quick: bool) -> Iterator[Evidence]:
         holds = 2 ** n <= bound
         yield Evidence(name, params, {"VC(Hi)": ds, "n": n, "2^n": 2 ** n}, bound, holds,
                        bound - 2 ** n, None if holds else witness_of(C, "vc"),
+                       tightness=tight(2 ** n, bound), note=
                        "" if holds else
                        f"2^n = {2 ** n} > n^(d1+…+dk) = {bound}: the simplification "
                        "Σ_{j≤d} C(n,j) ≤ n^d fails for small n (e.g. n = 1, or n = 2, d = 1); "
@@ -271,29 +330,48 @@ CHECKS = [
     Check("abms20.thm2.1", SOURCE, "Theorem 2.1",
           "Ldim(Hi) ≤ d for all i ⇒ Ldim(G(H1,…,Hk)) ≤ Õ(2^{2k} k² d) (Õ hides polylog k, "
           "log d factors; no constant given: measured against 2^{2k}k²d).",
-          4 ** _k * _k ** 2 * _d, _thm21, kind="measured"),
+          4 ** _k * _k ** 2 * _d, _thm21, kind="measured",
+          falsifiable="measured only: an Õ(·) bound without constants has no verdict on finite "
+                      "classes; rows report the exact Ldim beside 2^{2k}k²d"),
     Check("abms20.sec4.2.2.maj", SOURCE, "§4.2.2, inequality (4)",
           "For odd k, Ldim(MAJ_k(H1…Hk)) ≤ Õ(k²d) (measured against k²d); the proof's step "
           "MAJ_k(H1…Hk) ⊆ MAJ_k(H…H), H = ∪Hi, is checked exactly.",
-          _k ** 2 * _d, _maj, kind="measured"),
+          _k ** 2 * _d, _maj, kind="measured",
+          falsifiable="the Õ(k²d) rows are measured only; the inclusion rows fail if some "
+                      "member of MAJ_k(H1…Hk) is missing from MAJ_k(H…H) or its Ldim is larger"),
     Check("abms20.sec4.2.2.gates", SOURCE, "§4.2.2, proof of (5)",
           "∧_{j≤k} z_j = MAJ_{2k−1}(z, 0^{k−1}) and ∨_{i≤m} z_i = MAJ_{2m−1}(z, 1^{m−1}).",
-          None, _gate_identities, kind="value"),
+          None, _gate_identities, kind="value",
+          falsifiable="fails on any input z (all 2^k are enumerated) where the gate and the "
+                      "padded majority differ — e.g. padding AND with ones"),
     Check("abms20.thm2.2", SOURCE, "Theorem 2.2 (upper bound)",
-          "T(Hi) < t for all i ⇒ T(G(H1,…,Hk)) < 2^{4k·4^k·t}.",
-          2 ** (4 * _k * 4 ** _k * _t), _thm22),
+          "T(Hi) < t for all i ⇒ T(G(H1,…,Hk)) < 2^{4k·4^k·t} (measured: the growth of T "
+          "under composition against t and k).",
+          2 ** THM22_LOG2_BOUND, _thm22, kind="measured",
+          falsifiable="measured only: T ≤ |X| on classes that fit in memory can never approach "
+                      "2^{4k·4^k·t} (≥ 2^128), so a verdict would be a tautology; rows report "
+                      "T(G(H…)) against t and k (and log2 T over the bound's exponent), and "
+                      "extremal.thm22 searches for the largest T(H∨H)/T(H) at each t"),
     Check("abms20.thm2.2.lower", SOURCE, "Theorem 2.2 (lower bound, §4.2.1 construction)",
           "For t ≥ 6 the random class H on [m], m = 2^{⌊t/5⌋}, has T(H) ≤ t (with positive "
-          "probability; the proof gives T(H) ≤ 4⌊t/5⌋+2) and T({h1∨h2}) ≥ 2^{⌊t/5⌋}.",
-          2 ** sympy.floor(_t / 5), _thm22_lower, kind="tightness"),
+          "probability; the proof gives T(H) ≤ 2k' = 4⌊t/5⌋+2) and T({h1∨h2}) ≥ 2^{⌊t/5⌋}.",
+          THM22_LOWER_SHARP, _thm22_lower, kind="tightness",
+          falsifiable="rows only with m > t (t ≥ 25), so T(H) ≤ t is not implied by |X|; fails "
+                      "if the certified T(H) exceeds the proof's 2k' (or t), or the m OR-ed "
+                      "hypotheses do not threshold-shatter [m]"),
     Check("dudley.vc_composition", SOURCE, "Dudley 1978, as used in §2.1.1",
           "With n = VC(G(H1…Hk)) and d_i = VC(Hi): 2^n ≤ ∏_i Σ_{j≤d_i} C(n, j) (Sauer–Shelah–"
           "Perles on each Hi; the growth function of G(H1…Hk) is at most the product).",
-          DUDLEY_BOUND, _dudley),
+          DUDLEY_BOUND, _dudley,
+          falsifiable="fails if a composed class shatters n points (certified) with 2^n above "
+                      "the product of the binomial sums; or(points, {0}) meets it with equality"),
     Check("abms20.sec2.1.1.simplified", SOURCE, "§2.1.1 (Dudley, as simplified in the text)",
           "With n = VC(G(H1…Hk)): 2^n ≤ n^{d1+…+dk} (the text's form of the growth bound).",
-          DUDLEY_SIMPLIFIED, _dudley_simplified),
+          DUDLEY_SIMPLIFIED, _dudley_simplified,
+          falsifiable="fails where 2^n > n^{Σd_i} (it does for n ≤ 2: a finding)"),
     Check("compose.facts", SOURCE, "Composition facts (§2 examples)",
           "XOR of two threshold classes = intervals with ∅; AND/OR/MAJ of threshold classes "
-          "= the threshold class.", None, _facts, kind="value"),
+          "= the threshold class.", None, _facts, kind="value",
+          falsifiable="set equalities of materialised classes: fail on any hypothesis in one "
+                      "class and not the other"),
 ]

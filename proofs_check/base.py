@@ -4,8 +4,16 @@ A :class:`Check` names one statement (``id``, the seed file it comes from, its n
 holds its bound as a sympy expression built in code (never parsed from a string), and ``run``
 returns :class:`Evidence` rows: the class and its parameters, the exact values computed by
 ltheory (each certified by a witness), the bound evaluated there, whether it holds, the slack,
-and a witness when it fails.  ``holds`` is ``None`` for measured-only statements (Õ(·) bounds
-with unspecified constants), where a row reports the measured value beside reference curves.
+the *tightness* (how close the row came to violating the statement: measured/bound for an upper
+bound, bound/measured for a lower bound, 1 for a met equality) and a witness when it fails.
+``holds`` is ``None`` for measured-only statements (Õ(·) bounds with unspecified constants), where
+a row reports the measured value beside reference curves.
+
+Every check says in ``falsifiable`` how its verdict could have been false on its rows (a check
+that cannot fail is not a check).  A statement that cannot be evaluated on finite instances (an
+O(·) with no constant, an existential constant, an asymptotic lower bound over all algorithms)
+is a first-class check of kind ``"not_evaluable"`` whose single row gives the reason
+(:func:`not_evaluable`); it is listed in the report, never silently left out.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -36,11 +44,16 @@ class Evidence:
     slack: Any = None
     witness: Any = None
     note: str = ""
+    #: how close this row came to violating the statement, in [0, ∞): measured/bound for an
+    #: upper bound, bound/measured for a lower bound, 1 for a met equality; > 1 on a violation;
+    #: None where no such ratio is meaningful (a row without a verdict)
+    tightness: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"class": self.subject, "params": _jsonable(self.params),
                 "values": _jsonable(self.values), "bound": _jsonable(self.bound),
                 "holds": self.holds, "slack": _jsonable(self.slack),
+                "tightness": None if self.tightness is None else round(float(self.tightness), 6),
                 "witness": _jsonable(self.witness), "note": self.note}
 
 
@@ -60,12 +73,34 @@ class CheckResult:
             return False
         return True if verdicts else None
 
+    @property
+    def status(self) -> str:
+        """"fails", "holds", "measured" (no verdict by design), "not evaluable" or "undecided"
+        (a verdict-bearing check none of whose rows was decided)."""
+        h = self.holds
+        if h is False:
+            return "fails"
+        if h is True:
+            return "holds"
+        if self.check.kind == NOT_EVALUABLE:
+            return "not evaluable"
+        return "measured" if self.check.kind == "measured" else "undecided"
+
+    @property
+    def tightness(self) -> float | None:
+        """The largest tightness over the rows that hold (None if no row carries one)."""
+        ts = [float(r.tightness) for r in self.rows
+              if r.tightness is not None and r.holds is True and math.isfinite(r.tightness)]
+        return max(ts) if ts else None
+
     def to_json(self) -> dict[str, Any]:
         c = self.check
+        t = self.tightness
         return {"id": c.id, "source": c.source, "statement": c.statement, "text": c.text,
                 "bound": str(c.bound) if c.bound is not None else None, "holds": self.holds,
-                "kind": c.kind, "seconds": round(self.seconds, 3),
-                "rows": [r.to_json() for r in self.rows]}
+                "status": self.status, "kind": c.kind, "falsifiable": c.falsifiable,
+                "tightness": None if t is None else round(t, 6),
+                "seconds": round(self.seconds, 3), "rows": [r.to_json() for r in self.rows]}
 
 
 @dataclass(frozen=True)
@@ -73,9 +108,12 @@ class Check:
     """A statement of a source paper that can be evaluated on finite classes.
 
     ``evaluate(quick)`` yields the evidence rows; ``kind`` is "bound" (an inequality that must
-    hold), "value" (a stated exact value), "tightness" (a construction claimed to reach a bound)
-    or "measured" (an Õ statement: rows carry the measured value and reference curves, holds
-    None).
+    hold), "value" (a stated exact value), "tightness" (a construction claimed to reach a bound),
+    "simulation" (a probability bound checked by a sound confidence interval), "privacy" (a
+    privacy claim against an exact or audited ε/δ), "measured" (an Õ statement: rows carry the
+    measured value and reference curves, holds None) or "not_evaluable" (see
+    :func:`not_evaluable`).  ``falsifiable`` says how the verdict could have been false on these
+    rows.
     """
 
     id: str
@@ -85,11 +123,43 @@ class Check:
     bound: sympy.Expr | None
     evaluate: Callable[[bool], Iterable[Evidence]] = field(repr=False, compare=False)
     kind: str = "bound"
+    falsifiable: str = ""
 
     def run(self, quick: bool = False) -> CheckResult:
         t0 = time.perf_counter()
         rows = tuple(self.evaluate(quick))
         return CheckResult(self, rows, time.perf_counter() - t0)
+
+
+#: the kind of a statement that cannot be evaluated on finite instances
+NOT_EVALUABLE = "not_evaluable"
+KINDS = ("bound", "value", "tightness", "simulation", "privacy", "measured", NOT_EVALUABLE)
+
+
+def not_evaluable(cid: str, source: str, statement: str, text: str, reason: str) -> Check:
+    """A statement listed as not evaluable on finite instances, with the reason (one row, no
+    verdict)."""
+
+    def rows(quick: bool) -> Iterator[Evidence]:
+        yield Evidence("not evaluable", {}, {"reason": reason}, None, None,
+                       note=f"NOT EVALUABLE: {reason}")
+
+    return Check(cid, source, statement, text, None, rows, kind=NOT_EVALUABLE,
+                 falsifiable=f"not evaluable on finite instances: {reason}")
+
+
+def tight(measured: Any, bound: Any, lower: bool = False) -> float | None:
+    """measured/bound (``lower``: bound/measured) as a float; 1 when both are 0; None if either
+    is not a number."""
+    try:
+        a, b = (float(bound), float(measured)) if lower else (float(measured), float(bound))
+    except (TypeError, ValueError):
+        return None
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return None
+    if b == 0:
+        return 1.0 if a == 0 else math.inf
+    return a / b
 
 
 def dims(H: HypothesisClass, *kinds: str) -> dict[str, int]:
@@ -158,7 +228,7 @@ def le_row(subject: str, params: dict[str, Any], measured: int, bound: Any,
     """A row for "measured <= bound"; on failure the witness is computed and attached."""
     holds = measured <= bound
     return Evidence(subject, params, values, bound, holds, _slack(bound, measured),
-                    None if holds or witness is None else witness(), note)
+                    None if holds or witness is None else witness(), note, tight(measured, bound))
 
 
 def eq_row(subject: str, params: dict[str, Any], measured: int, stated: Any,
@@ -167,7 +237,8 @@ def eq_row(subject: str, params: dict[str, Any], measured: int, stated: Any,
     """A row for a stated exact value; on disagreement the witness of the exact value is given."""
     holds = measured == stated
     return Evidence(subject, params, values, stated, holds, _slack(stated, measured),
-                    None if holds or witness is None else witness(), note)
+                    None if holds or witness is None else witness(), note,
+                    1.0 if holds else 0.0)
 
 
 def _slack(bound: Any, measured: Any) -> Any:
