@@ -8,7 +8,21 @@ Checked by simulation: D is uniform on the (finite) domain, so the error of ever
 each trial draws a sample and asks whether some consistent h has error > α.  The failure
 probability is estimated with a two-sided 95% Clopper–Pearson interval (scipy); the statement
 "holds" unless the interval's lower end exceeds the bound.  n is rounded up, which the proof
-allows (its bound |C|(1-α)^n <= e^{ln|C| - αn} <= e^{-αn/2} for n >= 2 ln|C|/α).
+allows (its bound |C|(1-α)^n <= e^{ln|C| - αn} <= e^{-αn/2} for n >= 2 ln|C|/α).  Besides
+catalog classes, a class of hypotheses with disjoint disagreement sets of mass just above α
+makes the union bound nearly tight.
+
+§1, the generic private learner (``pac.em_sample_bound``): the exponential mechanism with
+u = −#errors fails (population error > α) with probability < |C|e^{−εαn/4} + |C|e^{−α²n/2}, so
+n ≥ 8 ln|C|/(α·min(α, ε)) suffices.  Evaluated on ``ExponentialMechanismLearner`` at that n:
+exactly for two-hypothesis classes (a binomial sum over the sample's errors), by simulation with
+a Hoeffding interval (the exact conditional failure probability averaged over samples) on
+catalog classes.
+
+§2, private multiplicative weights (``pmw.claim``): "MW is (12Tα², e^{−Tα})-DP" — the exact δ at
+ε = 12Tα² on the neighbouring pair r_1 = (1, 0) vs (0, 1) (all later rewards 0), in closed form
+(``exact_delta_two_experts``) and, for small T, from the learner's exact output distribution.
+Theorem 3 ((ε, e^{−Ω(√(Tε))}) and an O(·) regret) has unstated constants: not evaluable.
 """
 
 from __future__ import annotations
@@ -22,10 +36,29 @@ from scipy.stats import beta
 
 from ltheory import catalog
 from ltheory.core.hypothesis_class import HypothesisClass
-from proofs_check.base import Check, Evidence
+from proofs_check.base import Check, Evidence, evaluate_bound, not_evaluable, tight
 
 SOURCE = "004_5635bafb29a98a47.txt"
-_alpha, _n = sympy.symbols("alpha n", positive=True)
+_alpha, _n, _eps, _C, _T = sympy.symbols("alpha n epsilon C T", positive=True)
+#: Theorem 1's failure probability bound
+THM1_BOUND = sympy.exp(-_alpha * _n / 2)
+#: §1: the generic private learner fails with probability < |C|e^{−εαn/4} + |C|e^{−α²n/2} ...
+EM_FAILURE_BOUND = _C * sympy.exp(-_eps * _alpha * _n / 4) + _C * sympy.exp(-_alpha ** 2 * _n / 2)
+#: ... which is small once n ≥ 8 ln|C| / (α·min(α, ε))
+EM_SAMPLES = 8 * sympy.log(_C) / (_alpha * sympy.Min(_alpha, _eps))
+#: §2: MW is (12Tα², e^{−Tα})-DP
+PMW_EPSILON = 12 * _T * _alpha ** 2
+PMW_DELTA = sympy.exp(-_T * _alpha)
+
+
+def disjoint_class(blocks: int, size: int) -> HypothesisClass:
+    """{0} ∪ {1 on block j}: ``blocks`` hypotheses disagreeing with the all-zero target on
+    disjoint sets of ``size`` points each (domain blocks·size + 1 points)."""
+    n = blocks * size + 1
+    M = np.zeros((blocks + 1, n), dtype=np.uint8)
+    for j in range(blocks):
+        M[j + 1, j * size:(j + 1) * size] = 1
+    return HypothesisClass.from_matrix(M, domain=n)
 
 
 def _failure_rate(H: HypothesisClass, target: int, alpha: float, n: int, trials: int,
@@ -50,13 +83,14 @@ def _thm1(quick: bool) -> Iterator[Evidence]:
                ("intervals", {"n": 16}, catalog.family("intervals", n=16, empty=True)),
                ("points", {"n": 20}, catalog.family("points", n=20, zero=True)),
                ("random", {"m": 64, "n": 12, "seed": 1},
-                catalog.family("random", m=64, n=12, p=0.5, seed=1))]
+                catalog.family("random", m=64, n=12, p=0.5, seed=1)),
+               ("disjoint disagreement sets", {"blocks": 8, "size": 5}, disjoint_class(8, 5))]
     for name, params, H in classes:
         for alpha in (0.25, 0.1) if quick else (0.3, 0.2, 0.1, 0.05):
             n = math.ceil(2 * math.log(len(H)) / alpha)
-            target = int(rng.integers(len(H)))
+            target = 0 if name.startswith("disjoint") else int(rng.integers(len(H)))
             k, T = _failure_rate(H, target, alpha, n, trials, rng)
-            bound = math.exp(-alpha * n / 2)
+            bound = float(evaluate_bound(THM1_BOUND, alpha=alpha, n=n))
             lo = float(beta.ppf(0.025, k, T - k + 1)) if k > 0 else 0.0
             hi = float(beta.ppf(0.975, k + 1, T - k)) if k < T else 1.0
             holds = lo <= bound
@@ -64,11 +98,149 @@ def _thm1(quick: bool) -> Iterator[Evidence]:
                            {"failures": k, "trials": T, "rate": k / T, "95% CI": [lo, hi],
                             "|C|(1-alpha)^n": len(H) * (1 - alpha) ** n},
                            bound, holds, bound - k / T, None if holds else {"target": target},
-                           "bound = e^{-alpha n / 2}; holds unless the CI lies above it")
+                           "bound = e^{-alpha n / 2}; holds unless the CI lies above it",
+                           tight(k / T, bound))
+
+
+def _em_rows_exact(quick: bool) -> Iterator[Evidence]:
+    """|C| = 2: C = {f, g}, g wrong on a set of mass p > α; the learner fails iff it outputs g,
+    with probability E_b[e^{−εb/2}/(1 + e^{−εb/2})], b ~ Bin(n, p) errors of g — exact."""
+    from scipy.stats import binom
+
+    from ltheory.privacy.learners.exponential import ExponentialMechanismLearner
+
+    for alpha, eps, p in ((0.1, 0.05, 0.11), (0.2, 0.1, 0.21), (0.1, 1.0, 0.11)) if quick else (
+            (0.1, 0.05, 0.11), (0.2, 0.1, 0.21), (0.1, 1.0, 0.11), (0.05, 0.02, 0.051),
+            (0.3, 0.3, 0.31), (0.1, 0.5, 0.2)):
+        n = math.ceil(float(evaluate_bound(EM_SAMPLES, C=2, alpha=alpha, epsilon=eps)))
+        # the learner itself on its two-hypothesis class: P[g | b errors of g, 0 of f]
+        learner = ExponentialMechanismLearner(["0", "1"], eps)
+        b = np.arange(n + 1)
+        # P[g | g errs on b sample points]: the learner's own probability on b points where g
+        # (the hypothesis "1") is wrong — computed by the learner, not re-derived here
+        p_g = np.array([learner.probabilities(((0, 0),) * int(k))[1] if k else 0.5
+                        for k in b])
+        fail = float(np.sum(binom.pmf(b, n, p) * p_g))
+        bound = float(evaluate_bound(EM_FAILURE_BOUND, C=2, alpha=alpha, epsilon=eps, n=n))
+        ok = fail <= bound
+        yield Evidence("two hypotheses, g wrong on mass p (exact)",
+                       {"alpha": alpha, "epsilon": eps, "p": p, "n = ⌈8 ln|C|/(α min(α,ε))⌉": n},
+                       {"P[error > α] (exact)": fail}, bound, ok, bound - fail,
+                       None if ok else {"n": n, "p": p}, "", tight(fail, bound))
+
+
+def _em_rows_sim(quick: bool) -> Iterator[Evidence]:
+    from ltheory.privacy.learners.exponential import ExponentialMechanismLearner
+
+    rng = np.random.default_rng(4004)
+    trials = 200 if quick else 1000
+    cases = [("thresholds", {"n": 16}, catalog.family("thresholds", n=16)),
+             ("disjoint disagreement sets", {"blocks": 4, "size": 3}, disjoint_class(4, 3))]
+    for name, params, H in cases:
+        for alpha, eps in ((0.25, 0.5),) if quick else ((0.25, 0.5), (0.2, 1.0)):
+            n = math.ceil(float(evaluate_bound(EM_SAMPLES, C=len(H), alpha=alpha, epsilon=eps)))
+            M = H.matrix.astype(bool)
+            target = 0
+            err = (M != M[target][None, :]).mean(axis=1)
+            bad = err > alpha
+            learner = ExponentialMechanismLearner(H, eps)
+            vals = []
+            for _ in range(trials):
+                xs = rng.integers(0, H.domain_size, size=n)
+                data = tuple((int(x), int(M[target, x])) for x in xs)
+                vals.append(float(learner.probabilities(data)[bad].sum()))
+            mean = float(np.mean(vals))
+            half = math.sqrt(math.log(2 / 0.05) / (2 * trials))        # Hoeffding, 95%
+            bound = float(evaluate_bound(EM_FAILURE_BOUND, C=len(H), alpha=alpha, epsilon=eps,
+                                         n=n))
+            ok = mean - half <= bound
+            yield Evidence(name, {**params, "alpha": alpha, "epsilon": eps, "n": n},
+                           {"P[error > α] (mean of exact conditionals)": mean,
+                            "95% Hoeffding interval": [max(0.0, mean - half),
+                                                       min(1.0, mean + half)],
+                            "trials": trials}, bound, ok, bound - mean,
+                           None if ok else {"target": target}, "holds unless the interval "
+                           "lies above the bound", tight(mean, bound))
+
+
+def _em_sample_bound(quick: bool) -> Iterator[Evidence]:
+    yield from _em_rows_exact(quick)
+    yield from _em_rows_sim(quick)
+
+
+def _pmw(quick: bool) -> Iterator[Evidence]:
+    import warnings
+
+    from ltheory.privacy.auditing.exact import aligned, delta_of_epsilon
+    from ltheory.privacy.learners.multiplicative_weights import (
+        PrivateMultiplicativeWeights,
+        exact_delta_two_experts,
+    )
+
+    grid = ((0.15, 8), (0.05, 100), (0.005, 1000), (0.002, 10000)) if quick else (
+        (0.15, 8), (0.3, 4), (0.05, 100), (0.1, 100), (0.01, 1000), (0.005, 1000),
+        (0.005, 3000), (0.003, 5000), (0.002, 10000), (0.001, 30000))
+    for alpha, T in grid:
+        eps = float(evaluate_bound(PMW_EPSILON, T=T, alpha=alpha))
+        claimed = float(evaluate_bound(PMW_DELTA, T=T, alpha=alpha))
+        exact = exact_delta_two_experts(alpha, T, eps)
+        ok = exact <= claimed
+        yield Evidence("K = 2, r_1 = (1,0) vs (0,1), later rewards 0 (closed form)",
+                       {"alpha": alpha, "T": T, "epsilon = 12Tα²": eps},
+                       {"exact δ(ε)": exact, "claimed δ = e^{−Tα}": claimed},
+                       claimed, ok, claimed - exact,
+                       None if ok else {"d0": "r_1 = (1, 0), r_t = (0, 0) for t ≥ 2",
+                                        "d1": "r_1 = (0, 1), r_t = (0, 0) for t ≥ 2",
+                                        "epsilon": eps, "exact delta": exact},
+                       "" if ok else "the exact δ at ε = 12Tα² exceeds e^{−Tα}: the privacy "
+                       "loss α(2B − (T−1)), B ~ Bin(T−1, e^α/(1+e^α)), has a Gaussian tail of "
+                       "width α√T, far above e^{−Tα} when α is small and T large",
+                       tight(exact, claimed))
+    # the closed form against the learner's exact output distribution (independent route)
+    for alpha, T, K in ((0.3, 6, 2), (0.2, 5, 3)) if quick else ((0.3, 6, 2), (0.2, 5, 3),
+                                                                 (0.15, 8, 2)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mw = PrivateMultiplicativeWeights(alpha, T, K, claim="approx")
+        r0 = [[0.0] * K for _ in range(T)]
+        r1 = [[0.0] * K for _ in range(T)]
+        r0[0][0] = 1.0
+        r1[0][1:] = [1.0] * (K - 1)
+        eps = float(evaluate_bound(PMW_EPSILON, T=T, alpha=alpha))
+        claimed = float(evaluate_bound(PMW_DELTA, T=T, alpha=alpha))
+        _, a, b = aligned(mw.output_distribution(r0), mw.output_distribution(r1))
+        d = delta_of_epsilon(a, b, eps)
+        two = exact_delta_two_experts(alpha, T, eps) if K == 2 else None
+        ok = d <= claimed and (two is None or abs(two - d) < 1e-12)
+        yield Evidence("exact output distribution of PrivateMultiplicativeWeights",
+                       {"alpha": alpha, "T": T, "K": K, "epsilon = 12Tα²": eps},
+                       {"exact δ(ε) (enumerated)": d, "closed form (K = 2)": two,
+                        "claimed δ": claimed}, claimed, ok, claimed - d,
+                       None if ok else {"d0": r0, "d1": r1}, "", tight(d, claimed))
 
 
 CHECKS = [
     Check("pac.thm1", SOURCE, "Theorem 1 (consistent learners)",
           "With n = 2 ln|C|/α samples, every consistent h has error <= α with probability "
-          ">= 1 - e^{-αn/2}.", sympy.exp(-_alpha * _n / 2), _thm1, kind="simulation"),
+          ">= 1 - e^{-αn/2}.", THM1_BOUND, _thm1, kind="simulation",
+          falsifiable="fails if the 95% Clopper–Pearson interval of the measured failure rate "
+                      "lies above e^{−αn/2}; the disjoint-disagreement class brings the rate to "
+                      "a sizeable fraction of the bound"),
+    Check("pac.em_sample_bound", SOURCE, "§1, generic private learner (sample bound)",
+          "The exponential mechanism (u = −#errors) fails (error > α) with probability < "
+          "|C|e^{−εαn/4} + |C|e^{−α²n/2}; n ≥ 8 ln|C|/(α·min(α, ε)) samples suffice.",
+          EM_FAILURE_BOUND, _em_sample_bound, kind="simulation",
+          falsifiable="fails if, at n = ⌈8 ln|C|/(α min(α,ε))⌉, ExponentialMechanismLearner's "
+                      "exact (two-hypothesis) or Hoeffding-bounded failure probability exceeds "
+                      "the bound; the two-hypothesis rows reach a large fraction of it"),
+    Check("pmw.claim", SOURCE, "§2, approximate privacy of MW",
+          "MW (K experts, T rounds, rate α) is (12Tα², e^{−Tα})-differentially private with "
+          "respect to the reward database.", PMW_DELTA, _pmw, kind="privacy",
+          falsifiable="exact: fails where the exact δ at ε = 12Tα² on one neighbouring pair "
+                      "exceeds e^{−Tα} (it does for small α and large T: a finding)"),
+    not_evaluable("pmw.thm3", SOURCE, "Theorem 3",
+                  "For ε ≤ 1, MW is (ε, e^{−Ω(√(Tε))})-DP and has expected reward ≥ max_i Σ_t "
+                  "r_t(i) − O(ln K·√T/√ε).",
+                  "both parts hide constants (Ω, O): no finite T, ε can refute them; the "
+                  "explicit (12Tα², e^{−Tα}) claim they rest on is pmw.claim"),
 ]
