@@ -1,0 +1,272 @@
+"""Checks of Alon, Beimel, Moran, Stemmer 2020 (seed ``001_ed369e7bc84e5ca0.txt``): the learning
+statements of §3, §5 and §7.
+
+- Theorem 3.8 (VC generalization): with m ≥ (80/α)(VC·ln(16/α) + ln(2/β)) samples from P,
+  Pr[∃ c, h ∈ H: error_P(h, c) > α ∧ error_S(h, c) < α/2] ≤ β.  Simulated on finite classes with
+  P uniform (every error_P exact): the failure rate's 95% Clopper–Pearson interval at the
+  theorem's m, and the measured m* (smallest m on a doubling grid whose interval lies below β) —
+  the row's tightness is m*/m, how far the constant 80 could shrink before the verdict flips.
+- Claim 5.4 (A_Relabel's exponential mechanism, ε = 1, score q(D, h) = errors on D, over the
+  patterns H = Π_H(S)): P[q(D, h) > min q + α|D|] ≤ |H|e^{−α|D|/2} ≤ (e|S|/VC)^VC e^{−α|D|/2}
+  ≤ β when |D| meets the claim's bound — every link of the proof's chain, exactly.
+- Equation (6) (§4.2.2, the weak learner's edge): for every sequence consistent with
+  MAJ_k(H, …, H) some h ∈ H makes at most (1/2 − 1/k)T mistakes.  The worst sequence for a
+  target g is a zero-sum game (an LP over the weights of the points); the averaging argument of
+  the proof gives 1/2 − 1/(2k), which is checked beside the stated value.
+- Theorem 3.9, Theorem 3.14, Lemma 5.5 and Lemma 7.3 hide their constants (an existential γ,
+  O(·)): listed as not evaluable.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator
+from fractions import Fraction
+
+import numpy as np
+import sympy
+from scipy.optimize import linprog
+from scipy.stats import beta as beta_dist
+
+from ltheory import catalog
+from ltheory.core.boolean import Aggregation
+from ltheory.core.compose import compose
+from ltheory.core.hypothesis_class import HypothesisClass
+from proofs_check.base import Check, Evidence, dims, evaluate_bound, not_evaluable, tight
+
+SOURCE = "001_ed369e7bc84e5ca0.txt"
+_a, _b, _vc, _S, _D, _H, _k = sympy.symbols("alpha beta VC S D H k", positive=True)
+#: Theorem 3.8's sample size
+THM38_SAMPLES = 80 / _a * (_vc * sympy.log(16 / _a) + sympy.log(2 / _b))
+#: Claim 5.4: the sample-size condition on |D| and the proof's chain of bounds
+CLAIM54_D = 2 / _a * sympy.log(1 / _b) + 2 * _vc / _a * sympy.log(sympy.E * _S / _vc)
+CLAIM54_D_HALF = 4 / _a * sympy.log(1 / _b) + 10 * _vc / _a * sympy.log(20 * sympy.E / _a)
+CLAIM54_EM = _H * sympy.exp(-_a * _D / 2)
+CLAIM54_SSP = (sympy.E * _S / _vc) ** _vc * sympy.exp(-_a * _D / 2)
+#: Equation (6): the fraction of mistakes of the best h ∈ H
+EQ6_STATED = sympy.Rational(1, 2) - 1 / _k
+#: what the proof's averaging gives: at most (k−1)/2 of k hypotheses err on an example
+EQ6_AVERAGING = sympy.Rational(1, 2) - 1 / (2 * _k)
+
+
+# ----------------------------------------------------------------------------- Theorem 3.8
+
+def _failure_rate(D: np.ndarray, errP: np.ndarray, alpha: float, m: int, trials: int,
+                  rng: np.random.Generator) -> int:
+    """Trials (of ``trials``) in which some pair (h, c) has error_P > α and error_S < α/2."""
+    far = errP > alpha
+    if not far.any():
+        return 0
+    Df = D[far].astype(float)
+    N = D.shape[1]
+    fails = 0
+    for _ in range(trials):
+        counts = np.bincount(rng.integers(0, N, size=m), minlength=N)
+        fails += bool(((Df @ counts) < alpha / 2 * m).any())
+    return fails
+
+
+def _thm38(quick: bool) -> Iterator[Evidence]:
+    rng = np.random.default_rng(38)
+    trials = 100 if quick else 300
+    classes = [("thresholds", {"n": 20}, catalog.family("thresholds", n=20)),
+               ("points", {"n": 12}, catalog.family("points", n=12, zero=True)),
+               ("intervals", {"n": 10}, catalog.family("intervals", n=10, empty=True))]
+    for name, params, H in classes:
+        vc = dims(H, "vc")["vc"]
+        M = H.matrix.astype(bool)
+        pairs = np.array(list(itertools.product(range(len(H)), repeat=2)))
+        D = M[pairs[:, 0]] != M[pairs[:, 1]]
+        errP = D.mean(axis=1)
+        for alpha, beta in ((0.25, 0.1),) if quick else ((0.25, 0.1), (0.2, 0.05)):
+            m = math.ceil(float(evaluate_bound(THM38_SAMPLES, alpha=alpha, beta=beta, VC=vc)))
+            k = _failure_rate(D, errP, alpha, m, trials, rng)
+            lo = float(beta_dist.ppf(0.025, k, trials - k + 1)) if k else 0.0
+            ok = lo <= beta
+            # the smallest m on a doubling grid where the failure rate is provably below β
+            m_star = None
+            mm = 4
+            while mm < m:
+                kk = _failure_rate(D, errP, alpha, mm, trials, rng)
+                hi = float(beta_dist.ppf(0.975, kk + 1, trials - kk)) if kk < trials else 1.0
+                if hi <= beta:
+                    m_star = mm
+                    break
+                mm *= 2
+            m_star = m if m_star is None else m_star
+            yield Evidence(name, {**params, "alpha": alpha, "beta": beta, "VC": vc},
+                           {"m (theorem)": m, "failures at m": k, "trials": trials,
+                            "measured m* (rate provably ≤ β)": m_star,
+                            "m*/m": round(m_star / m, 4)},
+                           beta, ok, beta - k / trials, None if ok else {"m": m},
+                           "tightness = m*/m: how far the constant 80 could shrink on this "
+                           "class before the failure rate exceeds β", m_star / m)
+
+
+# ----------------------------------------------------------------------------- Claim 5.4
+
+def _patterns(M: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return np.unique(M[:, pts].astype(np.int8), axis=0)
+
+
+def claim54_row(name: str, params: dict, H: HypothesisClass, d: int, t: int, alpha: float,
+                beta: float, rng: np.random.Generator, form: str) -> Evidence:
+    """S = D∘T with |D| = d, |T| = t random points, D's labels random (agnostic); the exact
+    failure probability of the exponential mechanism (ε = 1) over Π_H(S)."""
+    vc = dims(H, "vc")["vc"]
+    xs = rng.integers(0, H.domain_size, size=d + t)
+    ys = rng.integers(0, 2, size=d)
+    pats = _patterns(H.matrix, xs)                     # Π_H(P), P = the points of S
+    q = (pats[:, :d] != ys[None, :]).sum(axis=1).astype(float)
+    w = np.exp(-(q - q.min()) / 2)
+    p = w / w.sum()
+    fail = float(p[q > q.min() + alpha * d].sum())
+    em = float(evaluate_bound(CLAIM54_EM, H=len(pats), alpha=alpha, D=d))
+    ssp = float(evaluate_bound(CLAIM54_SSP, S=d + t, VC=vc, alpha=alpha, D=d))
+    links = {"P ≤ |H|e^{−α|D|/2}": (fail, em), "|H|e^{..} ≤ (e|S|/VC)^VC e^{..}": (em, ssp),
+             "(e|S|/VC)^VC e^{..} ≤ β": (ssp, beta)}
+    ok = all(a <= b * (1 + 1e-12) for a, b in links.values())
+    return Evidence(name, {**params, "|D|": d, "|T|": t, "alpha": alpha, "beta": beta,
+                           "VC": vc, "form": form},
+                    {"P[q(D,h) > min q + α|D|] (exact)": fail, "|Π_H(S)|": len(pats),
+                     "|H|e^{−α|D|/2}": em, "(e|S|/VC)^VC e^{−α|D|/2}": ssp},
+                    beta, ok, beta - fail,
+                    None if ok else {"failed links": [k for k, (a, b) in links.items() if a > b]},
+                    "every link of the proof's chain must hold; tightness is the tightest link",
+                    max(a / b for a, b in links.values() if b > 0))
+
+
+def _claim54(quick: bool) -> Iterator[Evidence]:
+    rng = np.random.default_rng(54)
+    classes = [("thresholds", {"n": 64}, catalog.family("thresholds", n=64)),
+               ("points", {"n": 64}, catalog.family("points", n=64, zero=True))]
+    if not quick:
+        classes.append(("intervals", {"n": 24}, catalog.family("intervals", n=24, empty=True)))
+    for name, params, H in classes:
+        vc = dims(H, "vc")["vc"]
+        for alpha, beta in ((0.5, 0.1), (0.25, 0.1)) if quick else (
+                (0.5, 0.1), (0.25, 0.1), (0.25, 0.01), (0.1, 0.1)):
+            # first form: |D| ≥ (2/α)ln(1/β) + (2VC/α)ln(e|S|/VC) with |T| = |D| (a fixed point)
+            d = 1
+            for _ in range(60):
+                nd = math.ceil(float(evaluate_bound(CLAIM54_D, alpha=alpha, beta=beta, VC=vc,
+                                                    S=2 * d)))
+                if nd == d:
+                    break
+                d = nd
+            yield claim54_row(name, params, H, d, d, alpha, beta, rng, "|D| ≥ (2/α)ln(1/β) + "
+                              "(2VC/α)ln(e|S|/VC), |T| = |D|")
+            d2 = math.ceil(float(evaluate_bound(CLAIM54_D_HALF, alpha=alpha, beta=beta, VC=vc)))
+            yield claim54_row(name, params, H, d2, d2, alpha, beta, rng,
+                              "|D| ≥ (4/α)ln(1/β) + (10VC/α)ln(20e/α), |T| = |D|")
+
+
+# ----------------------------------------------------------------------------- Equation (6)
+
+def worst_sequence(H: HypothesisClass, g: np.ndarray) -> tuple[Fraction, list[int]]:
+    """max over sequences labelled by g of min_{h∈H} (mistakes of h)/T — the value of the game
+    max_c min_h Σ_x c_x [h(x) ≠ g(x)] (LP, HiGHS), returned exactly for the integer sequence
+    obtained by rounding the optimal c (a witness: counts per point)."""
+    Dis = (H.matrix.astype(bool) != g.astype(bool)[None, :]).astype(float)
+    k, N = Dis.shape
+    # variables c (N) and v; maximise v s.t. v − Σ_x c_x Dis[h, x] ≤ 0, Σ c = 1, c ≥ 0
+    res = linprog(np.r_[np.zeros(N), -1.0], A_ub=np.hstack([-Dis, np.ones((k, 1))]),
+                  b_ub=np.zeros(k), A_eq=np.r_[np.ones(N), 0.0][None, :], b_eq=[1.0],
+                  bounds=[(0, None)] * N + [(None, None)], method="highs")
+    c = [Fraction(float(x)).limit_denominator(1000) for x in res.x[:N]]
+    den = math.lcm(*(f.denominator for f in c)) if c else 1
+    counts = [int(f * den) for f in c]
+    T = sum(counts)
+    best = min(sum(n for n, bad in zip(counts, row, strict=True) if bad)
+               for row in Dis.astype(bool))
+    return Fraction(best, T), counts
+
+
+def _eq6_classes(quick: bool) -> Iterator[tuple[str, dict, HypothesisClass, int]]:
+    yield ("three hypotheses each wrong on one point", {"n": 3},
+           HypothesisClass.from_strings(["011", "101", "110"]), 3)
+    yield "points", {"n": 4}, catalog.family("points", n=4), 3
+    yield "thresholds", {"n": 4}, catalog.family("thresholds", n=4), 3
+    yield "random", {"m": 5, "n": 5, "seed": 1}, catalog.family("random", m=5, n=5, p=0.5,
+                                                                 seed=1), 3
+    yield ("five hypotheses each wrong on two points", {"n": 5},
+           HypothesisClass.from_strings(["00111", "10011", "11001", "11100", "01110"]), 5)
+    if not quick:
+        yield "points", {"n": 6}, catalog.family("points", n=6), 5
+        yield "random", {"m": 6, "n": 6, "seed": 2}, catalog.family("random", m=6, n=6, p=0.5,
+                                                                     seed=2), 3
+
+
+def _eq6(quick: bool) -> Iterator[Evidence]:
+    for name, params, H, k in _eq6_classes(quick):
+        C = compose(Aggregation.parse("maj").bind(k), *([H] * k))
+        worst, where = Fraction(-1), None
+        for g in C.matrix:
+            v, counts = worst_sequence(H, g)
+            if v > worst:
+                worst, where = v, (g, counts)
+        stated = evaluate_bound(EQ6_STATED, k=k)
+        averaging = evaluate_bound(EQ6_AVERAGING, k=k)
+        ok = worst <= stated
+        ok_avg = worst <= averaging
+        g, counts = where
+        seq = [[int(x), int(g[x])] for x, n in enumerate(counts) for _ in range(n)]
+        witness = None if ok else {"target g": "".join(map(str, g)), "sequence (x, y)": seq,
+                                   "best h's mistakes / T": str(worst)}
+        yield Evidence(f"{name}, k = {k} (as stated: 1/2 − 1/k)", {**params, "k": k},
+                       {"max over sequences of min_h mistakes/T": str(worst),
+                        "|MAJ_k(H…H)|": len(C)}, str(stated), ok, float(stated - worst),
+                       witness,
+                       "" if ok else f"on this sequence every h ∈ H errs on {worst} of the "
+                       f"examples > 1/2 − 1/k = {stated}: at most (k−1)/2 of the k voters err "
+                       "on an example, a fraction 1/2 − 1/(2k), not 1/2 − 1/k",
+                       tight(float(worst), float(stated)))
+        yield Evidence(f"{name}, k = {k} (the averaging bound 1/2 − 1/(2k))",
+                       {**params, "k": k}, {"max over sequences of min_h mistakes/T": str(worst)},
+                       str(averaging), ok_avg, float(averaging - worst),
+                       None if ok_avg else {"sequence (x, y)": seq},
+                       "what the proof's averaging argument gives", tight(float(worst),
+                                                                          float(averaging)))
+
+
+CHECKS = [
+    Check("abms20.thm3.8", SOURCE, "Theorem 3.8 (VC generalization bound)",
+          "With m ≥ (80/α)(VC·ln(16/α) + ln(2/β)) i.i.d. samples, Pr[∃ c, h ∈ H: error_P(h, c) > α "
+          "∧ error_S(h, c) < α/2] ≤ β.", THM38_SAMPLES, _thm38, kind="simulation",
+          falsifiable="fails if the failure rate's 95% interval at the theorem's m lies above β; "
+                      "tightness m*/m is the fraction of the theorem's m at which the rate is "
+                      "already provably below β (the constant 80 could shrink that far)"),
+    Check("abms20.claim5.4", SOURCE, "Claim 5.4 (A_Relabel's exponential mechanism)",
+          "If |D| ≥ (2/α)ln(1/β) + (2VC/α)ln(e|S|/VC) (or, with |D| ≥ |S|/2, |D| ≥ (4/α)ln(1/β) + "
+          "(10VC/α)ln(20e/α)), then q(D, h) ≤ min_c q(D, c) + α|D| with probability ≥ 1 − β.",
+          CLAIM54_EM, _claim54,
+          falsifiable="exact: fails if the exponential mechanism's exact failure probability "
+                      "exceeds |H|e^{−α|D|/2}, or the Sauer–Shelah–Perles link |Π_H(S)| ≤ "
+                      "(e|S|/VC)^VC fails, or the final bound exceeds β at the claim's |D|"),
+    Check("abms20.eq6", SOURCE, "§4.2.2, Equation (6) (the weak learner's edge)",
+          "For every sequence of T examples consistent with MAJ_k(H, …, H) some h ∈ H makes at "
+          "most (1/2 − 1/k)T mistakes.", EQ6_STATED, _eq6,
+          falsifiable="exact (an LP per target, the witness sequence re-checked in integers): "
+                      "fails when some sequence makes every h ∈ H err on more than (1/2 − 1/k)T "
+                      "examples — it does (a finding); the averaging bound 1/2 − 1/(2k) rows "
+                      "fail only if that argument were wrong"),
+    not_evaluable("abms20.thm3.9", SOURCE, "Theorem 3.9 (agnostic VC bound)",
+                  "There is a constant γ such that m ≥ γ(VC + ln(1/β))/α² samples give "
+                  "Pr[∃h: |error_μ(h) − error_S(h)| ≥ α] ≤ β.",
+                  "the constant γ is existential: any finite set of measurements is consistent "
+                  "with some γ"),
+    not_evaluable("abms20.thm3.14", SOURCE, "Theorem 3.14 (DP generalization, multiplicative)",
+                  "For an (ε, δ)-DP algorithm outputting a predicate, Pr[E_P[test] > e^{2ε}(mean_S "
+                  "+ (10/(εn))log(1/(εδn)))] < O(εδn/log(1/(εδn))).",
+                  "the failure probability is an O(·) with no constant, and the statement "
+                  "quantifies over all (ε, δ)-DP algorithms"),
+    not_evaluable("abms20.lemma5.5", SOURCE, "Lemma 5.5",
+                  "With |V| ≥ O((VC ln(1/α) + ln(1/β))/α) and |D| ≥ O((VC + ln(1/β))/α²), with "
+                  "probability 1 − O(β + δ|D|), error_P(f, h) ≤ O(error_D(f, h) + α).",
+                  "every quantity is an O(·) with unstated constants"),
+    not_evaluable("abms20.lemma7.3", SOURCE, "Lemma 7.3 (ClosureLearn is accurate)",
+                  "If |S_i| ≥ O((k²VC(G(H1…Hk)) + k ln(k/β))/α² + m_i(α/k, β/k, 1, δ)) then with "
+                  "probability 1 − O(β + kδ|S_i|), error_P(c) ≤ O(α).",
+                  "every quantity is an O(·) with unstated constants"),
+]

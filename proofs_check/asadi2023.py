@@ -1,0 +1,343 @@
+"""Checks of Asadi, Carmosino, Jahanara, Rafiey & Salamatian, "Private Boosted Decision Trees via
+Smooth Re-Weighting" (seed ``003_6155d6bc744b4bb1.txt``), against the project's learners
+(``ltheory.privacy.learners.boosting``).
+
+- Theorem 1 (advanced composition) and Remark 16 (the composition formula used for DP-TopDown's
+  approximate-DP variant): the claimed (ε, δ) of a t-fold composition of ε₀-DP mechanisms
+  against the *exact* δ(ε) of the worst such composition — t-fold randomized response (Kairouz,
+  Oh & Viswanath 2015, Theorem 3.3: every ε₀-DP mechanism's composition is a post-processing of
+  randomized response's), whose privacy loss is ε₀(2B − t), B ~ Bin(t, e^{ε₀}/(1 + e^{ε₀})), so
+  δ(ε) = Σ_b P(b)·(1 − e^{ε − loss(b)})₊ exactly.  Remark 16 writes ε̃ = t ε₀² + ε₀√(t log(1/δ̃))
+  (ε₀ = 8ηζ); Theorem 1 has √(2t ln(1/δ)) ε₀ + t ε₀(e^{ε₀} − 1).
+- Lemmas 14–15 (robust sensitivity of the Gini split score im_{ℓ,h,μ} of DP-TopDown, claimed
+  ≤ 4ζ): the largest |im(S, μ) − im(S', μ)| over neighbouring datasets (one substitution, μ
+  uniform, ζ = 1/n), exhaustively over every one-feature dataset of at most N examples (four
+  cell counts), re-computed exactly in rationals for the witness and compared with the
+  project's candidate scores (``DPTopDown._candidates``).
+- Theorem 5 (utility of LazyBB): with a weak learner of advantage γ on every κ-smooth
+  distribution, τ ≥ 16 log(1/κ)/γ² rounds and λ = γ/4, at most a κ fraction of S has normalised
+  margin ≤ γ.  γ is the exact weak-learning advantage of one-rules over κ-smooth distributions
+  (an LP), the weak learner is the (deterministic) best one-rule, so β = 0 and the run is exact.
+- Theorem 12 (DP-1R's error) and Theorems 8 / 13 (its advantage): P[err(h_out) > err(h_opt) +
+  ln(|H|/β)/η] ≤ β, exactly from DP-1R's output distribution, on instances where the bound is
+  nearly met.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from fractions import Fraction
+
+import numpy as np
+import sympy
+from scipy.optimize import linprog
+from scipy.stats import binom
+
+from ltheory.privacy.learners.boosting import DPOneRule, DPTopDown, LazyBB, OneRule
+from proofs_check.base import Check, Evidence, evaluate_bound, tight
+
+SOURCE = "003_6155d6bc744b4bb1.txt"
+_e0, _t, _dl, _d0 = sympy.symbols("epsilon0 t delta delta0", positive=True)
+_gamma, _kappa, _H, _beta, _eta, _zeta = sympy.symbols("gamma kappa H beta eta zeta",
+                                                       positive=True)
+#: Remark 16: ε̃ = t·ε₀² + ε₀·sqrt(t·log(1/δ̃)) with ε₀ = 8ηζ
+REMARK16_EPSILON = _t * _e0 ** 2 + _e0 * sympy.sqrt(_t * sympy.log(1 / _dl))
+#: Theorem 1 (advanced composition): ε = sqrt(2t ln(1/δ')) ε₀ + t ε₀ (e^{ε₀} − 1), δ = δ' + tδ₀
+THM1_EPSILON = sympy.sqrt(2 * _t * sympy.log(1 / _dl)) * _e0 + _t * _e0 * (sympy.exp(_e0) - 1)
+THM1_DELTA = _dl + _t * _d0
+#: Lemma 15: |im_{ℓ,h,μ}(S) − im_{ℓ,h,μ'}(S')| ≤ 4ζ
+LEMMA15_BOUND = 4 * _zeta
+#: Theorem 5: τ ≥ 16 log(1/κ)/γ² rounds at λ = γ/4 leave at most a κ fraction with margin ≤ γ
+THM5_ROUNDS = 16 * sympy.log(1 / _kappa) / _gamma ** 2
+THM5_FRACTION = _kappa
+#: Theorem 12: err(h_out) ≤ err(h_opt) + ln(|H|/β)/η with probability ≥ 1 − β
+THM12_DEVIATION = sympy.log(_H / _beta) / _eta
+THM12_FAILURE = _beta
+
+
+# ----------------------------------------------------------------------------- composition
+
+def composed_delta(eps0: float, t: int, eps: float, delta0: float = 0.0) -> float:
+    """Exact δ(ε) of the t-fold composition of (ε₀, δ₀)-randomized response — the worst case
+    over all t-fold compositions of (ε₀, δ₀)-DP mechanisms (Kairouz, Oh & Viswanath 2015):
+    1 − (1 − δ₀)^t + (1 − δ₀)^t·Σ_b P(b)(1 − e^{ε − ε₀(2b − t)})₊, B ~ Bin(t, e^{ε₀}/(1+e^{ε₀}))."""
+    b = np.arange(t + 1)
+    loss = eps0 * (2 * b - t)
+    logp = binom.logpmf(b, t, 1.0 / (1.0 + math.exp(-eps0)))
+    keep = loss > eps
+    pure = float(np.sum(np.exp(logp[keep]) * -np.expm1(eps - loss[keep])))
+    q = (1.0 - delta0) ** t
+    return 1.0 - q + q * pure
+
+
+COMPOSITION_GRID_QUICK = ((0.5, 4, 1e-2), (0.1, 100, 1e-5), (0.01, 1000, 1e-10),
+                          (0.003, 10000, 1e-8))
+COMPOSITION_GRID_FULL = tuple((e0, t, d) for e0 in (0.003, 0.01, 0.05, 0.2, 0.5)
+                              for t in (4, 100, 1000, 10000) for d in (1e-2, 1e-5, 1e-10))
+
+
+def _remark16(quick: bool) -> Iterator[Evidence]:
+    for e0, t, dl in COMPOSITION_GRID_QUICK if quick else COMPOSITION_GRID_FULL:
+        eps = float(evaluate_bound(REMARK16_EPSILON, epsilon0=e0, t=t, delta=dl))
+        exact = composed_delta(e0, t, eps)
+        ok = exact <= dl
+        yield Evidence("t-fold composition of ε₀-randomized response (the worst case)",
+                       {"epsilon0 = 8ηζ": e0, "t": t, "delta~": dl},
+                       {"ε̃ (Remark 16)": eps, "exact δ(ε̃)": exact}, dl, ok, dl - exact,
+                       None if ok else {"mechanism": f"{t}-fold randomized response with "
+                                                     f"ε₀ = {e0}", "epsilon": eps,
+                                        "exact delta": exact},
+                       "" if ok else "the exact δ at Remark 16's ε̃ exceeds δ̃: the formula drops "
+                       "Theorem 1's factor √2 under the root (and uses ε₀² for ε₀(e^{ε₀}−1)); "
+                       "it is not a valid composition bound", tight(exact, dl))
+
+
+def _thm1(quick: bool) -> Iterator[Evidence]:
+    grid = COMPOSITION_GRID_QUICK if quick else COMPOSITION_GRID_FULL
+    for e0, t, dl in grid:
+        for d0 in (0.0, 1e-6 / t) if not quick or t < 1000 else (0.0,):
+            eps = float(evaluate_bound(THM1_EPSILON, epsilon0=e0, t=t, delta=dl))
+            total = float(evaluate_bound(THM1_DELTA, delta=dl, t=t, delta0=d0)) if d0 else dl
+            exact = composed_delta(e0, t, eps, d0)
+            ok = exact <= total
+            yield Evidence("t-fold composition of (ε₀, δ₀)-randomized response (worst case)",
+                           {"epsilon0": e0, "delta0": d0, "t": t, "delta'": dl},
+                           {"ε (Theorem 1)": eps, "exact δ(ε)": exact}, total, ok,
+                           total - exact, None if ok else {"epsilon": eps}, "",
+                           tight(exact, total))
+
+
+# ----------------------------------------------------------------------------- Lemma 15
+
+def gini_improvements(X: np.ndarray, y: np.ndarray) -> list[Fraction]:
+    """im_{root, x_j} for every feature j, with μ uniform, exactly: 𝒢(T) − 𝒢(T(root, x_j)),
+    w·G(q) = 4·m0·m1/(m0 + m1) on label masses (Asadi et al. §4.2)."""
+    n = len(y)
+
+    def wg(m0: Fraction, m1: Fraction) -> Fraction:
+        return Fraction(0) if m0 + m1 == 0 else 4 * m0 * m1 / (m0 + m1)
+
+    def masses(mask: np.ndarray) -> tuple[Fraction, Fraction]:
+        return (Fraction(int(np.sum(mask & (y == 0))), n), Fraction(int(np.sum(mask & (y == 1))),
+                                                                    n))
+
+    allm = np.ones(n, dtype=bool)
+    parent = wg(*masses(allm))
+    return [parent - wg(*masses(X[:, j] == 0)) - wg(*masses(X[:, j] == 1))
+            for j in range(X.shape[1])]
+
+
+def _wg(m0: np.ndarray, m1: np.ndarray) -> np.ndarray:
+    tot = m0 + m1
+    return np.where(tot > 0, 4.0 * m0 * m1 / np.where(tot > 0, tot, 1.0), 0.0)
+
+
+def _im_counts(C: np.ndarray) -> np.ndarray:
+    """n·im at the root split on x_1 for cell counts (x=0,y=0), (x=0,y=1), (x=1,y=0), (x=1,y=1)."""
+    a0, a1, b0, b1 = (C[:, i].astype(float) for i in range(4))
+    return _wg(a0 + b0, a1 + b1) - _wg(a0, a1) - _wg(b0, b1)
+
+
+def search_lemma15(max_n: int) -> tuple[float, int, list[int], int, int]:
+    """Exhaustive over every dataset of n ≤ max_n examples with one feature (its four cell
+    counts) and every substitution (one example moved between cells): the largest
+    |im(S) − im(S')|/ζ at the root split, ζ = 1/n, μ uniform.  Returns (value, n, counts, from
+    cell, to cell)."""
+    best = (-1.0, 0, [], 0, 0)
+    for n in range(2, max_n + 1):
+        a = np.arange(n + 1)
+        g = np.stack(np.meshgrid(a, a, a, indexing="ij"), -1).reshape(-1, 3)
+        g = g[g.sum(axis=1) <= n]
+        C = np.c_[g, n - g.sum(axis=1)]
+        base = _im_counts(C)
+        for src in range(4):
+            for dst in range(4):
+                if src == dst:
+                    continue
+                D = C.copy()
+                D[:, src] -= 1
+                D[:, dst] += 1
+                v = np.where(C[:, src] > 0, np.abs(_im_counts(D) - base), 0.0)  # = |Δim|/ζ
+                i = int(np.argmax(v))
+                if v[i] > best[0]:
+                    best = (float(v[i]), n, C[i].tolist(), src, dst)
+    return best
+
+
+def _dataset(counts: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    cells = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    rows = [c for c, k in zip(cells, counts, strict=True) for _ in range(k)]
+    X = np.array([[x] for x, _ in rows], dtype=np.int8)
+    return X, np.array([y for _, y in rows], dtype=np.int8)
+
+
+def _lemma15(quick: bool) -> Iterator[Evidence]:
+    cells = ["(x=0, y=0)", "(x=0, y=1)", "(x=1, y=0)", "(x=1, y=1)"]
+    for max_n in (8, 24) if quick else (8, 24, 48):
+        found, n, counts, src, dst = search_lemma15(max_n)
+        moved = list(counts)
+        moved[src] -= 1
+        moved[dst] += 1
+        X, y = _dataset(counts)
+        X2, y2 = _dataset(moved)
+        exact = abs(gini_improvements(X, y)[0] - gini_improvements(X2, y2)[0]) * n   # /ζ
+        # the project's candidate scores (DPTopDown, float) on the same pair
+        mu = np.full(n, 1.0 / n)
+        lib = abs(float(DPTopDown(1.0, 1)._candidates(X, y, mu, [()])[0]
+                        - DPTopDown(1.0, 1)._candidates(X2, y2, mu, [()])[0])) * n
+        bound = evaluate_bound(LEMMA15_BOUND, zeta=1)            # in units of ζ
+        ok = exact <= bound
+        yield Evidence("every one-feature dataset of n ≤ N examples, every substitution "
+                       "(root split, μ uniform)", {"N": max_n},
+                       {"max |Δim| / ζ (exact)": str(exact), "≈": round(float(exact), 4),
+                        "at n": n, "library candidates (float)": round(lib, 9)},
+                       bound, ok, float(bound - exact),
+                       None if ok else {"S: counts per cell": dict(zip(cells, counts,
+                                                                           strict=True)),
+                                        "substitution": f"one example {cells[src]} → "
+                                                        f"{cells[dst]}",
+                                        "|Δim|": f"{exact}·ζ, ζ = 1/{n}"},
+                       "" if ok else "Lemma 15 bounds each of the three w·G(q) terms by Lemma "
+                       "14's 5/4·ζ, but Lemma 14 bounds w·q(1−q); with G(q) = 4q(1−q) each term "
+                       "can move by up to 5ζ, so the argument gives 15ζ, not 15/4·ζ ≤ 4ζ",
+                       tight(float(exact), float(bound)))
+
+
+# ----------------------------------------------------------------------------- Theorem 5
+
+def smooth_advantage(X: np.ndarray, y: np.ndarray, kappa: float) -> float:
+    """γ = min over κ-smooth μ (μ_i ≤ 1/(κn)) of max over one-rules h of 1/2 − err(S, μ, h)
+    (an LP): the advantage the weak-learning assumption of Theorem 5 grants the best one-rule."""
+    from ltheory.privacy.learners.boosting import _one_rule_matrix
+
+    n = len(y)
+    E = (_one_rule_matrix(X) != y[None, :]).astype(float)        # (rules, n) mistakes
+    k = E.shape[0]
+    # minimise v s.t. Σ_i μ_i (1/2 − E[h, i]) ≤ v for every h, Σμ = 1, 0 ≤ μ ≤ 1/(κn)
+    res = linprog(np.r_[np.zeros(n), 1.0], A_ub=np.hstack([0.5 - E, -np.ones((k, 1))]),
+                  b_ub=np.zeros(k), A_eq=np.r_[np.ones(n), 0.0][None, :], b_eq=[1.0],
+                  bounds=[(0, 1 / (kappa * n))] * n + [(None, None)], method="highs")
+    return float(res.fun)
+
+
+def _cube_majority(d: int, relevant: int, reps: int) -> tuple[np.ndarray, np.ndarray]:
+    pts = ((np.arange(1 << d)[:, None] >> np.arange(d)[None, :]) & 1).astype(np.int8)
+    X = np.repeat(pts, reps, axis=0)
+    y = (X[:, :relevant].sum(axis=1) * 2 > relevant).astype(np.int8)
+    return X, y
+
+
+def _thm5(quick: bool) -> Iterator[Evidence]:
+    for d, rel, kappa in ((3, 3, 0.5), (4, 3, 0.25)) if quick else (
+            (3, 3, 0.5), (4, 3, 0.25), (4, 3, 0.5), (5, 3, 0.25), (5, 5, 0.5)):
+        X, y = _cube_majority(d, rel, 1)
+        gamma = smooth_advantage(X, y, kappa) - 1e-9
+        if gamma <= 0:
+            continue
+        tau = math.ceil(float(evaluate_bound(THM5_ROUNDS, kappa=kappa, gamma=gamma)))
+        tau += 1 - tau % 2                                   # odd: no ties in the vote
+        model = LazyBB(OneRule(), rounds=tau, learning_rate=gamma / 4,
+                       smoothness=kappa).fit_model(
+            [(tuple(int(v) for v in x), int(t)) for x, t in zip(X, y, strict=True)],
+            np.random.default_rng(0))
+        votes = np.array([2.0 * h.predict(X) - 1.0 for h in model.members])
+        margin = (2.0 * y - 1.0) * votes.sum(axis=0) / tau
+        frac = float(np.mean(margin <= gamma))
+        bound = float(evaluate_bound(THM5_FRACTION, kappa=kappa))
+        ok = frac <= bound
+        yield Evidence("LazyBB + best one-rule on {0,1}^d, label = majority of the first "
+                       "variables", {"d": d, "relevant": rel, "kappa": kappa},
+                       {"γ (exact smooth advantage)": round(gamma, 6), "τ": tau,
+                        "λ = γ/4": round(gamma / 4, 6),
+                        "fraction with margin ≤ γ": frac, "min margin": float(margin.min())},
+                       bound, ok, bound - frac, None if ok else {"margins": margin.tolist()},
+                       "deterministic weak learner (β = 0); log read as the natural log",
+                       tight(frac, bound))
+
+
+# ----------------------------------------------------------------------------- Theorems 8/12/13
+
+def _dp1r_cases(quick: bool) -> Iterator[tuple[str, np.ndarray, np.ndarray, float]]:
+    """(name, X, y, β): the label is x_1 on the whole cube — x_1 is perfect, ¬x_1 always wrong,
+    every other rule wrong on half — so with ln(|H|/β)/η just below 1/2, 2d rules sit just above
+    the threshold and the bound is nearly met."""
+    for d, beta in ((3, 0.1), (5, 0.05)) if quick else ((3, 0.1), (5, 0.05), (7, 0.01),
+                                                          (4, 0.3)):
+        X = ((np.arange(1 << d)[:, None] >> np.arange(d)[None, :]) & 1).astype(np.int8)
+        yield f"{{0,1}}^{d}, y = x_1", X, X[:, 0].copy(), beta
+
+
+def _dp1r_rows(quick: bool, advantage: bool) -> Iterator[Evidence]:
+    for name, X, y, beta in _dp1r_cases(quick):
+        n, d = X.shape
+        H = 2 * d + 2
+        mu = np.full(n, 1.0 / n)
+        learner = DPOneRule()
+        errs = -learner._scores(X, y, mu)                       # err(S, μ, h) for every rule
+        opt = float(errs.min())
+        # η making the deviation ln(|H|/β)/η just below 1/2
+        eta = math.log(H / beta) / (0.5 - 1e-6)
+        dev = float(evaluate_bound(THM12_DEVIATION, H=H, beta=beta, eta=eta))
+        dist = learner.weak_distribution(X, y, mu, eta)
+        fail = sum(p for p, h in dist if float(errs[h.index]) > opt + dev)
+        bound = float(evaluate_bound(THM12_FAILURE, beta=beta))
+        ok = fail <= bound
+        if advantage:
+            gamma = 0.5 - opt - 1e-9                   # the weak-learning advantage of h_opt
+            stated = 0.5 - (gamma - dev)
+            fail = sum(p for p, h in dist if float(errs[h.index]) > stated)
+            ok = fail <= bound
+            values = {"γ": gamma, "1/2 − (γ − ln(|H|/β)/η)": stated,
+                      "P[err(h_out) > that] (exact)": fail}
+        else:
+            values = {"err(h_opt)": opt, "ln(|H|/β)/η": dev,
+                      "P[err(h_out) > err(h_opt) + ln(|H|/β)/η] (exact)": fail}
+        yield Evidence(name, {"|H|": H, "beta": beta, "eta": round(eta, 6)}, values, bound, ok,
+                       bound - fail, None if ok else {"X": X.tolist(), "y": y.tolist()},
+                       "2d rules just above the threshold: the bound is nearly met",
+                       tight(fail, bound))
+
+
+CHECKS = [
+    Check("asadi.thm1", SOURCE, "Theorem 1 (advanced composition)",
+          "t mechanisms, each (ε₀, δ₀)-DP, compose to (sqrt(2t ln(1/δ'))ε₀ + tε₀(e^{ε₀} − 1), "
+          "δ' + tδ₀)-DP (also Theorem 5's privacy of LazyBB).", THM1_EPSILON, _thm1,
+          kind="privacy",
+          falsifiable="exact: fails if the worst-case (randomized response) composition's δ at "
+                      "the stated ε exceeds δ' + tδ₀ — e.g. without the factor 2 under the root"),
+    Check("asadi.remark16", SOURCE, "Remark 16 (approximate-DP DP-TopDown)",
+          "t selections, each 8ηζ-DP, compose to (ε̃, δ̃) with ε̃ = t(8ηζ)² + 8ηζ·sqrt(t log(1/δ̃)), "
+          "for every δ̃ > 0; DP-TopDown is then (2ε̃, δ̃, ζ)-DP.", REMARK16_EPSILON, _remark16,
+          kind="privacy",
+          falsifiable="exact: fails where the worst-case composition of t ε₀-DP mechanisms "
+                      "(randomized response) has δ(ε̃) > δ̃ — it does for small ε₀, large t and "
+                      "small δ̃ (a finding)"),
+    Check("asadi.lemma15", SOURCE, "Lemmas 14–15 (robust sensitivity of the Gini score)",
+          "For neighbouring S ~ S' and distributions with d(μ, μ') < ζ, |im_{ℓ,h,μ}(S) − "
+          "im_{ℓ,h,μ'}(S')| ≤ 4ζ (Lemma 15, summing three Lemma 14 terms of 5/4·ζ).",
+          LEMMA15_BOUND, _lemma15,
+          falsifiable="exhaustive over small datasets: fails if one substitution moves the "
+                      "root split's Gini improvement by more than 4ζ (exact rationals) — it does, "
+                      "by over 6ζ (a finding)"),
+    Check("asadi.thm5", SOURCE, "Theorem 5 (utility of LazyBB)",
+          "With a weak learner of advantage γ (failure β), τ ≥ 16 log(1/κ)/γ² rounds and "
+          "λ = γ/4, with probability ≥ 1 − τβ at most a κ fraction of S has normalised margin "
+          "≤ γ.", THM5_FRACTION, _thm5,
+          falsifiable="exact (deterministic weak learner): fails if more than a κ fraction of "
+                      "the sample ends with margin ≤ γ after τ rounds — e.g. with too few "
+                      "rounds or a wrong projection"),
+    Check("asadi.thm12", SOURCE, "Theorem 12 (DP-1R error)",
+          "Algorithm 3 (DP-1R) returns h_out with err(h_out) ≤ err(h_opt) + ln(|H|/β)/η with "
+          "probability ≥ 1 − β.", THM12_DEVIATION, lambda q: _dp1r_rows(q, False),
+          kind="privacy",
+          falsifiable="exact (DP-1R's output distribution): fails if the probability of an "
+                      "error above err(h_opt) + ln(|H|/β)/η exceeds β; the instances put 2d of "
+                      "2d+2 rules just above the threshold"),
+    Check("asadi.thm8", SOURCE, "Theorems 8 and 13 (DP-1R's advantage)",
+          "Under a weak learning assumption with advantage γ, DP-1R returns h_out with "
+          "weighted error ≤ 1/2 − (γ − ln(|H|/β)/η) with probability ≥ 1 − β.",
+          THM12_DEVIATION, lambda q: _dp1r_rows(q, True), kind="privacy",
+          falsifiable="exact: fails if DP-1R's output has weighted error above 1/2 − (γ − "
+                      "ln(|H|/β)/η) with probability above β"),
+]
