@@ -246,14 +246,17 @@ def _thm5(quick: bool) -> Iterator[Evidence]:
         frac = float(np.mean(margin <= gamma))
         bound = float(evaluate_bound(THM5_FRACTION, kappa=kappa))
         ok = frac <= bound
+        # the statement says the (⌊κn⌋+1)-th smallest margin exceeds γ: tightness γ / that margin
+        q = float(np.sort(margin)[min(int(math.floor(bound * len(margin))), len(margin) - 1)])
         yield Evidence("LazyBB + best one-rule on {0,1}^d, label = majority of the first "
                        "variables", {"d": d, "relevant": rel, "kappa": kappa},
                        {"γ (exact smooth advantage)": round(gamma, 6), "τ": tau,
                         "λ = γ/4": round(gamma / 4, 6),
                         "fraction with margin ≤ γ": frac, "min margin": float(margin.min())},
                        bound, ok, bound - frac, None if ok else {"margins": margin.tolist()},
-                       "deterministic weak learner (β = 0); log read as the natural log",
-                       tight(frac, bound))
+                       "deterministic weak learner (β = 0); log read as the natural log; "
+                       "tightness = γ over the (⌊κn⌋+1)-th smallest margin",
+                       tight(q, gamma, lower=True) if q > 0 else (1.0 if ok else 2.0))
 
 
 # ----------------------------------------------------------------------------- Theorems 8/12/13

@@ -20,14 +20,50 @@ PAPERS = {
                                 "Private Classification and Online Prediction",
     "002_4e9b9d6d42ab751c.txt": "Lecture notes: Online Learning Implies Private PAC Learning "
                                 "(Bun, Livni & Moran; Alon, Moran, Schefler & Yehudayoff 2024)",
+    "003_6155d6bc744b4bb1.txt": "Asadi, Carmosino, Jahanara, Rafiey & Salamatian, Private Boosted "
+                                "Decision Trees via Smooth Re-Weighting",
     "004_5635bafb29a98a47.txt": "Lecture notes: private PAC learning and multiplicative weights",
 }
 
 
 def _verdict(h: bool | None, kind: str = "measured") -> str:
+    if h is None and kind == "not_evaluable":
+        return "not evaluable"
     if h is None and kind != "measured":
         return "no verdict"
     return {True: "holds", False: "**FAILS**", None: "measured"}[h]
+
+
+def paper_counts(rs: list[CheckResult]) -> dict[str, int]:
+    """Statements of one paper: checked (all but the not-evaluable ones), failed (findings),
+    measured-only, not evaluable, holding, undecided."""
+    st = [r.status for r in rs]
+    return {"statements": len(rs), "checked": len(rs) - st.count("not evaluable"),
+            "failed": st.count("fails"), "measured": st.count("measured"),
+            "not_evaluable": st.count("not evaluable"), "holds": st.count("holds"),
+            "undecided": st.count("undecided")}
+
+
+def summary_line(source: str, rs: list[CheckResult]) -> str:
+    """One line per paper: statements checked, failed (findings), measured-only, not
+    evaluable."""
+    c = paper_counts(rs)
+    return (f"- **{PAPERS.get(source, source)}** (`{source}`): {c['checked']} statements "
+            f"checked, {c['failed']} failed (findings), {c['measured']} measured-only, "
+            f"{c['not_evaluable']} not evaluable")
+
+
+def _finding(r: CheckResult) -> list[str]:
+    """A failing statement: its first failing row's witness and explanation."""
+    bad = [row for row in r.rows if row.holds is False]
+    row = next((x for x in bad if x.note), bad[0])
+    wit = json.dumps(row.witness, ensure_ascii=False, default=str)
+    if len(wit) > 700:
+        wit = wit[:699] + "…"
+    expl = row.note or f"{len(bad)} of {len(r.rows)} rows disagree with the statement."
+    return [f"- **`{r.check.id}`** ({r.check.statement}): {expl} "
+            f"({len(bad)} of {len(r.rows)} rows fail; first at {_short(row.params, 200)}.) "
+            f"Witness: `{wit.replace('`', chr(39))}`"]
 
 
 def _short(x: Any, width: int = 70) -> str:
@@ -62,17 +98,24 @@ def markdown(results: list[CheckResult], plots: Mapping[str, list[Path]] | None 
     plots = plots or {}
     base = Path.cwd() if base is None else Path(base)
     groups = by_paper(results)
-    lines = ["# ltheory check", "",
-             "| paper | seed file | statements | hold | fail | measured / no verdict | seconds |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["# ltheory check", ""]
+    lines += [summary_line(source, rs) for source, rs in groups.items()]
+    lines += ["", "| paper | seed file | statements | hold | fail | measured | not evaluable | "
+              "seconds |", "|---|---|---|---|---|---|---|---|"]
     for source, rs in groups.items():
-        verdicts = [r.holds for r in rs]
+        c = paper_counts(rs)
         lines.append(f"| {PAPERS.get(source, source)} | `{source}` | {len(rs)} | "
-                     f"{verdicts.count(True)} | {verdicts.count(False)} | "
-                     f"{verdicts.count(None)} | {sum(r.seconds for r in rs):.2f} |")
+                     f"{c['holds']} | {c['failed']} | {c['measured'] + c['undecided']} | "
+                     f"{c['not_evaluable']} | {sum(r.seconds for r in rs):.2f} |")
+    findings = [r for r in results if r.holds is False]
+    if findings:
+        lines += ["", "## Findings", ""]
+        for r in findings:
+            lines += _finding(r)
     for source, rs in groups.items():
         total = sum(r.seconds for r in rs)
         lines += ["", f"## {PAPERS.get(source, source)} (`{source}`, {total:.2f} s)", "",
+                  summary_line(source, rs), "",
                   "| id | statement | kind | bound | verdict | rows | failing | seconds | plots |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for r in rs:
@@ -89,6 +132,8 @@ def markdown(results: list[CheckResult], plots: Mapping[str, list[Path]] | None 
                       f"> {c.text}", ""]
             if c.bound is not None:
                 lines += [f"Bound: `{c.bound}`", ""]
+            if c.falsifiable:
+                lines += [f"How it could fail: {c.falsifiable}", ""]
             failing_rows = [row for row in r.rows if row.holds is False]
             if failing_rows:
                 lines.append(f"**{len(failing_rows)} of {len(r.rows)} rows disagree with the "
