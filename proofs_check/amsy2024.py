@@ -38,7 +38,7 @@ from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.result import DimensionResult
 from ltheory.errors import BudgetExceededError
 from ltheory.graphs.explorer import DichotomyReport, explore
-from proofs_check.base import Check, Evidence, dims, evaluate_bound
+from proofs_check.base import Check, Evidence, dims, evaluate_bound, tight
 
 SOURCE = "002_4e9b9d6d42ab751c.txt"
 _m = sympy.Symbol("m", integer=True, positive=True)
@@ -154,7 +154,8 @@ def _sandwich(quick: bool) -> Iterator[Evidence]:
                            {"ω_m": c.value, "ω*_m": f.value, "|H|": size,
                             "exact": c.exact and f.exact}, cap, ok, cap - f.upper,
                            None if ok is not False else {"clique": c.witness_json(),
-                                                         "fractional": f.witness_json()}, note)
+                                                         "fractional": f.witness_json()}, note,
+                           tight(f.upper, cap))
 
 
 def _tree_clique(quick: bool) -> Iterator[Evidence]:
@@ -170,7 +171,8 @@ def _tree_clique(quick: bool) -> Iterator[Evidence]:
             yield Evidence(name, {**params, "m": m}, {"Ldim": L, "ω_m": c.value,
                                                       "exact": c.exact}, stated, ok,
                            stated - c.value, None if ok is not False else c.witness_json(),
-                           _budget_note(c) + ("; undecided" if ok is None else ""))
+                           _budget_note(c) + ("; undecided" if ok is None else ""),
+                           tight(stated, c.upper, lower=True))
 
 
 def _dichotomy(quick: bool) -> Iterator[Evidence]:
@@ -199,12 +201,19 @@ def _dichotomy(quick: bool) -> Iterator[Evidence]:
 
 CHECKS = [
     Check("amsy24.sandwich", SOURCE, "Theorem 5 (definitions): ω_m ≤ ω*_m ≤ min(2^m, |H|)",
-          "For every m: ω_m(H) ≤ ω*_m(H) ≤ min(2^m, |H|).", SANDWICH_BOUND, _sandwich),
+          "For every m: ω_m(H) ≤ ω*_m(H) ≤ min(2^m, |H|).", SANDWICH_BOUND, _sandwich,
+          falsifiable="fails if a certified clique exceeds the fractional clique number, or the "
+                      "fractional clique (certified by its dual colouring) exceeds min(2^m, |H|); "
+                      "rows with m ≤ Ldim meet 2^m exactly"),
     Check("amsy24.tree_clique", SOURCE, "Theorem 5 (exponential side, finite form)",
           "If Ldim(H) ≥ m then ω_m(H) = 2^m (so Ldim = ∞ gives ω_m = 2^m for all m).",
-          TREE_CLIQUE_VALUE, _tree_clique, kind="value"),
+          TREE_CLIQUE_VALUE, _tree_clique, kind="value",
+          falsifiable="fails if for some m ≤ Ldim(H) the exact clique number of G_m(H) is "
+                      "below 2^m"),
     Check("amsy24.dichotomy", SOURCE, "Theorem 5 (dichotomy)",
           "Either ω_m = 2^m for all m or ω_m ≤ poly(m); either ω*_m = 2^m for all m or "
           "ω*_m ≤ poly(m), the latter iff H has finite representation dimension (measured on "
-          "finite classes: values and polynomial fits).", None, _dichotomy, kind="measured"),
+          "finite classes: values and polynomial fits).", None, _dichotomy, kind="measured",
+          falsifiable="measured only: 'poly(m)' has no stated degree and finite classes "
+                      "saturate at |H|; rows report ω_m, ω*_m and the fits"),
 ]

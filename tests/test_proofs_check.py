@@ -87,14 +87,19 @@ def test_cli_check_exit_codes() -> None:
 def test_full_check_run_is_consistent() -> None:
     results = run_checks(quick=False)
     verdicts = {r.check.id: r.holds for r in results}
-    # The three documented findings fail; measured-only checks (Õ statements, the
-    # dichotomy, extremal ratios without a bound) report None; everything else holds.
+    # The documented findings fail; measured-only checks (Õ statements, the dichotomy,
+    # extremal ratios without a bound, Theorem 2.2's growth) report None; not-evaluable
+    # statements have no verdict; everything else holds.
     failing = {k for k, v in verdicts.items() if v is False}
     assert failing == {"abms20.sec1.affine", "abms20.remark4.3",
-                       "abms20.sec2.1.1.simplified"}
+                       "abms20.sec2.1.1.simplified", "abms20.eq6", "pmw.claim",
+                       "asadi.remark16", "asadi.lemma15"}
     assert all(r.rows for r in results)
-    assert {k for k, v in verdicts.items() if v is None} <= {
-        "abms20.thm2.1", "amsy24.dichotomy", "extremal.maj3"}
+    status = {r.check.id: r.status for r in results}
+    assert {k for k, v in status.items() if v == "measured"} == {
+        "abms20.thm2.1", "abms20.thm2.2", "amsy24.dichotomy", "extremal.maj3",
+        "extremal.thm22"}
+    assert "undecided" not in status.values()
 
 
 def test_consistent_learner_theorem_simulation(quick_results) -> None:

@@ -15,7 +15,7 @@ from ltheory.core.boolean import Aggregation
 from ltheory.core.compose import compose
 from proofs_check import all_checks, run_checks
 from proofs_check.abms2020_composition import lower_bound_class
-from proofs_check.base import dims
+from proofs_check.base import KINDS, dims
 from proofs_check.bun_fang import exact_halfspace
 from proofs_check.extremal import OBJECTIVES, Instance, load_records, reverify
 from proofs_check.report import markdown, plots, to_json
@@ -34,30 +34,45 @@ def test_every_new_check_is_registered_and_produces_rows(results) -> None:
     assert len(new) >= 15
     for c in new:
         assert c.source.endswith(".txt") and c.statement and c.text
-        assert c.kind in {"bound", "value", "tightness", "measured"}
+        assert c.kind in KINDS
         assert results[c.id].rows, c.id
 
 
-@pytest.mark.parametrize("cid", ["abms20.thm2.2", "abms20.thm2.2.lower", "abms20.sec4.2.2.maj",
+@pytest.mark.parametrize("cid", ["abms20.thm2.2.lower", "abms20.sec4.2.2.maj",
                                  "abms20.sec4.2.2.gates", "dudley.vc_composition",
                                  "compose.facts", "bunfang.prop3.3", "bunfang.lemma4.10",
                                  "amsy24.sandwich", "amsy24.tree_clique", "extremal.union",
-                                 "extremal.union_k", "extremal.thm22"])
+                                 "extremal.union_k"])
 def test_true_statements_hold(results, cid: str) -> None:
     assert results[cid].holds is True
     assert all(r.holds is not False for r in results[cid].rows)
 
 
-@pytest.mark.parametrize("cid", ["abms20.thm2.1", "amsy24.dichotomy", "extremal.maj3"])
+@pytest.mark.parametrize("cid", ["abms20.thm2.1", "abms20.thm2.2", "amsy24.dichotomy",
+                                 "extremal.maj3", "extremal.thm22"])
 def test_measured_statements_report_values(results, cid: str) -> None:
     res = results[cid]
     assert res.holds is None and res.check.kind == "measured"
     assert all(r.holds is None for r in res.rows if "stored" not in r.subject)
 
 
-def test_thm22_reports_log_slack(results) -> None:
-    for row in results["abms20.thm2.2"].rows:
-        assert row.slack["log2(bound) − log2(T)"] > 100
+def test_thm22_reports_growth_against_t_and_k(results) -> None:
+    rows = results["abms20.thm2.2"].rows
+    # T grows under composition on these families: k-fold OR of points has T = k, the §4.2.1
+    # class goes from T(H) ≤ 2k' to T(H∨H) = m
+    for row in rows:
+        v = row.values
+        assert v["t"] == v["T(Hi) (max)"] + 1 and v["T(G(H…))"] >= 1
+        assert 0 <= v["log2 T(G) / (4k·4^k·t)"] < 1
+    assert any(r.values["T(G)/T(Hi)"] >= 3 for r in rows)
+    ors = {r.params["k"]: r.values["T(G(H…))"] for r in rows if r.subject.startswith("OR_")}
+    assert ors == {k: k for k in ors} and len(ors) >= 2
+
+
+def test_thm22_lower_rows_have_content(results) -> None:
+    for row in results["abms20.thm2.2.lower"].rows:
+        assert row.params["m"] > row.params["t"]                # not implied by |X| = m
+        assert row.values["T(H)"] <= row.values["2k' = 4⌊t/5⌋+2"] < row.params["m"]
 
 
 def test_lower_bound_construction_reaches_its_claim() -> None:
@@ -133,28 +148,28 @@ def test_hypothesis_driven_maj3_search(n: int, data) -> None:
     assert values["Ldim(MAJ3(H,H,H))"] >= values["Ldim(H)"]
 
 
-def test_prop33_reports_a_stuck_learner_and_propagates_a_bug(
+def test_prop33_fails_on_an_unrealizable_sample_and_propagates_a_bug(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only the learner's "no consistent list" error is a refutation of Proposition 3.3; any
-    other exception is a bug and must not be turned into a failing row."""
-    from ltheory.errors import InvalidInputError
+    """The exhaustive search refutes an unrealizable sample (the proposition's hypothesis is
+    violated), and any other exception of the learner is a bug that propagates."""
     from ltheory.privacy.learners import decision_lists
     from proofs_check import bun_fang
 
-    check = next(c for c in bun_fang.CHECKS if c.id == "bunfang.prop3.3")
-
-    def stuck(self, data, rng):
-        raise InvalidInputError("no rule covers the remaining sample")
-
-    monkeypatch.setattr(decision_lists.RivestDecisionListLearner, "fit", stuck)
-    res = check.run(quick=True)
-    assert res.holds is False
-    bad = [r for r in res.rows if r.holds is False]
-    assert bad and any("no rule covers" in str(r.witness) for r in bad)
+    F = decision_lists.conjunction_features(2, 1)
+    xs = np.array([0, 1, 2, 3, 0])
+    ys = np.array([0, 1, 1, 0, 1])                    # point 0 with both labels: no list fits
+    row = bun_fang.prop33_row(F, xs, ys, {"n": 2}, 0)
+    assert row.holds is False and row.witness["iteration"] == 0
+    xor = np.array([0, 1, 2, 3])
+    row = bun_fang.prop33_row(F, xor, np.array([0, 1, 1, 0]), {"n": 2}, 0)
+    assert row.holds is False                         # XOR is no literal decision list
+    assert bun_fang.dl_consistent(F, frozenset(range(len(F))), xor,
+                                  np.array([0, 0, 1, 1])) is not None
 
     def bug(self, data, rng):
         raise TypeError("a bug, not a refutation")
 
-    monkeypatch.setattr(decision_lists.RivestDecisionListLearner, "fit", bug)
+    monkeypatch.setattr(decision_lists.PrivateDecisionListLearner, "fit_rules", bug)
+    check = next(c for c in bun_fang.CHECKS if c.id == "bunfang.prop3.3")
     with pytest.raises(TypeError, match="a bug"):
         check.run(quick=True)

@@ -35,7 +35,10 @@ def test_symbolic_bounds_are_sympy_expressions() -> None:
                 "abms20.sec2.1.1.simplified", "extremal.union", "extremal.union_k",
                 "extremal.maj3", "extremal.thm22"):
         assert isinstance(checks[cid].bound, sympy.Expr), cid
-    assert {cid for cid, c in checks.items() if c.bound is None} <= NO_EXPRESSION
+    # not-evaluable statements carry a reason instead; the privacy-claim rows compare each
+    # learner with its own claimed (ε, δ)
+    assert {cid for cid, c in checks.items() if c.bound is None and c.kind != "not_evaluable"
+            and not cid.startswith("privacy.claims.")} <= NO_EXPRESSION
 
 
 @pytest.mark.parametrize("n, ds", [(0, [0]), (1, [1]), (3, [1, 0]), (5, [2, 1, 0]),
@@ -78,9 +81,9 @@ def test_extremal_ratios_agree_with_the_bound_expressions() -> None:
             assert math.isclose(ratio, values["Ldim(∪Hi)"] / bound)
         elif obj.name == "maj3":      # ratio to max(d, 1); the reference is k²·max(d, 1), k = 3
             assert ratio == Fraction(9 * values["Ldim(MAJ3(H,H,H))"], bound)
-        else:                         # thm22, in log scale: log2 T / log2(bound)
-            assert math.isclose(ratio, math.log2(max(values["T(G(H,H))"], 1))
-                                / math.log2(bound))
+        else:                         # thm22: T(H∨H)/T(H), the bound 2^{4k·4^k·(t+1)} beside
+            assert ratio == Fraction(values["T(H∨H)"], max(values["T(H)"], 1))
+            assert values["T(H∨H)"] < bound
 
 
 # --- AMSY24: the explorer's failures are surfaced -------------------------------------------
