@@ -25,3 +25,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def proofs_quick_results() -> dict:
+    """Every theorem check run once in --quick mode, by id (shared by the proofs_check tests;
+    ~20 s)."""
+    from proofs_check import run_checks
+
+    return {r.check.id: r for r in run_checks(quick=True)}

@@ -16,8 +16,8 @@ from proofs_check.report import markdown, to_json
 
 
 @pytest.fixture(scope="module")
-def quick_results():
-    return {r.check.id: r for r in run_checks(quick=True)}
+def quick_results(proofs_quick_results):
+    return proofs_quick_results
 
 
 def test_every_check_is_documented_and_produces_rows(quick_results) -> None:

@@ -24,7 +24,7 @@ import proofs_check.extremal as ext
 import proofs_check.lecture_pac as pac
 import proofs_check.privacy_claims as pc
 from ltheory.core.hypothesis_class import HypothesisClass
-from proofs_check import all_checks, run_checks
+from proofs_check import all_checks
 from proofs_check.base import KINDS, NOT_EVALUABLE, Check, CheckResult, Evidence
 from proofs_check.report import markdown, paper_counts, summary_line
 
@@ -34,8 +34,8 @@ MIN_TIGHTNESS = 1e-3
 
 
 @pytest.fixture(scope="module")
-def quick():
-    return {r.check.id: r for r in run_checks(quick=True)}
+def quick(proofs_quick_results):
+    return proofs_quick_results
 
 
 def _check(cid: str):
