@@ -1,7 +1,8 @@
 """Time of ``ltheory check`` per paper, in quick and full mode (issue 7: full within 10 minutes on
 2 cores, ``--quick`` within 2 minutes for CI).
 
-Run:  python benchmarks/bench_check.py [--quick-only] [--json]
+Run:  PYTHONPATH=. python benchmarks/bench_check.py [--quick-only] [--json]   (from the checkout
+root, so that its proofs_check is the one measured, not an installed copy)
 
 Prints one table: per paper (seed file), the number of checks and rows, and the seconds spent in
 its checks (sum of ``CheckResult.seconds``; the AMSY24 checks share one cached computation, so

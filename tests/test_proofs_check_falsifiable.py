@@ -308,3 +308,32 @@ def test_report_summary_and_findings(quick) -> None:
     counts = paper_counts([r for r in quick.values()
                            if r.check.source == "003_6155d6bc744b4bb1.txt"])
     assert f"{counts['failed']} failed (findings)" in asadi_line and counts["failed"] >= 2
+
+
+def test_privacy_claims_read_the_worst_case_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Table rows (the issue-14 format): an exact row is re-verified with the installed learner;
+    a stale ε fails, as does a worst ε above the seed's own claim; an unknown learner is an
+    error, not a dropped row."""
+    case = _ORIGINAL_CASES()["exponential/thresholds-n8-eps1"]
+    learner = case.make()
+    exact = pc._exact(learner, case.d0, case.d1, 0.0)
+    good = {"case": case.name, "learner": learner.name, "claimed_epsilon": 1.0,
+            "claimed_delta": 0.0, "worst_epsilon": exact, "exact": True, "n": 8,
+            "pair": {"d0": [list(r) for r in case.d0], "d1": [list(r) for r in case.d1]},
+            "seconds": 1.0}
+    monkeypatch.setattr(pc, "load_table", lambda: [good])
+    res = _run("privacy.claims.pac")
+    row = res.rows[0]
+    assert res.holds is True and "worst-case search" in row.subject
+    assert math.isclose(row.values["re-verified ε"], exact)
+    monkeypatch.setattr(pc, "load_table", lambda: [{**good, "worst_epsilon": exact / 2}])
+    assert _run("privacy.claims.pac").holds is False                 # stale
+    monkeypatch.setattr(pc, "load_table", lambda: [{**good, "seed_claim_epsilon": 0.5}])
+    res = _run("privacy.claims.pac")
+    assert res.holds is False and any("seed paper's claim" in r.subject and r.holds is False
+                                      for r in res.rows)
+    from ltheory.errors import InvalidInputError
+
+    monkeypatch.setattr(pc, "load_table", lambda: [{**good, "case": "mystery", "learner": "X"}])
+    with pytest.raises(InvalidInputError, match="no known seed learner"):
+        _run("privacy.claims.pac")
