@@ -333,14 +333,13 @@ CHECKS = [
     Check("asadi.thm12", SOURCE, "Theorem 12 (DP-1R error)",
           "Algorithm 3 (DP-1R) returns h_out with err(h_out) ≤ err(h_opt) + ln(|H|/β)/η with "
           "probability ≥ 1 − β.", THM12_DEVIATION, lambda q: _dp1r_rows(q, False),
-          kind="privacy",
           falsifiable="exact (DP-1R's output distribution): fails if the probability of an "
                       "error above err(h_opt) + ln(|H|/β)/η exceeds β; the instances put 2d of "
                       "2d+2 rules just above the threshold"),
     Check("asadi.thm8", SOURCE, "Theorems 8 and 13 (DP-1R's advantage)",
           "Under a weak learning assumption with advantage γ, DP-1R returns h_out with "
           "weighted error ≤ 1/2 − (γ − ln(|H|/β)/η) with probability ≥ 1 − β.",
-          THM12_DEVIATION, lambda q: _dp1r_rows(q, True), kind="privacy",
+          THM12_DEVIATION, lambda q: _dp1r_rows(q, True),
           falsifiable="exact: fails if DP-1R's output has weighted error above 1/2 − (γ − "
                       "ln(|H|/β)/η) with probability above β"),
 ]
