@@ -185,6 +185,12 @@ PERTURB = {
 for _src, _pid in pc.PAPER_IDS.items():
     PERTURB[f"privacy.claims.{_pid}"] = (
         lambda mp, s=_src: mp.setattr(pc, "_cases", lambda s=s: _broken_cases(s)), False)
+# a finding (the worst-case table's PrivateAgnosticLearner at ε = 10 exceeds the seed's ε + 3):
+# against the learners' own (corrected) claims only, every row holds
+_ORIGINAL_TABLE = pc.load_table
+PERTURB["privacy.claims.abms20"] = (lambda mp: mp.setattr(pc, "load_table", lambda: [
+    {k: v for k, v in r.items() if k != "seed_claim_epsilon"} for r in _ORIGINAL_TABLE()]),
+    True)
 #: no verdict by design: Õ statements and "poly(m)" (their stored data, if any, is covered above)
 MEASURED_ONLY = {"abms20.thm2.1", "abms20.thm2.2", "amsy24.dichotomy"}
 
@@ -204,7 +210,8 @@ def test_every_verdict_check_has_a_perturbation() -> None:
 def test_perturbed_bound_flips_the_verdict(cid: str, monkeypatch: pytest.MonkeyPatch,
                                            quick) -> None:
     perturb, expected = PERTURB[cid]
-    if cid.startswith("privacy.claims.") and not _broken_cases(_check(cid).source):
+    if cid.startswith("privacy.claims.") and not expected and not _broken_cases(
+            _check(cid).source):
         pytest.skip(f"{cid}: no audit case of this paper has a broken variant")
     before = quick[cid].holds
     assert before is (not expected) or (before is None and cid.startswith("extremal.")), cid
