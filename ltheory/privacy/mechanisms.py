@@ -17,6 +17,8 @@ Neighbour relations (attribute ``neighbour_relation``, checked by ``are_neighbou
 * ``"query_answers"`` — the dataset *is* the vector of answers of sensitivity-Δ queries, and
   neighbours differ by at most Δ in every coordinate (the setting of Lyu, Su & Li 2017, Ding et al.
   2018 "StatDP" and Bichsel et al. 2021 "DP-Sniper").
+* ``"single_entry"`` — answer vectors differing in exactly one coordinate, by at most Δ (a
+  histogram where one record moves; StatDP's NoisyHist and one-input mechanisms).
 """
 
 from __future__ import annotations
@@ -130,8 +132,18 @@ def are_neighbours(d0: Dataset, d1: Dataset, relation: str = "substitution",
         if a.shape != b.shape or np.array_equal(a, b):
             return False
         return bool(np.max(np.abs(a - b)) <= sensitivity + 1e-12)
+    if relation == "single_entry":
+        try:
+            a = np.asarray(d0, dtype=float).ravel()
+            b = np.asarray(d1, dtype=float).ravel()
+        except (TypeError, ValueError):
+            return False
+        if a.shape != b.shape:
+            return False
+        moved = np.abs(a - b)
+        return bool(np.count_nonzero(moved) == 1 and moved.max() <= sensitivity + 1e-12)
     raise InvalidInputError(f"unknown neighbour relation {relation!r}; accepted: substitution, "
-                            "add_remove, query_answers")
+                            "add_remove, query_answers, single_entry")
 
 
 class Mechanism:

@@ -49,6 +49,7 @@ from ltheory.privacy.stats import (
     epsilon_lower_bound,
     log_ratio,
     max_certifiable_epsilon,
+    poisson_epsilon_lower_bound,
 )
 
 MIN_SELECTION = 50
@@ -101,6 +102,7 @@ class AuditReport:
     seconds: float
     tradeoff: tuple | None = None
     notes: tuple[str, ...] = ()
+    certification_test: str = "binomial"
     chosen_event: Any = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict:
@@ -224,7 +226,8 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
           claimed_delta: float = 0.0, runs: int, seed: int | None, alpha: float = 0.05,
           executor: Any = None, selection_fraction: float = 0.1, events: int = 1,
           tradeoff: bool | int = False, verify_neighbours: bool = True,
-          progress: Callable[[int, int], None] | None = None) -> AuditReport:
+          progress: Callable[[int, int], None] | None = None,
+          certify: str = "binomial", structure_events: bool = True) -> AuditReport:
     """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1).
 
     ``runs`` is the total number of mechanism runs (half on each dataset); ``seed`` an int (None
@@ -236,6 +239,13 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     simultaneously for every ε) and, in exact mode, ``delta_exact(ε)``; ``verify_neighbours=False``
     skips the neighbour check (for relations the auditor cannot check); ``progress(done, total)``
     is called after every chunk.
+    ``certify``: "binomial" (default: two Clopper–Pearson bounds, Bonferroni), "poisson" (the
+    number of certification runs on each dataset is drawn from Poisson(n), making the event
+    counts Poisson, and one conditional test bounds their ratio: ``stats.
+    poisson_epsilon_lower_bound``; needs claimed_delta = 0) or "auto" (Poisson run counts; each
+    certified event uses the test projected better on the selection split — both are valid
+    given the run counts, and the choice is made before certification).
+    ``structure_events`` adds the structure-score families (``features``) for vector outputs.
     Raises ``InvalidInputError`` on bad input (including too few runs, with the minimum needed) and
     ``MechanismError`` when the mechanism raises or returns unusable outputs.
     """
@@ -246,6 +256,12 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         raise InvalidInputError("mechanism must be callable as mechanism(dataset, rng), offer "
                                 "mechanism.sample(dataset, n, rng), or be a learner with "
                                 ".fit(dataset, rng)")
+    if certify not in ("binomial", "poisson", "auto"):
+        raise InvalidInputError(f"certify must be 'binomial', 'poisson' or 'auto', got "
+                                f"{certify!r}")
+    if certify == "poisson" and delta > 0:
+        raise InvalidInputError("certify='poisson' bounds the ratio of two probabilities, so it "
+                                "needs claimed_delta = 0; use 'binomial' or 'auto'")
     if verify_neighbours:
         check_neighbours(mechanism, d0, d1)
     n_sel, n_cert = split_runs(runs, selection_fraction)
@@ -271,8 +287,13 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         ss = np.random.SeedSequence(int(seed))
         seed_used = int(seed)
     streams = ss.spawn(4)      # selection d0, selection d1, certification d0, certification d1
+    n_c0 = n_c1 = n_cert
+    if certify != "binomial":  # Poisson numbers of certification runs (a fifth stream)
+        pr = np.random.default_rng(ss.spawn(1)[0])
+        n_c0, n_c1 = int(pr.poisson(n_cert)), int(pr.poisson(n_cert))
+    test = certify if delta == 0 else "binomial"
     per_chunk = chunk_runs(mechanism)
-    total_chunks = sum(n_chunks(n, per_chunk) for n in (n_sel, n_sel, n_cert, n_cert))
+    total_chunks = sum(n_chunks(n, per_chunk) for n in (n_sel, n_sel, n_c0, n_c1))
     done = [0]
 
     def tick(k: int) -> None:
@@ -289,10 +310,11 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         k0, k1 = batch_kind(s0), batch_kind(s1)
         if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
             raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
-        chosen: list[Candidate] = select_events(s0, s1, n_cert, a_each, delta, top=events)
+        chosen: list[Candidate] = select_events(s0, s1, n_cert, a_each, delta, top=events,
+                                                test=test, structure=structure_events)
         evs = [c.event for c in chosen]
-        c0 = run_counting(ex, mechanism, d0, streams[2], n_cert, evs, tick)
-        c1 = run_counting(ex, mechanism, d1, streams[3], n_cert, evs, tick)
+        c0 = run_counting(ex, mechanism, d0, streams[2], n_c0, evs, tick)
+        c1 = run_counting(ex, mechanism, d1, streams[3], n_c1, evs, tick)
     finally:
         if owned:
             ex.shutdown(wait=True)
@@ -301,16 +323,21 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     bounds = []
     for i, c in enumerate(chosen):
         ka, kb = (c0[i], c1[i]) if c.direction == 0 else (c1[i], c0[i])
-        b = float(epsilon_lower_bound(ka, n_cert, kb, n_cert, a_each, delta))
+        na, nb = (n_c0, n_c1) if c.direction == 0 else (n_c1, n_c0)
+        if c.test == "poisson":
+            b = float(poisson_epsilon_lower_bound(ka, kb, 2 * a_each))
+        else:
+            b = float(epsilon_lower_bound(ka, max(na, 1), kb, max(nb, 1), a_each, delta))
         bounds.append(b)
         if b > best or i == 0:
             best_i, best = i, b
     c = chosen[best_i]
     ka, kb = (int(c0[best_i]), int(c1[best_i])) if c.direction == 0 \
         else (int(c1[best_i]), int(c0[best_i]))
-    p_lo = float(clopper_pearson_lower(ka, n_cert, a_each))
-    p_up = float(clopper_pearson_upper(kb, n_cert, a_each))
-    point = log_ratio(ka / n_cert, kb / n_cert, delta)
+    na, nb = (max(n_c0, 1), max(n_c1, 1)) if c.direction == 0 else (max(n_c1, 1), max(n_c0, 1))
+    p_lo = float(clopper_pearson_lower(ka, na, a_each))
+    p_up = float(clopper_pearson_upper(kb, nb, a_each))
+    point = log_ratio(ka / na, kb / nb, delta)
     if not best > 0:
         notes.append("inconclusive: no event certified a positive bound (probability above "
                      "delta and a ratio above 1); the bound is the trivial 0")
@@ -338,9 +365,11 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         verdict="violation" if best > eps else "consistent",
         event=c.event.describe(), direction=direction,
         counts={"selection": {"d0": c.sel_counts[0], "d1": c.sel_counts[1], "n": c.sel_n},
-                "certification": {"d0": int(c0[best_i]), "d1": int(c1[best_i]), "n": n_cert},
+                "certification": {"d0": int(c0[best_i]), "d1": int(c1[best_i]), "n": n_cert,
+                                  "n_d0": n_c0, "n_d1": n_c1},
                 "bounds_per_event": bounds},
-        p_lower=p_lo, p_upper=p_up, runs=runs, selection_runs=2 * n_sel,
-        certification_runs=2 * n_cert, alpha=alpha, events_certified=len(chosen),
+        p_lower=p_lo, p_upper=p_up,
+        runs=runs if certify == "binomial" else 2 * n_sel + n_c0 + n_c1, selection_runs=2 * n_sel,
+        certification_runs=n_c0 + n_c1, alpha=alpha, events_certified=len(chosen),
         seed=seed_used, seconds=time.perf_counter() - t0, tradeoff=curve, notes=tuple(notes),
-        chosen_event=c.event)
+        certification_test=c.test, chosen_event=c.event)

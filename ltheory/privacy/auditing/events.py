@@ -18,6 +18,10 @@ Candidate families (all chosen on the *selection* split only; DESIGN.md, "audit"
   For the Laplace mechanism the optimal event is a threshold in the tail (Bichsel et al. 2021,
   DP-Sniper, Section 4), which this family contains.
 
+* **Structure scores** (``features``, vector outputs): naive-Bayes log-ratios over coordinate
+  and ⊤/⊥-pattern groups, sign counts of coordinates (or first differences) against their
+  medians, and a logistic-regression classifier on structure features; their threshold events.
+
 Each candidate is scored by the bound it is *projected* to give on the certification split
 (selection-split frequencies, shrunk to their one-sided 98% Clopper–Pearson bounds, scaled to
 the certification size, then the same Clopper–Pearson bound as certification).  This trades the
@@ -31,8 +35,14 @@ from typing import Any
 
 import numpy as np
 
+from ltheory.privacy.auditing.features import structure_scores
 from ltheory.privacy.auditing.outputs import Batch, batch_kind
-from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper, epsilon_lower_bound
+from ltheory.privacy.stats import (
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    epsilon_lower_bound,
+    poisson_epsilon_lower_bound,
+)
 
 MAX_EXACT_CELLS = 4096
 BINS = 16
@@ -236,14 +246,36 @@ class Candidate:
     projected: float
     sel_counts: tuple[int, int]   # runs in the event on the selection runs that scored it
     sel_n: int                    # ... out of this many runs per dataset
+    test: str = "binomial"        # certification test the projection was made for
 
 
 # --------------------------------------------------------------------------- selection
 def _projected(ca: np.ndarray, cb: np.ndarray, n_sel: int, n_cert: int, a_each: float,
-               delta: float) -> np.ndarray:
-    pa = clopper_pearson_lower(ca, n_sel, SHRINK)
-    pb = clopper_pearson_upper(cb, n_sel, SHRINK)
-    return epsilon_lower_bound(pa * n_cert, n_cert, pb * n_cert, n_cert, a_each, delta)
+               delta: float, test: str = "binomial", shrink: float = SHRINK) -> np.ndarray:
+    """The bound an event with selection counts (ca, cb) out of n_sel is projected to certify
+    with ``n_cert`` runs per dataset (frequencies shrunk to their 98% Clopper–Pearson bounds).
+    ``test``: "binomial" (two Clopper–Pearson bounds at ``a_each``), "poisson" (the conditional
+    test of ``poisson_epsilon_lower_bound`` at ``2·a_each``) or "auto" (the larger)."""
+    pa = clopper_pearson_lower(ca, n_sel, shrink)
+    pb = clopper_pearson_upper(cb, n_sel, shrink)
+    if test == "poisson":
+        return poisson_epsilon_lower_bound(pa * n_cert, pb * n_cert, 2 * a_each)
+    binom = epsilon_lower_bound(pa * n_cert, n_cert, pb * n_cert, n_cert, a_each, delta)
+    if test == "auto" and delta == 0:
+        return np.maximum(binom, poisson_epsilon_lower_bound(pa * n_cert, pb * n_cert,
+                                                             2 * a_each))
+    return binom
+
+
+def _best_test(ka: float, kb: float, n_sel: int, n_cert: int, a_each: float, delta: float,
+               test: str) -> str:
+    if test != "auto":
+        return test
+    if delta > 0:
+        return "binomial"
+    b = _projected(np.float64(ka), np.float64(kb), n_sel, n_cert, a_each, delta, "binomial")
+    p = _projected(np.float64(ka), np.float64(kb), n_sel, n_cert, a_each, delta, "poisson")
+    return "poisson" if float(p) > float(b) else "binomial"
 
 
 def _ks_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -296,7 +328,8 @@ def _split(b: Batch) -> tuple[Batch, Batch]:
 
 def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: int,
                      a_each: float, delta: float, out: list[Candidate],
-                     enc: ValueEncoder | BinEncoder | MixedEncoder | None = None) -> None:
+                     enc: ValueEncoder | BinEncoder | MixedEncoder | None = None,
+                     test: str = "binomial") -> None:
     enc = enc or make_encoder(*fit)
     f0, f1 = enc.encode(fit[0]), enc.encode(fit[1])
     e0, e1 = enc.encode(ev[0]), enc.encode(ev[1])
@@ -315,19 +348,22 @@ def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: 
         order = seen[np.argsort(-llr if direction == 0 else llr, kind="stable")]
         ca, cb = (c0, c1) if direction == 0 else (c1, c0)
         pa, pb = np.cumsum(ca[order]), np.cumsum(cb[order])
-        proj = _projected(pa, pb, n_ev, n_cert, a_each, delta)
+        proj = _projected(pa, pb, n_ev, n_cert, a_each, delta, test)
         i = int(np.argmax(proj))
         cells = np.sort(order[: i + 1])
         out.append(Candidate(CellEvent(enc, cells), direction, float(proj[i]),
-                             (int(c0[cells].sum()), int(c1[cells].sum())), n_ev))
+                             (int(c0[cells].sum()), int(c1[cells].sum())), n_ev,
+                             _best_test(pa[i], pb[i], n_ev, n_cert, a_each, delta, test)))
 
 
-def _threshold_candidates(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
+def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
                           n_cert: int, a_each: float, delta: float,
-                          out: list[Candidate]) -> None:
-    grid = np.unique(np.concatenate([score(fit[0]), score(fit[1])]))
+                          out: list[Candidate], test: str = "binomial") -> None:
+    f0, f1 = score(fit[0]), score(fit[1])
+    grid = np.unique(np.concatenate([f0, f1]))
     if len(grid) > MAX_THRESHOLDS:
-        grid = np.unique(np.quantile(grid, np.linspace(0, 1, MAX_THRESHOLDS)))
+        pooled = np.concatenate([f0, f1])
+        grid = np.unique(np.quantile(pooled, np.linspace(0, 1, MAX_THRESHOLDS)))
     v0, v1 = np.sort(score(ev[0])), np.sort(score(ev[1]))
     n_ev = len(v0)
     ge0 = n_ev - np.searchsorted(v0, grid, side="left")
@@ -337,20 +373,26 @@ def _threshold_candidates(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batc
     for geq, (k0, k1) in ((True, (ge0, ge1)), (False, (le0, le1))):
         for direction in (0, 1):
             ca, cb = (k0, k1) if direction == 0 else (k1, k0)
-            proj = _projected(ca, cb, n_ev, n_cert, a_each, delta)
+            proj = _projected(ca, cb, n_ev, n_cert, a_each, delta, test)
             i = int(np.argmax(proj))
             out.append(Candidate(ThresholdEvent(score, float(grid[i]), geq), direction,
-                                 float(proj[i]), (int(k0[i]), int(k1[i])), n_ev))
+                                 float(proj[i]), (int(k0[i]), int(k1[i])), n_ev,
+                                 _best_test(ca[i], cb[i], n_ev, n_cert, a_each, delta, test)))
 
 
 def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
-                  top: int = 1, crossfit: bool = True) -> list[Candidate]:
+                  top: int = 1, crossfit: bool = True, test: str = "binomial",
+                  structure: bool = True) -> list[Candidate]:
     """The ``top`` candidates with the best projected bound (distinct events), best first.
 
     With ``crossfit`` (default) the selection split is halved: the first half builds each family
     (cell encoder and likelihood-ratio order, threshold grid, discriminant weights), the second
     half scores the nested events of every family, so the choice is not fooled by cells whose
-    ratio looks extreme by chance (all of it still before any certification run)."""
+    ratio looks extreme by chance (all of it still before any certification run).
+    ``structure`` adds, for vector outputs, the threshold events of the structure scores of
+    ``features`` (naive Bayes, sign counts, logistic regression); ``test`` is the certification
+    test the projections are made for ("binomial", "poisson" or "auto": per candidate, the
+    better projected; the candidate records its choice)."""
     cands: list[Candidate] = []
     kind = batch_kind(s0)
     if crossfit and len(s0) >= 2 * MIN_HALF:
@@ -358,22 +400,26 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
         fit, ev = (a0, a1), (b0, b1)
     else:
         fit = ev = (s0, s1)
-    _cell_candidates(fit, ev, n_cert, a_each, delta, cands)
+    _cell_candidates(fit, ev, n_cert, a_each, delta, cands, test=test)
     if kind == "scalar":
-        _threshold_candidates(Score(), fit, ev, n_cert, a_each, delta, cands)
+        _threshold_candidates(Score(), fit, ev, n_cert, a_each, delta, cands, test)
     elif kind == "vector":
         mixed = make_mixed_encoder(*fit)
         if mixed is not None:
-            _cell_candidates(fit, ev, n_cert, a_each, delta, cands, mixed)
+            _cell_candidates(fit, ev, n_cert, a_each, delta, cands, mixed, test)
         x0, x1 = np.asarray(fit[0]), np.asarray(fit[1])
         for j in range(x0.shape[1]):
             if np.ptp(x0[:, j]) > 0 or np.ptp(x1[:, j]) > 0:
-                _threshold_candidates(Score(col=j), fit, ev, n_cert, a_each, delta, cands)
+                _threshold_candidates(Score(col=j), fit, ev, n_cert, a_each, delta, cands, test)
         var = 0.5 * (x0.var(axis=0) + x1.var(axis=0))
         diff = x0.mean(axis=0) - x1.mean(axis=0)
         w = np.where(var > 0, diff / np.where(var > 0, var, 1.0), 0.0)
         if np.count_nonzero(w) > 1:
-            _threshold_candidates(Score(w=w), fit, ev, n_cert, a_each, delta, cands)
+            _threshold_candidates(Score(w=w), fit, ev, n_cert, a_each, delta, cands, test)
+        if structure and x0.shape[1] > 1:
+            scores, _ = structure_scores(x0, x1)
+            for sc in scores:
+                _threshold_candidates(sc, fit, ev, n_cert, a_each, delta, cands, test)
     cands.sort(key=lambda c: -c.projected)
     chosen: list[Candidate] = []
     for c in cands:
