@@ -35,6 +35,7 @@ __all__ = [
     "PrefixSum",
     "Rappor",
     "TruncatedGeometric",
+    "dpsniper_suite",
     "murmur3_32",
 ]
 
@@ -340,3 +341,40 @@ class Parallel(Mechanism):
             o = np.asarray(m.sample(dataset, n, rng), dtype=float)
             outs.append(o[:, None] if o.ndim == 1 else o)
         return np.hstack(outs)
+
+
+# --------------------------------------------------------------------------- the suite
+def dpsniper_suite(epsilon: float = 0.1) -> dict[str, tuple[Mechanism, tuple[float, ...]]]:
+    """The 20 mechanisms of DP-Sniper's evaluation (Bichsel et al. 2021, Section VII-A, with the
+    parameters of its artifact) at ε = 0.1, each with the base input around which its neighbour
+    search runs (all ones, of the input dimension DP-Sniper used): name → (mechanism, base)."""
+    from ltheory.privacy.mechanisms import ReportNoisyMax, SparseVector
+
+    e = float(epsilon)
+    one, five, ten = (1.0,), (1.0,) * 5, (1.0,) * 10
+    suite: dict[str, tuple[Mechanism, tuple[float, ...]]] = {
+        "Laplace": (NoisyHist(e), one),
+        "TruncatedGeometric": (TruncatedGeometric(e, 5), one),
+        "NoisyHist1": (NoisyHist(e), five),
+        "NoisyHist2": (NoisyHist(e, scale=e), five),
+        "ReportNoisyMax1": (ReportNoisyMax(e, "laplace"), five),
+        "ReportNoisyMax2": (ReportNoisyMax(e, "exponential"), five),
+        "ReportNoisyMax3": (NoisyMaxValue(e, "laplace"), five),
+        "ReportNoisyMax4": (NoisyMaxValue(e, "exponential"), five),
+        "SVT1": (SparseVector(e, 1, threshold=0.5, c=1), ten),
+        "SVT2": (SparseVector(e, 2, threshold=1.0, c=1), ten),
+        "SVT3": (SparseVector(e, 3, threshold=1.0, c=1), ten),
+        "SVT4": (SparseVector(e, 4, threshold=1.0, c=1), ten),
+        "SVT5": (SparseVector(e, 5, threshold=1.0, c=1), ten),
+        "SVT6": (SparseVector(e, 6, threshold=1.0, c=1), ten),
+        "Rappor": (Rappor(epsilon=e), one),
+        "OneTimeRappor": (OneTimeRappor(epsilon=e), one),
+        "LaplaceParallel": (Parallel([NoisyHist(0.005) for _ in range(20)],
+                                     "laplace_parallel"), one),
+        "SVT34Parallel": (Parallel([SparseVector(e, 3, threshold=1.0, c=2),
+                                    SparseVector(e, 4, threshold=1.0, c=2)],
+                                   "svt34_parallel"), ten),
+        "PrefixSum": (PrefixSum(e), ten),
+        "NumericalSVT": (NumericalSVT(e, threshold=1.0, c=2), ten),
+    }
+    return suite

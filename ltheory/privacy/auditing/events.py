@@ -268,13 +268,15 @@ def _projected(ca: np.ndarray, cb: np.ndarray, n_sel: int, n_cert: int, a_each: 
 
 
 def _best_test(ka: float, kb: float, n_sel: int, n_cert: int, a_each: float, delta: float,
-               test: str) -> str:
+               test: str, shrink: float = SHRINK) -> str:
     if test != "auto":
         return test
     if delta > 0:
         return "binomial"
-    b = _projected(np.float64(ka), np.float64(kb), n_sel, n_cert, a_each, delta, "binomial")
-    p = _projected(np.float64(ka), np.float64(kb), n_sel, n_cert, a_each, delta, "poisson")
+    b = _projected(np.float64(ka), np.float64(kb), n_sel, n_cert, a_each, delta, "binomial",
+                   shrink)
+    p = _projected(np.float64(ka), np.float64(kb), n_sel, n_cert, a_each, delta, "poisson",
+                   shrink)
     return "poisson" if float(p) > float(b) else "binomial"
 
 
@@ -329,7 +331,7 @@ def _split(b: Batch) -> tuple[Batch, Batch]:
 def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: int,
                      a_each: float, delta: float, out: list[Candidate],
                      enc: ValueEncoder | BinEncoder | MixedEncoder | None = None,
-                     test: str = "binomial") -> None:
+                     test: str = "binomial", shrink: float = SHRINK) -> None:
     enc = enc or make_encoder(*fit)
     f0, f1 = enc.encode(fit[0]), enc.encode(fit[1])
     e0, e1 = enc.encode(ev[0]), enc.encode(ev[1])
@@ -348,17 +350,19 @@ def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: 
         order = seen[np.argsort(-llr if direction == 0 else llr, kind="stable")]
         ca, cb = (c0, c1) if direction == 0 else (c1, c0)
         pa, pb = np.cumsum(ca[order]), np.cumsum(cb[order])
-        proj = _projected(pa, pb, n_ev, n_cert, a_each, delta, test)
+        proj = _projected(pa, pb, n_ev, n_cert, a_each, delta, test, shrink)
         i = int(np.argmax(proj))
         cells = np.sort(order[: i + 1])
         out.append(Candidate(CellEvent(enc, cells), direction, float(proj[i]),
                              (int(c0[cells].sum()), int(c1[cells].sum())), n_ev,
-                             _best_test(pa[i], pb[i], n_ev, n_cert, a_each, delta, test)))
+                             _best_test(pa[i], pb[i], n_ev, n_cert, a_each, delta, test,
+                                        shrink)))
 
 
 def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
                           n_cert: int, a_each: float, delta: float,
-                          out: list[Candidate], test: str = "binomial") -> None:
+                          out: list[Candidate], test: str = "binomial",
+                          shrink: float = SHRINK) -> None:
     f0, f1 = score(fit[0]), score(fit[1])
     grid = np.unique(np.concatenate([f0, f1]))
     if len(grid) > MAX_THRESHOLDS:
@@ -373,11 +377,12 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
     for geq, (k0, k1) in ((True, (ge0, ge1)), (False, (le0, le1))):
         for direction in (0, 1):
             ca, cb = (k0, k1) if direction == 0 else (k1, k0)
-            proj = _projected(ca, cb, n_ev, n_cert, a_each, delta, test)
+            proj = _projected(ca, cb, n_ev, n_cert, a_each, delta, test, shrink)
             i = int(np.argmax(proj))
             out.append(Candidate(ThresholdEvent(score, float(grid[i]), geq), direction,
                                  float(proj[i]), (int(k0[i]), int(k1[i])), n_ev,
-                                 _best_test(ca[i], cb[i], n_ev, n_cert, a_each, delta, test)))
+                                 _best_test(ca[i], cb[i], n_ev, n_cert, a_each, delta, test,
+                                            shrink)))
 
 
 def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
@@ -393,34 +398,47 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     ``features`` (naive Bayes, sign counts, logistic regression); ``test`` is the certification
     test the projections are made for ("binomial", "poisson" or "auto": per candidate, the
     better projected; the candidate records its choice)."""
-    cands: list[Candidate] = []
     kind = batch_kind(s0)
     if crossfit and len(s0) >= 2 * MIN_HALF:
         (a0, b0), (a1, b1) = _split(s0), _split(s1)
         fit, ev = (a0, a1), (b0, b1)
     else:
         fit = ev = (s0, s1)
-    _cell_candidates(fit, ev, n_cert, a_each, delta, cands, test=test)
+    # the families, built on the fit half once; each is scored on the eval half below
+    encoders: list[Any] = [make_encoder(*fit)]
+    scores: list[Any] = []
     if kind == "scalar":
-        _threshold_candidates(Score(), fit, ev, n_cert, a_each, delta, cands, test)
+        scores.append(Score())
     elif kind == "vector":
         mixed = make_mixed_encoder(*fit)
         if mixed is not None:
-            _cell_candidates(fit, ev, n_cert, a_each, delta, cands, mixed, test)
+            encoders.append(mixed)
         x0, x1 = np.asarray(fit[0]), np.asarray(fit[1])
-        for j in range(x0.shape[1]):
-            if np.ptp(x0[:, j]) > 0 or np.ptp(x1[:, j]) > 0:
-                _threshold_candidates(Score(col=j), fit, ev, n_cert, a_each, delta, cands, test)
+        scores += [Score(col=j) for j in range(x0.shape[1])
+                   if np.ptp(x0[:, j]) > 0 or np.ptp(x1[:, j]) > 0]
         var = 0.5 * (x0.var(axis=0) + x1.var(axis=0))
         diff = x0.mean(axis=0) - x1.mean(axis=0)
         w = np.where(var > 0, diff / np.where(var > 0, var, 1.0), 0.0)
         if np.count_nonzero(w) > 1:
-            _threshold_candidates(Score(w=w), fit, ev, n_cert, a_each, delta, cands, test)
+            scores.append(Score(w=w))
         if structure and x0.shape[1] > 1:
-            scores, _ = structure_scores(x0, x1)
-            for sc in scores:
-                _threshold_candidates(sc, fit, ev, n_cert, a_each, delta, cands, test)
-    cands.sort(key=lambda c: -c.projected)
+            scores += structure_scores(x0, x1)[0]
+
+    def candidates(shrink: float) -> list[Candidate]:
+        cands: list[Candidate] = []
+        for enc in encoders:
+            _cell_candidates(fit, ev, n_cert, a_each, delta, cands, enc, test, shrink)
+        for sc in scores:
+            _threshold_candidates(sc, fit, ev, n_cert, a_each, delta, cands, test, shrink)
+        cands.sort(key=lambda c: -c.projected)
+        return cands
+
+    cands = candidates(SHRINK)
+    if cands and not cands[0].projected > 0:
+        # nothing projects a positive bound under the 98% shrinkage (a small selection split):
+        # choose by the bound at the selection-split frequencies themselves, rather than let
+        # an event every run falls in (ratio 1, projection 0) win by default
+        cands = candidates(0.5)
     chosen: list[Candidate] = []
     for c in cands:
         if len(chosen) >= top:

@@ -189,17 +189,25 @@ class StructureFeatures:
     # ---------------------------------------------------------------- cells per group
     def cells(self, b: Any, diff: bool = False) -> list[np.ndarray]:
         """One categorical code per group (naive Bayes): continuous coordinates (``diff``: first
-        differences instead) by atom or quartile, then each block's pattern id (−1: unseen)."""
+        differences instead) by atom or quartile, then each block's pattern id (−1: unseen), or
+        each of its coordinates' values when it has too many patterns."""
         a = np.asarray(b, dtype=float)
         out = [c.cell(c.values(a)) for c in self.coords if c.diff == diff]
         for bl in self.blocks:
             if bl.patterns is not None:
                 out.append(bl.pattern_ids(a))
+                continue
+            for j in bl.cols:              # too many patterns: each coordinate's value
+                i = np.clip(np.searchsorted(bl.values, a[:, j]), 0, len(bl.values) - 1)
+                out.append(np.where(bl.values[i] == a[:, j], i, -1))
         return out
 
     def n_cells(self, diff: bool = False) -> list[int]:
-        return [c.n_cells() for c in self.coords if c.diff == diff] + \
-            [len(bl.patterns) for bl in self.blocks if bl.patterns is not None]
+        out = [c.n_cells() for c in self.coords if c.diff == diff]
+        for bl in self.blocks:
+            out += [len(bl.patterns)] if bl.patterns is not None \
+                else [len(bl.values)] * len(bl.cols)
+        return out
 
 
 def _coord(pooled: np.ndarray, j: int, diff: bool) -> Coord:

@@ -13,8 +13,8 @@ Neighbour generators (``neighbours=``):
   scaled by the sensitivity: one above, one below, one above rest below, one below rest above,
   half-half, all above, all below, X-shape; ``"extended"`` adds every split point h of the
   half-half and X shapes (up-shifted X too: sparse-vector leaks depend on where the ⊤ can
-  fall); ``"sample"`` adds random pairs with independent offsets in {−Δ, 0, +Δ}; ``"auto"`` =
-  patterns and 8 random pairs.  Pairs equal to another (or to its swap) are dropped.
+  fall; no random pairs); ``"sample"``: random pairs with independent offsets in {−Δ, 0, +Δ};
+  ``"auto"`` = patterns and 8 random pairs.  Pairs equal to another (or to its swap) are dropped.
 * an explicit list of ``(d0, d1)`` or ``(name, d0, d1)``.
 
 At most ``max_pairs`` pairs are piloted (a seeded random subset when there are more).  Pairs are
@@ -186,7 +186,7 @@ def candidate_pairs(mechanism: Any, dataset: Any, neighbours: Any, seed: int) ->
                                     "pairs")
         rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(3)[2])
         pats = query_patterns(dataset, float(getattr(mechanism, "sensitivity", 1.0)),
-                              0 if neighbours == "patterns" else 8, rng,
+                              8 if neighbours in ("auto", "sample") else 0, rng,
                               extended=neighbours == "extended")
         if neighbours == "sample":
             pats = [p for p in pats if p[0].startswith("random")]
@@ -221,11 +221,14 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                  claimed_epsilon: float, claimed_delta: float = 0.0, runs: int,
                  pilot_runs: int | None = None, seed: int, alpha: float = 0.05,
                  executor: Any = None, max_pairs: int = 64, rungs: int = 1,
-                 time_budget: float | None = None, **audit_kw: Any) -> SearchReport:
+                 time_budget: float | None = None, pilot_options: dict | None = None,
+                 **audit_kw: Any) -> SearchReport:
     """Find the neighbouring pair where ``mechanism`` leaks most and audit it (module docstring).
     ``pilot_runs`` (runs per pair in the first rung) defaults to max(runs // 20, 4 × the
     minimum); ``rungs`` ≥ 1 rounds of successive halving; ``time_budget`` seconds for the
-    pilots (partial result when spent); ``audit_kw`` go to every ``audit`` call."""
+    pilots (partial result when spent); ``audit_kw`` go to every ``audit`` call, and
+    ``pilot_options`` override them for the pilots (e.g. ``{"selection_fraction": 0.5,
+    "structure_events": False}``: better events from few runs, no classifier fits)."""
     pairs = candidate_pairs(mechanism, dataset, neighbours, seed)
     valid = []
     for name, a, b in pairs:
@@ -249,6 +252,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                                 f"{time_budget!r}")
     need = min_runs(float(claimed_epsilon), float(claimed_delta), alpha)
     pilot = int(pilot_runs) if pilot_runs is not None else max(runs // 20, 4 * need)
+    pilot_kw = {**audit_kw, **(pilot_options or {})}
     t0 = time.perf_counter()
     alive = [{"pattern": name, "_pair": (a, b)} for name, a, b in valid]
     rung_ss = pilot_ss.spawn(rungs)
@@ -264,7 +268,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
             a, b = d["_pair"]
             r = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon,
                       claimed_delta=claimed_delta, runs=pilot, seed=int(s), alpha=alpha,
-                      executor=executor, **audit_kw)
+                      executor=executor, **pilot_kw)
             used += r.runs
             d.update({"rung": rung, "pilot_runs": r.runs,
                       "pilot_lower_bound": r.epsilon_lower_bound,
