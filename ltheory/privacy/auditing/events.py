@@ -434,11 +434,13 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
         return cands
 
     cands = candidates(SHRINK)
-    if cands and not cands[0].projected > 0:
+    for milder in (0.16, 0.5):
+        if not cands or cands[0].projected > 0:
+            break
         # nothing projects a positive bound under the 98% shrinkage (a small selection split):
-        # choose by the bound at the selection-split frequencies themselves, rather than let
-        # an event every run falls in (ratio 1, projection 0) win by default
-        cands = candidates(0.5)
+        # shrink less (one standard error, then none) rather than let an event every run
+        # falls in (ratio 1, projection 0) win by default
+        cands = candidates(milder)
     chosen: list[Candidate] = []
     for c in cands:
         if len(chosen) >= top:
