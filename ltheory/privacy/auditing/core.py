@@ -13,7 +13,11 @@ Procedure (the ``audit`` contract of DESIGN.md):
    largest.  Because the events are fixed before the certification runs are drawn, the reported
    bound is below the true ε of the pair (at the claimed δ) with probability ≥ 1 − α
    (Ding et al. 2018, StatDP; Bichsel et al. 2021, DP-Sniper, Section 5; Jagielski, Ullman & Oprea
-   2020 for the (ε, δ) form).
+   2020 for the (ε, δ) form).  With ``certify="poisson"``/``"auto"`` (δ = 0) the numbers of
+   certification runs are drawn from Poisson(n), so the two counts are independent Poisson
+   variables and, given their sum, the first is binomial with success probability
+   p_a/(p_a + p_b): one Clopper–Pearson bound at level α/events bounds the ratio
+   (``stats.poisson_epsilon_lower_bound``) instead of two at α/(2·events).
 4. If the mechanism exposes ``output_distribution``, also report the exact ε at the claimed δ
    and δ at the claimed ε (``exact``).
 
