@@ -115,6 +115,8 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--from-partial", action="store_true",
+                    help="rebuild the JSON/Markdown from the per-row .partial.jsonl files")
     args = ap.parse_args()
     published = {r["mechanism"]: r for r in json.loads(PUBLISHED.read_text())["mechanisms"]}
     names = args.only or list(dpsniper_suite(EPS))
@@ -124,7 +126,7 @@ def main() -> None:
     stem = "dpsniper_suite" if not args.only else "dpsniper_suite_partial"
     target = outdir / f"{stem}.json"
     tables = json.loads(target.read_text())["tables"] if target.exists() else {}
-    for size in sizes:
+    for size in sizes if not args.from_partial else []:
         rows = []
         t0 = time.perf_counter()
         for name in names:
@@ -142,6 +144,12 @@ def main() -> None:
                 f.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
         tables[f"{size:.0e}"] = {"rows": rows, "seconds": round(time.perf_counter() - t0, 1),
                                  "beaten": sum(r["ratio"] >= 1 for r in rows)}
+    if args.from_partial:
+        for f in sorted(outdir.glob(f"{stem}_*.partial.jsonl")):
+            rows = [json.loads(x) for x in f.read_text().splitlines() if x.strip()]
+            size = f"{rows[0]['runs_budget']:.0e}"
+            tables[size] = {"rows": rows, "seconds": round(sum(r["seconds"] for r in rows), 1),
+                            "beaten": sum(r["ratio"] >= 1 for r in rows)}
     tables = dict(sorted(tables.items(), key=lambda kv: float(kv[0])))
     ceil_file = HERE / "results" / "dpsniper_ceilings.json"
     ceil = json.loads(ceil_file.read_text())["per_dataset_runs"] if ceil_file.exists() else {}

@@ -216,7 +216,7 @@ def test_search_time_budget_gives_partial_result() -> None:
     s = audit_search(m, base, "extended", claimed_epsilon=0.1, runs=60_000, pilot_runs=20_000,
                      seed=0, time_budget=1e-6, rungs=2)
     assert s.partial and s.notes and len(s.ranking) == 1
-    assert s.to_dict()["partial"] is True
+    assert s.to_json()["partial"] is True
     with pytest.raises(InvalidInputError):
         audit_search(m, base, claimed_epsilon=0.1, runs=60_000, seed=0, rungs=0)
 
