@@ -43,35 +43,48 @@ def family(event: str) -> str:
     return "linear discriminant" if event.startswith("(") else "other"
 
 
-def plan(m, base, runs: int, seed: int) -> tuple[int, int, int, int]:
-    """(pairs, rungs, pilot runs per pair in rung 0, final audit runs) within ``runs``."""
-    pairs = 0
-    for _, a, b in candidate_pairs(m, base, "extended", seed):
-        try:
-            check_neighbours(m, a, b)
-            pairs += 1
-        except Exception:  # noqa: BLE001 - not a neighbour: not piloted
-            pass
-    rungs = 3 if pairs > 6 else 2 if pairs > 2 else 1
-    alive, weight = pairs, 0
-    for r in range(rungs):
-        weight += alive * 3 ** r
-        alive = -(-alive // 3)
-    pilot = max(int(PILOT_SHARE * runs / weight), 4 * min_runs(EPS, 0.0, ALPHA))
+MIN_PILOT = 20_000
+
+
+def plan(m, base, runs: int, seed: int) -> tuple[str, int, int, int, int]:
+    """(neighbour generator, pairs, rungs, pilot runs per pair in rung 0, final audit runs)
+    within ``runs``: the richest of (extended patterns, 3 rungs), (StatDP patterns, 3, 2 or 1
+    rungs) whose first-rung pilots get at least MIN_PILOT runs (smaller pilots cannot tell
+    pairs apart), using PILOT_SHARE of the budget."""
+    options = []
+    for gen in ("extended", "patterns"):
+        pairs = 0
+        for _, a, b in candidate_pairs(m, base, gen, seed):
+            try:
+                check_neighbours(m, a, b)
+                pairs += 1
+            except Exception:  # noqa: BLE001 - not a neighbour: not piloted
+                pass
+        top = 3 if pairs > 6 else 2 if pairs > 2 else 1
+        options += [(gen, pairs, r) for r in range(top, 0, -1)
+                    if gen == "patterns" or r == top]
+    for gen, pairs, rungs in options:
+        alive, weight = pairs, 0
+        for r in range(rungs):
+            weight += alive * 3 ** r
+            alive = -(-alive // 3)
+        pilot = max(int(PILOT_SHARE * runs / weight), 4 * min_runs(EPS, 0.0, ALPHA))
+        if pilot >= MIN_PILOT or (gen, rungs) == options[-1][::2]:
+            break
     pilot_total = 0
     alive = pairs
     for r in range(rungs):
         pilot_total += alive * pilot * 3 ** r
         alive = -(-alive // 3)
     margin = int(10 * math.sqrt(runs))          # Poisson certification counts fluctuate
-    return pairs, rungs, pilot, runs - pilot_total - margin
+    return gen, pairs, rungs, pilot, runs - pilot_total - margin
 
 
 def run_one(name: str, runs: int, seed: int) -> dict:
     m, base = dpsniper_suite(EPS)[name]
-    pairs, rungs, pilot, final = plan(m, base, runs, seed)
+    gen, pairs, rungs, pilot, final = plan(m, base, runs, seed)
     t = time.perf_counter()
-    s = audit_search(m, base, "extended", claimed_epsilon=EPS, runs=final, pilot_runs=pilot,
+    s = audit_search(m, base, gen, claimed_epsilon=EPS, runs=final, pilot_runs=pilot,
                      seed=seed, alpha=ALPHA, rungs=rungs, max_pairs=64, certify="auto",
                      pilot_options={"selection_fraction": 0.5,
                                     "structure_events": False})
@@ -85,7 +98,7 @@ def run_one(name: str, runs: int, seed: int) -> dict:
         except NotImplementedError:
             exact = None
     return {"mechanism": name, "runs_budget": runs, "runs_used": s.total_runs,
-            "pairs_piloted": pairs, "rungs": rungs, "pilot_runs_rung0": pilot,
+            "neighbours": gen, "pairs_piloted": pairs, "rungs": rungs, "pilot_runs_rung0": pilot,
             "final_runs": r.runs, "pair": s.pattern, "d0": list(s.d0), "d1": list(s.d1),
             "bound": r.epsilon_lower_bound, "point_estimate": r.epsilon_point_estimate,
             "exact_epsilon_at_pair": exact, "true_epsilon": getattr(m, "true_epsilon", None),
