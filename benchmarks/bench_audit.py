@@ -69,7 +69,8 @@ def soundness_many(n_audits: int = 2000) -> list[dict]:
     return rows
 
 
-def soundness_structure(n_audits: int = 200, runs: int = 100_000) -> list[dict]:
+def soundness_structure(n_audits: int = 200, runs: int = 100_000,
+                        only: list[int] | None = None) -> list[dict]:
     """Issue 14: the exceedance measurement with the structure-score families in the candidate
     set (vector outputs) and the Poisson-conditional certification (certify="auto"), on pairs
     whose exact epsilon is known: bound > exact counts as an exceedance."""
@@ -95,7 +96,9 @@ def soundness_structure(n_audits: int = 200, runs: int = 100_000) -> list[dict]:
              ("SVT1 (Lyu et al.), X-shape pair (10 codes)", svt, xa, xb, svt_exact, 0.1,
               ("binomial", "auto"))]
     rows = []
-    for label, m, a, b, true, eps, modes in cases:
+    for i, (label, m, a, b, true, eps, modes) in enumerate(cases):
+        if only is not None and i not in only:
+            continue
         if true is None:
             true = audit(m, a, b, claimed_epsilon=eps, runs=runs, seed=0).exact_epsilon
         for mode in modes:
@@ -194,13 +197,16 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--soundness-structure", action="store_true",
                     help="only the issue-14 exceedance measurement (200 seeds per case)")
+    ap.add_argument("--cases", type=int, nargs="*", default=None,
+                    help="with --soundness-structure: only these case indices (0-4)")
     args = ap.parse_args()
     if args.soundness_structure:
-        rows = soundness_structure(50 if args.quick else 200)
+        rows = soundness_structure(50 if args.quick else 200, only=args.cases)
         out = Path(__file__).resolve().parent / "results" / ("quick" if args.quick else "")
         out.mkdir(parents=True, exist_ok=True)
-        (out / "soundness_structure.json").write_text(json.dumps(rows, indent=1,
-                                                                 ensure_ascii=False))
+        tag = "" if args.cases is None else "_" + "_".join(map(str, args.cases))
+        (out / f"soundness_structure{tag}.json").write_text(json.dumps(rows, indent=1,
+                                                                       ensure_ascii=False))
         return
     out = {
         "throughput": throughput(),
