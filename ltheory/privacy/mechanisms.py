@@ -123,7 +123,7 @@ def are_neighbours(d0: Dataset, d1: Dataset, relation: str = "substitution",
             return False
         long, short = (a, b) if len(a) > len(b) else (b, a)
         return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
-    if relation == "query_answers":
+    if relation in ("query_answers", "single_entry"):
         try:
             a = np.asarray(d0, dtype=float).ravel()
             b = np.asarray(d1, dtype=float).ravel()
@@ -131,17 +131,10 @@ def are_neighbours(d0: Dataset, d1: Dataset, relation: str = "substitution",
             return False
         if a.shape != b.shape or np.array_equal(a, b):
             return False
-        return bool(np.max(np.abs(a - b)) <= sensitivity + 1e-12)
-    if relation == "single_entry":
-        try:
-            a = np.asarray(d0, dtype=float).ravel()
-            b = np.asarray(d1, dtype=float).ravel()
-        except (TypeError, ValueError):
-            return False
-        if a.shape != b.shape:
-            return False
         moved = np.abs(a - b)
-        return bool(np.count_nonzero(moved) == 1 and moved.max() <= sensitivity + 1e-12)
+        if relation == "single_entry" and np.count_nonzero(moved) != 1:
+            return False
+        return bool(moved.max() <= sensitivity + 1e-12)
     raise InvalidInputError(f"unknown neighbour relation {relation!r}; accepted: substitution, "
                             "add_remove, query_answers, single_entry")
 

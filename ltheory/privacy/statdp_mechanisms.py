@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.mechanisms import Mechanism, _answers, _check_epsilon
+from ltheory.privacy.mechanisms import Mechanism, ReportNoisyMax, _answers, _check_epsilon
 
 __all__ = [
     "NoisyHist",
@@ -126,7 +126,7 @@ class TruncatedGeometric(Mechanism):
 
 
 # --------------------------------------------------------------------------- noisy max value
-class NoisyMaxValue(Mechanism):
+class NoisyMaxValue(ReportNoisyMax):
     """Report the noisy maximum *value* ``max_i q_i + Z_i``, Z_i ~ Lap(2Δ/ε) or Exp(2Δ/ε)
     (Ding et al. 2018, Algorithms 7 and 8, "ReportNoisyMax3/4"), claiming ε-DP.  INCORRECT:
     with k queries moving together the density of the maximum moves by up to e^{kε/2} (Laplace;
@@ -134,23 +134,18 @@ class NoisyMaxValue(Mechanism):
     ε'-DP for any ε'."""
 
     name = "noisy_max_value"
-    neighbour_relation = "query_answers"
 
     def __init__(self, epsilon: float = 0.1, noise: str = "laplace", k: int = 5,
                  sensitivity: float = 1.0) -> None:
-        self.epsilon = _check_epsilon(epsilon)
-        if noise not in ("laplace", "exponential"):
-            raise InvalidInputError(f"noise must be 'laplace' or 'exponential', got {noise!r}")
-        self.noise = noise
-        self.sensitivity = float(sensitivity)
+        super().__init__(epsilon, noise, sensitivity)
         self.true_epsilon = k * self.epsilon / 2 if noise == "laplace" else math.inf
 
     def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
         q = _answers(dataset)
-        b = 2 * self.sensitivity / self.epsilon
-        z = (rng.laplace(0.0, b, size=(n, q.size)) if self.noise == "laplace"
-             else rng.exponential(b, size=(n, q.size)))
-        return np.max(q[None, :] + z, axis=1)
+        return np.max(q[None, :] + self._noise((n, q.size), rng), axis=1)
+
+    def output_distribution(self, dataset: Any) -> dict[Hashable, float]:
+        raise NotImplementedError("continuous output")
 
 
 # --------------------------------------------------------------------------- numerical SVT
@@ -348,7 +343,7 @@ def dpsniper_suite(epsilon: float = 0.1) -> dict[str, tuple[Mechanism, tuple[flo
     """The 20 mechanisms of DP-Sniper's evaluation (Bichsel et al. 2021, Section VII-A, with the
     parameters of its artifact) at ε = 0.1, each with the base input around which its neighbour
     search runs (all ones, of the input dimension DP-Sniper used): name → (mechanism, base)."""
-    from ltheory.privacy.mechanisms import ReportNoisyMax, SparseVector
+    from ltheory.privacy.mechanisms import SparseVector
 
     e = float(epsilon)
     one, five, ten = (1.0,), (1.0,) * 5, (1.0,) * 10
