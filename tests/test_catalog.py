@@ -256,7 +256,7 @@ def test_planted_shatters_its_planted_set() -> None:
     (lambda: cat.family("affine", p=2, n=12, d=1), InvalidInputError, ["'n'"]),
     (lambda: cat.family("affine", p=3, n=7, d=1), InvalidInputError, ["1024"]),
     (lambda: cat.family("affine", p=2, n=2, d=3, exact=True), InvalidInputError, ["d <= n"]),
-    (lambda: cat.family("halfspaces", g=7, dim=2), InvalidInputError, ["36"]),
+    (lambda: cat.family("halfspaces", g=2, dim=6), InvalidInputError, ["C(64, 6)", "limit"]),
     (lambda: cat.family("planted", m=100, n=60, d=9), InvalidInputError, ["2^d"]),
     (lambda: cat.family("planted", m=1024, n=5, d=9), InvalidInputError, ["n >= d"]),
     (lambda: cat.family("decision_lists", n=5, k=2), InvalidInputError, ["n <= 3"]),

@@ -29,11 +29,22 @@ The empty class has all dimensions -1; a class with one hypothesis has all dimen
 Size limit: a family refuses to build a class whose 0/1 matrix would have more than
 ``MAX_CELLS`` = 2^22 cells (|H| x |X|), checked before building from the size formula where the
 size is known in closed form, and while building otherwise; each family's TOML also bounds its
-parameters (``max``) so that construction stays within a few seconds.
+parameters (``max``) so that construction stays within a few seconds.  ``halfspaces`` has its own
+limit of 2^25 cells (:data:`HALFSPACE_MAX_CELLS`), checked while it enumerates.
+
+:func:`halfspace_dichotomies` (``points``, ``method="combinatorial" | "lp"``) lists the halfspace
+dichotomies of any integer point set, exactly (see :mod:`ltheory.catalog.halfspaces`).
 """
 
-from ltheory.catalog.builders import FAMILIES, MAX_CELLS, Family, planted_points
+from ltheory.catalog.builders import (
+    FAMILIES,
+    HALFSPACE_MAX_CELLS,
+    MAX_CELLS,
+    Family,
+    planted_points,
+)
 from ltheory.catalog.formulas import evaluate_formula
+from ltheory.catalog.halfspaces import HALFSPACE_METHODS, halfspace_dichotomies
 from ltheory.catalog.registry import (
     data_file,
     describe,
@@ -53,6 +64,8 @@ from ltheory.catalog.schema import (
 
 __all__ = [
     "FAMILIES",
+    "HALFSPACE_MAX_CELLS",
+    "HALFSPACE_METHODS",
     "KNOWN_KEYS",
     "MAX_CELLS",
     "Family",
@@ -64,6 +77,7 @@ __all__ = [
     "describe",
     "evaluate_formula",
     "families",
+    "halfspace_dichotomies",
     "family",
     "from_spec",
     "known_values",
