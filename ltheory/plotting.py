@@ -16,3 +16,11 @@ def new_figure(figsize: tuple[float, float]) -> tuple[Any, Any]:
 
     fig = Figure(figsize=figsize)
     return fig, fig.add_subplot()
+
+
+def new_figure_row(ncols: int, figsize: tuple[float, float]) -> tuple[Any, list[Any]]:
+    """A fresh Figure with ``ncols`` Axes side by side, independent of pyplot's state."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize)
+    return fig, list(fig.subplots(1, max(ncols, 1), squeeze=False)[0])

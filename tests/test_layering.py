@@ -19,7 +19,7 @@ RANKS = [
     ("ltheory.sat", 2),
     ("ltheory.dimensions", 3),
     ("ltheory.catalog", 4), ("ltheory.graphs", 4),
-    ("ltheory.privacy", 5), ("ltheory.strategies", 5),
+    ("ltheory.privacy", 5), ("ltheory.strategies", 5), ("ltheory.tables", 5),
     ("ltheory.testing", 6), ("proofs_check", 6),
     ("ltheory.cli", 7),
     ("ltheory", 8),

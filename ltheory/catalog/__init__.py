@@ -53,6 +53,7 @@ from ltheory.catalog.registry import (
     from_spec,
     known_values,
     parse_spec,
+    parse_value,
 )
 from ltheory.catalog.schema import (
     KNOWN_KEYS,
@@ -82,5 +83,6 @@ __all__ = [
     "from_spec",
     "known_values",
     "parse_spec",
+    "parse_value",
     "planted_points",
 ]

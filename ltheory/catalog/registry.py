@@ -20,7 +20,7 @@ from ltheory.core import HypothesisClass, load_class
 from ltheory.errors import InvalidInputError, UnknownFamilyError
 
 __all__ = ["data_file", "describe", "families", "family", "from_spec", "known_values",
-           "parse_spec"]
+           "parse_spec", "parse_value"]
 
 
 def data_file(name: str) -> Any:
@@ -126,7 +126,9 @@ _FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d{1,3})?$")
 _WORD = re.compile(r"^[A-Za-z0-9_.:+-]{1,32}$")
 
 
-def _parse_value(text: str, key: str) -> Any:
+def parse_value(text: str, key: str) -> Any:
+    """One parameter value of a SPEC read by the restricted parser: an integer, a decimal number,
+    true/false, or a short word (``key`` names the parameter in the error)."""
     low = text.lower()
     if low in ("true", "false"):
         return low == "true"
@@ -160,7 +162,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key, text = m.groups()
         if key in params:
             raise InvalidInputError(f"parameter {key!r} is given twice in SPEC {spec!r}")
-        params[key] = _parse_value(text, key)
+        params[key] = parse_value(text, key)
     return name, params
 
 

@@ -1,6 +1,8 @@
 """The ``ltheory`` command line (typer + rich), one module per command.
 
     ltheory dims SPEC [--only vc,ldim,tdim] [--budget SECONDS] [--json]      (cli/dims.py)
+    ltheory table FAMILY PARAM=RANGE... [--only] [--budget S] [--clique M]
+                  [--json] [--plot FILE]                                 (cli/table.py)
     ltheory catalog [FAMILY] [--json]                                        (cli/catalog.py)
     ltheory demo [--json]                                                    (cli/demo.py)
     ltheory check [CHECK_ID ...] [--quick] [--json] [--plot DIR]             (cli/check.py)
@@ -19,7 +21,7 @@ import sys
 
 import typer
 
-from ltheory.cli import audit, catalog, check, clique, compose, demo, dims
+from ltheory.cli import audit, catalog, check, clique, compose, demo, dims, table
 from ltheory.errors import LtheoryError
 
 __all__ = ["app", "main"]
@@ -28,7 +30,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Exact, certified learning-theory dimensions and sound privacy audits.")
 
 #: one module per command, in the order ``ltheory --help`` lists them
-COMMANDS = (dims, catalog, demo, check, audit, clique, compose)
+COMMANDS = (dims, table, catalog, demo, check, audit, clique, compose)
 for _module in COMMANDS:
     app.command(_module.NAME)(_module.command)
 

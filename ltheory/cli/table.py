@@ -1,0 +1,143 @@
+"""``ltheory table FAMILY PARAM=RANGE ... [--only vc,ldim,tdim] [--budget S] [--clique M]
+[--json] [--plot FILE]``.
+
+The VC, Littlestone and threshold dimensions (and ω_M with ``--clique M``) of every member of a
+catalog family over the given parameter ranges (``n=1..8``, ``n=2,4,8``, ``k=2``; several
+parameters give their cartesian product), each witness re-checked, compared with the catalog's
+cited formulas (:mod:`ltheory.tables`).  Cells: the exact value, or ``lo..hi`` (proven bounds)
+when the budget stopped the search; marks: ✓ every cited formula of that dimension agrees, ✗ one
+disagrees (✗* only disagreements the catalog already records), ? undecided within the proven
+bounds.  Exit 1 when a cited formula disagrees with a proven value and the catalog does not
+record that disagreement (a finding), 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ltheory.cli.common import fail, parse_only
+from ltheory.dimensions import DIMENSIONS
+from ltheory.errors import LtheoryError
+from ltheory.tables import DEFAULT_BUDGET, DimensionTable, TableRow, dimension_table, plot_table
+
+NAME = "table"
+
+
+def _mark(row: TableRow, key: str) -> str:
+    checks = row.checks_for(key)
+    if not checks:
+        return ""
+    if any(c.finding for c in checks):
+        return " ✗"
+    if any(c.verdict == "disagrees" for c in checks):
+        return " ✗*"
+    if any(c.verdict == "undecided" for c in checks):
+        return " ?"
+    return " ✓"
+
+
+def _cell(row: TableRow, key: str) -> str:
+    res = row.results.get(key)
+    if res is None:
+        return "—"
+    value = str(res.value) if res.exact else f"{res.lower}..{res.upper}"
+    return value + _mark(row, key)
+
+
+def _fmt(v: object) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _header(key: str, m: int | None) -> str:
+    return f"ω_{m}" if key == "clique" else DIMENSIONS[key].symbol
+
+
+def _print(table: DimensionTable) -> None:
+    console = Console()
+    varying = [k for k, v in table.ranges.items() if len(v) > 1] or list(table.ranges)[:1]
+    fixed = {k: v[0] for k, v in table.ranges.items() if len(v) == 1 and k not in varying}
+    title = f"{table.family}" + "".join(f" {k}={_fmt(v)}" for k, v in fixed.items())
+    budget = "no budget" if table.budget is None else f"budget {table.budget:g} s per dimension"
+    out = Table(title=Text(f"{title} ({budget})"))
+    for col in [*varying, "|H|", "|X|", *(_header(k, table.clique_m) for k in table.keys),
+                "seconds", "note"]:
+        out.add_column(col, justify="right" if col not in ("note",) else "left")
+    for row in table.rows:
+        params = [_fmt(row.params.get(k, "")) for k in varying]
+        sizes = ["" if row.size is None else str(row.size),
+                 "" if row.domain_size is None else str(row.domain_size)]
+        cells = [_cell(row, k) for k in table.keys]
+        note = "skipped (below)" if row.skipped else ""
+        out.add_row(*map(Text, [*params, *sizes, *cells, f"{row.seconds:.2f}", note]))
+    console.print(out)
+    for row in table.rows:
+        if row.skipped:
+            where = " ".join(f"{k}={_fmt(row.params.get(k, ''))}" for k in varying)
+            console.print(f"skipped {where}: {row.skipped}", markup=False, highlight=False,
+                          soft_wrap=True)
+    seen: dict[tuple[str, str], str] = {}
+    for row in table.rows:
+        for c in row.checks:
+            seen.setdefault((c.key, c.formula), c.citation + (
+                " [recorded disagreement]" if c.recorded_disagreement else ""))
+    if seen:
+        console.print("cited formulas (✓ agrees, ✗ disagrees, ✗* disagreement already recorded "
+                      "in the catalog, ? undecided within the proven bounds):", markup=False,
+                      highlight=False)
+        for (key, formula), citation in seen.items():
+            console.print(f"  {key} = {formula}  — {citation}", markup=False, highlight=False,
+                          soft_wrap=True)
+    counts = table.counts()
+    console.print(f"{counts['computed']} of {counts['members']} members computed "
+                  f"({counts['skipped']} skipped), {counts['exact']} exact values, "
+                  f"{counts['partial']} bounded; formulas: {counts['agrees']} agree, "
+                  f"{counts['disagrees']} disagree ({counts['findings']} not recorded), "
+                  f"{counts['undecided']} undecided; {table.seconds:.1f} s", markup=False,
+                  highlight=False)
+    for row, c in table.findings:
+        console.print(f"FINDING: {row.name}: {c.key} = {c.formula} gives {c.value}, but "
+                      f"{c.dimension} is proven in {row.results[c.dimension].lower}.."
+                      f"{row.results[c.dimension].upper} ({c.citation})", markup=False,
+                      highlight=False, soft_wrap=True)
+
+
+def command(
+    family: Annotated[str, typer.Argument(help="a catalog family (see 'ltheory catalog')")],
+    ranges: Annotated[list[str] | None, typer.Argument(
+        help="PARAM=RANGE ..., e.g. n=1..8, n=2,4,8, k=2 (cartesian product)")] = None,
+    only: Annotated[str | None, typer.Option(help="comma-separated subset of vc,ldim,tdim")
+                    ] = None,
+    budget: Annotated[float, typer.Option(help="seconds per dimension per member (0: no "
+                                          "limit); past it, proven bounds are reported")
+                      ] = DEFAULT_BUDGET,
+    clique: Annotated[int | None, typer.Option(help="also ω_M, the clique number of the "
+                                               "contradiction graph G_M (M = 1..16)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
+    plot: Annotated[Path | None, typer.Option(help="write a PNG: each dimension against the "
+                                              "first varying parameter")] = None,
+) -> None:
+    """Exact dimensions of a family's members over parameter ranges, against the cited
+    formulas."""
+    keys = parse_only(only)
+    try:
+        table = dimension_table(family, ranges or [], only=keys,
+                                budget=None if budget == 0 else budget, clique=clique)
+        if plot is not None:
+            plot_table(table, plot)
+    except LtheoryError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"cannot write the plot {str(plot)!r}: {exc.strerror or exc}") from None
+    if as_json:
+        typer.echo(json.dumps(table.to_json()))
+    else:
+        _print(table)
+    if table.findings:
+        raise typer.Exit(1)

@@ -1,0 +1,35 @@
+"""Tables of exact dimensions over ranges of a catalog family's parameters (``ltheory table``).
+
+    from ltheory.tables import dimension_table, plot_table
+    T = dimension_table("conjunctions", {"n": "1..6"}, budget=10)
+    T.rows[0].results["ldim"].value, T.counts(), T.findings, T.to_json()
+    plot_table(T, "conjunctions.png")
+
+See :mod:`ltheory.tables.table` (computation and verdicts against the catalog's cited formulas),
+:mod:`ltheory.tables.ranges` (``n=1..8``, ``n=2,4,8``, ``k=2``) and :mod:`ltheory.tables.plot`.
+"""
+
+from ltheory.tables.plot import plot_table
+from ltheory.tables.ranges import MAX_MEMBERS, expand, parse_range, parse_ranges
+from ltheory.tables.table import (
+    DEFAULT_BUDGET,
+    DimensionTable,
+    FormulaCheck,
+    TableRow,
+    dimension_table,
+    judge,
+)
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "MAX_MEMBERS",
+    "DimensionTable",
+    "FormulaCheck",
+    "TableRow",
+    "dimension_table",
+    "expand",
+    "judge",
+    "parse_range",
+    "parse_ranges",
+    "plot_table",
+]
