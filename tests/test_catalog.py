@@ -16,8 +16,8 @@ from ltheory.dimensions import DIMENSIONS
 from ltheory.errors import InvalidInputError, UnknownFamilyError
 
 ALL = {"affine", "conjunctions", "decision_lists", "disjunctions", "halfspaces", "intervals",
-       "parities", "planted", "points", "random", "thresholds", "weight_at_least",
-       "weight_at_most"}
+       "interval_unions", "majority", "parities", "planted", "points", "random", "rectangles",
+       "thresholds", "weight_at_least", "weight_at_most"}
 
 
 # ---------------------------------------------------------------------------- registry
@@ -179,6 +179,41 @@ def test_halfspaces_against_brute_force(g: int, dim: int) -> None:
     if (g, dim) == (2, 3):
         assert len(H) == 104  # threshold functions of 3 variables
     assert H.domain[0] == "(" + ",".join("0" * dim) + ")"
+
+
+@pytest.mark.parametrize("g,dim", [(1, 1), (3, 1), (2, 2), (3, 2), (2, 3), (3, 3)])
+def test_rectangles_against_brute_force(g: int, dim: int) -> None:
+    H = cat.family("rectangles", g=g, dim=dim)
+    pts = list(itertools.product(range(g), repeat=dim))
+    brute = {"0" * len(pts)}
+    for lo in itertools.product(range(g), repeat=dim):
+        for hi in itertools.product(range(g), repeat=dim):
+            if all(a <= b for a, b in zip(lo, hi, strict=True)):
+                brute.add("".join("1" if all(a <= x <= b for a, x, b in zip(lo, p, hi,
+                                                                                strict=True))
+                                  else "0" for p in pts))
+    assert set(H) == brute
+    assert len(H) == cat.evaluate_formula(cat.describe("rectangles").size, {"g": g, "dim": dim})
+
+
+@pytest.mark.parametrize("n,k", [(0, 0), (1, 1), (5, 0), (5, 1), (6, 2), (7, 3), (8, 9)])
+def test_interval_unions_against_brute_force(n: int, k: int) -> None:
+    H = cat.family("interval_unions", n=n, k=k)
+    runs = lambda s: len([r for r in s.split("0") if r])  # noqa: E731
+    brute = {"".join(b) for b in itertools.product("01", repeat=n) if runs("".join(b)) <= k}
+    assert set(H) == brute
+    assert len(H) == cat.evaluate_formula(cat.describe("interval_unions").size, {"n": n, "k": k})
+    if k == 1:
+        assert H == cat.family("intervals", n=n).relabel(H.domain)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8])
+def test_majority_against_brute_force(n: int) -> None:
+    H = cat.family("majority", n=n)
+    pts = list(itertools.product((0, 1), repeat=n))
+    brute = {"".join("1" if 2 * sum(x[i] for i in S) > len(S) else "0" for x in pts)
+             for r in range(1, n + 1) for S in itertools.combinations(range(n), r)}
+    assert set(H) == brute and len(H) == 2**n - 1  # all distinct: the size formula
 
 
 def _gbinom(n: int, k: int, q: int) -> int:
@@ -367,6 +402,10 @@ FAST_SETTINGS = [
     "affine p=2 n=2 d=0", "affine p=2 n=3 d=1", "affine p=3 n=2 d=1", "affine p=2 n=3 d=2",
     "weight_at_most n=6 d=2", "weight_at_most n=4 d=4", "weight_at_least n=6 d=2",
     "weight_at_least n=3 d=5",
+    "rectangles g=2 dim=1", "rectangles g=3 dim=2", "rectangles g=2 dim=3", "rectangles g=4 dim=1",
+    "interval_unions n=5 k=2", "interval_unions n=7 k=1", "interval_unions n=6 k=3",
+    "interval_unions n=1 k=1", "majority n=1", "majority n=3", "majority n=4",
+    "conjunctions n=2", "conjunctions n=1",
     "random m=30 n=8 seed=1", "planted m=64 n=12 d=4 seed=2",
 ]
 SLOW_SETTINGS = [
@@ -375,6 +414,9 @@ SLOW_SETTINGS = [
     "decision_lists n=4 monotone=true", "halfspaces g=4 dim=2", "affine p=3 n=3 d=1",
     "affine p=5 n=2 d=1", "weight_at_most n=10 d=3", "random m=200 n=20 p=0.5 seed=3",
     "planted m=256 n=30 d=6 seed=5",
+    "rectangles g=3 dim=3", "rectangles g=4 dim=2", "rectangles g=5 dim=2",
+    "interval_unions n=9 k=2", "interval_unions n=10 k=3", "majority n=5",
+    "halfspaces g=5 dim=2", "halfspaces g=3 dim=3", "conjunctions n=5",
 ]
 
 

@@ -194,6 +194,44 @@ def _halfspaces(g: int, dim: int) -> HypothesisClass:
     return HypothesisClass.from_matrix(mat, domain=labels)
 
 
+def _rectangles(g: int, dim: int) -> HypothesisClass:
+    """Axis-parallel boxes on the grid {0..g-1}^dim: indicators of [a_1, b_1] x ... x [a_dim,
+    b_dim] (0 <= a_i <= b_i < g), plus the empty set."""
+    pts = np.array(list(itertools.product(range(g), repeat=dim)), dtype=np.int64).reshape(-1, dim)
+    lo, hi = np.triu_indices(g)  # the g(g+1)/2 intervals [lo, hi] of one axis
+    inside = (pts[None, :, :] >= lo[:, None, None]) & (pts[None, :, :] <= hi[:, None, None])
+    rows = np.ones((1, pts.shape[0]), dtype=bool)
+    for axis in range(dim):  # boxes = products of one interval per axis
+        rows = (rows[:, None, :] & inside[None, :, :, axis]).reshape(-1, pts.shape[0])
+    mat = np.vstack([np.zeros((1, pts.shape[0]), dtype=bool), rows]).astype(np.uint8)
+    labels = ["(" + ",".join(str(int(c)) for c in p) + ")" for p in pts]
+    return HypothesisClass.from_matrix(mat, domain=labels)
+
+
+def _interval_unions(n: int, k: int) -> HypothesisClass:
+    """Unions of at most k intervals of [n] = {0..n-1}: the 0/1 strings with at most k maximal
+    runs of 1s (the empty union included).  A string with j runs is fixed by the 2j positions,
+    among the n + 1 gaps, where it switches, so there are sum_j C(n + 1, 2j) of them."""
+    rows = []
+    for j in range(min(k, (n + 1) // 2) + 1):
+        for cuts in itertools.combinations(range(n + 1), 2 * j):
+            row = np.zeros(n, dtype=np.uint8)
+            for a, b in zip(cuts[::2], cuts[1::2], strict=True):
+                row[a:b] = 1
+            rows.append(row)
+    return HypothesisClass.from_matrix(np.array(rows, dtype=np.uint8).reshape(len(rows), n),
+                                       domain=n)
+
+
+def _majority(n: int) -> HypothesisClass:
+    """Majority functions on {0,1}^n: maj_S(x) = 1 iff more than half of the variables in S are
+    1 (strictly: a tie gives 0), for every non-empty S ⊆ [n]."""
+    X = _cube(n).astype(np.int64)
+    S = _cube(n)[1:].astype(np.int64)  # non-empty subsets as indicator rows
+    mat = (2 * (S @ X.T) > S.sum(axis=1, keepdims=True)).astype(np.uint8)
+    return HypothesisClass.from_matrix(mat.reshape(len(S), X.shape[0]), domain=_cube_labels(n))
+
+
 def _affine(p: int, n: int, d: int, exact: bool) -> HypothesisClass:
     """Indicators of the affine subspaces a + V of F_p^n with dim V <= d (== d if ``exact``).
 
@@ -346,6 +384,9 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("halfspaces", _halfspaces, lambda v: int(v["g"]) ** int(v["dim"]),
            _validate_halfspaces),
     Family("affine", _affine, lambda v: int(v["p"]) ** int(v["n"]), _validate_affine),
+    Family("rectangles", _rectangles, lambda v: int(v["g"]) ** int(v["dim"])),
+    Family("interval_unions", _interval_unions, _n),
+    Family("majority", _majority, _cube_size),
     Family("weight_at_most", _weight_at_most, _n),
     Family("weight_at_least", _weight_at_least, _n),
     Family("random", _random, _n),

@@ -33,6 +33,11 @@ def _binsum(n: int, k: int, base: int = 1) -> int:
     return sum(math.comb(n, j) * base**j for j in range(min(k, n) + 1))
 
 
+def _evensum(n: int, k: int) -> int:
+    """sum_{j=0}^{k} comb(n, 2j): the 0/1 strings of length n - 1 with at most k runs of 1s."""
+    return sum(math.comb(n, 2 * j) for j in range(max(k, -1) + 1))
+
+
 def _affine_count(p: int, n: int, lo: int, hi: int) -> int:
     """Number of affine subspaces of F_p^n of dimension lo..hi: sum p^(n-j) [n choose j]_p."""
     return sum(p ** (n - j) * _gbinom(n, j, p) for j in range(max(lo, 0), min(hi, n) + 1))
@@ -41,6 +46,7 @@ def _affine_count(p: int, n: int, lo: int, hi: int) -> int:
 _FUNCS: dict[str, Callable[..., Any]] = {
     "gbinom": _gbinom,
     "binsum": _binsum,
+    "evensum": _evensum,
     "affine_count": _affine_count,
     "min": min,
     "max": max,
@@ -74,7 +80,8 @@ def evaluate_formula(formula: str, names: Mapping[str, Any]) -> Any:
     Allowed: int/float/bool literals, the given ``names`` (bools count as 0/1), ``+ - * / // %
     **`` (exponent at most 4096), unary ``- + not``, comparisons, ``and``/``or``, conditional
     expressions ``a if c else b``, and calls of ``min max floor ceil log2 comb`` and of
-    ``binsum(n, k, base)`` = sum_{j<=k} comb(n, j) base^j, ``gbinom(n, k, q)`` (Gaussian binomial)
+    ``binsum(n, k, base)`` = sum_{j<=k} comb(n, j) base^j, ``evensum(n, k)`` = sum_{j<=k}
+    comb(n, 2j), ``gbinom(n, k, q)`` (Gaussian binomial)
     and ``affine_count(p, n, lo, hi)`` (number of affine subspaces of F_p^n of dimension lo..hi).
     ``floor(log2(m))`` and ``ceil(log2(m))`` are computed exactly for integers m >= 1.
     """
