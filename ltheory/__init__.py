@@ -23,6 +23,7 @@ from ltheory.errors import (
     UnknownFamilyError,
 )
 from ltheory.graphs import clique_number, fractional_clique_number
+from ltheory.tables import DimensionTable, dimension_table
 
 __version__ = "0.1.0"
 
@@ -39,6 +40,7 @@ __all__ = [
     "CertificateError",
     "ClassFileError",
     "DimensionResult",
+    "DimensionTable",
     "HypothesisClass",
     "InvalidInputError",
     "LtheoryError",
@@ -48,6 +50,7 @@ __all__ = [
     "clique_number",
     "fractional_clique_number",
     "class_to_json",
+    "dimension_table",
     "load_class",
     "littlestone_dimension",
     "save_class",

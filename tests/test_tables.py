@@ -80,6 +80,9 @@ def test_judge(kind: str, v: int, lo: int, hi: int, verdict: str) -> None:
 
 # ---------------------------------------------------------------------------- tables
 def test_thresholds_table_agrees_with_every_formula() -> None:
+    import ltheory
+
+    assert ltheory.dimension_table is dimension_table
     T = dimension_table("thresholds", {"n": "1..7"})
     assert [r.results["ldim"].value for r in T.rows] == [(n + 1).bit_length() - 1
                                                          for n in range(1, 8)]
