@@ -44,7 +44,7 @@ combined sign vector for every ε > 0 smaller than min over i ∉ Z of |v_i·u| 
 non-empty interior (it contains v) and lineality space {v : Vv = 0} = {0} (full column rank): a
 pointed cone of dimension r >= 2, hence the conic hull of its extreme rays (Minkowski-Weyl), of
 which it has at least one, u.  The constraints tight at an extreme ray of a pointed cone in R^r
-have rank r - 1 (e.g. Schrijver 1986, *Theory of Linear and Integer Programming*, Sec. 8.8), so
+have rank r - 1 (e.g. Schrijver 1986, *Theory of Linear and Integer Programming*, Ch. 8), so
 Z(u) = {i : v_i·u = 0} contains a set I of r - 1 independent rows, and u = λ u_I for a λ ≠ 0.
 For i ∉ Z(u), σ_i v_i·u >= 0 and v_i·u ≠ 0 give σ_i = sign(v_i·u); on Z(u), σ restricted is
 realised by v itself, so it lies in S(V_Z).  Hence σ is one of the listed vectors (with the sign
