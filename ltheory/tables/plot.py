@@ -34,6 +34,8 @@ def _series(table: DimensionTable) -> dict[str, list[TableRow]]:
 
 def plot_table(table: DimensionTable, path: str | Path) -> Path:
     """Write the table's plot to ``path`` (PNG) and return the path."""
+    from matplotlib.ticker import MaxNLocator
+
     x = table.x or next(iter(table.ranges), None)
     if x is None:
         raise InvalidInputError("a table without parameters has nothing to plot against")
@@ -71,6 +73,9 @@ def plot_table(table: DimensionTable, path: str | Path) -> Path:
         ax.set_xlabel(x)
         if not numeric:
             ax.set_xticks(range(len(values)), [str(v) for v in values])
+        elif all(isinstance(v, int) for v in values):
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=6, loc="best")
