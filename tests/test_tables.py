@@ -137,11 +137,12 @@ def test_skipped_members_carry_the_reason() -> None:
 
 
 def test_budget_gives_bounds_and_undecided_marks() -> None:
-    T = dimension_table("parities", {"n": 6}, only=["tdim"], budget=0.01)
+    # conjunctions n=7: the root's automorphism group alone takes > 0.01 s (T = 8 exactly)
+    T = dimension_table("conjunctions", {"n": 7}, only=["tdim"], budget=0.01)
     res = T.rows[0].results["tdim"]
     assert not res.exact and res.lower < res.upper
     assert T.counts()["partial"] == 1
-    code, out, _ = run("table", "parities", "n=6", "--only", "tdim", "--budget", "0.01")
+    code, out, _ = run("table", "conjunctions", "n=7", "--only", "tdim", "--budget", "0.01")
     assert code == 0 and f"{res.lower}.." in out
 
 

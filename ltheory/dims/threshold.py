@@ -393,7 +393,9 @@ def threshold_exact(H: HypothesisClass, budget: float | None = None,
         raise InvalidInputError(f"symmetry must be True, False or None (automatic), "
                                 f"got {symmetry!r}")
     t0 = time.perf_counter()
-    bud = Budget(budget, stride=16)  # a node may take milliseconds on large classes
+    # A node may take milliseconds (and a nauty call seconds) on large classes: read the clock
+    # at every check (~0.1 us), so a small budget is not overrun by whole nodes.
+    bud = Budget(budget, stride=1)
     if len(H) == 0:
         return DimensionResult.empty("tdim", seconds=time.perf_counter() - t0)
     top = full_domain_ladder(H)            # T = |X| exactly, or T <= |X| - 1, in O(|H| |X|)
@@ -416,6 +418,8 @@ def threshold_exact(H: HypothesisClass, budget: float | None = None,
     best = search.greedy()
     lower = len(best)
     try:
+        if bud.expired():  # the root's nauty call and Shelah's cap may have used it up
+            raise BudgetExpired
         # Raise the target one step at a time: each step either finds a longer ladder or
         # proves that none exists (L(root) < target).
         while lower < upper:
