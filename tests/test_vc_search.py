@@ -60,3 +60,39 @@ def test_beam_returns_shattered_sets_and_finds_a_planted_set() -> None:
 def test_code_type_never_overflows() -> None:
     assert vc._code_dtype(14) == np.int16 and np.iinfo(np.int16).max >= (1 << 15) - 1
     assert vc._code_dtype(15) == np.int64
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 120), st.integers(2, 12), st.integers(0, 3),
+       st.floats(0.2, 0.8))
+def test_last_pair_step_finds_exactly_the_completing_pairs(
+        seed: int, m: int, n: int, k: int, p: float) -> None:
+    """The two-point step (one product per cell) against the definition: it returns a pair
+    iff some pair of candidates completes the first k points to a shattered set, and the
+    pair it returns does."""
+    rng = np.random.default_rng(seed)
+    H = HypothesisClass.from_matrix((rng.random((m, n)) < p).astype(np.uint8), domain=n)
+    k = min(k, n - 2)
+    s = vc._VCSearch(H, None)
+    S = list(range(k))
+    codes = np.zeros(len(H), dtype=np.int64)
+    for x in S:
+        codes = codes * 2 + H.matrix[:, x]
+    cand = np.arange(k, n)
+    rows = frozenset(tuple(int(b) for b in r) for r in H.matrix)
+    want = [(y, z) for i, y in enumerate(cand.tolist()) for z in cand[i + 1:].tolist()
+            if shatters(rows, tuple(S + [y, z]))]
+    got = s._last_pair(codes, k, cand)
+    assert (got is None) == (not want)
+    if got is not None:
+        assert shatters(rows, tuple(S + got))
+
+
+def test_exact_vc_of_halfspaces_on_a_grid_and_conjunctions() -> None:
+    """Refutations through the two-point step: halfplanes on a 6 x 6 grid (VC 3, Radon), and
+    conjunctions n = 5 (VC 5, Natschlaeger and Schmitt 1996)."""
+    for spec, want in (("halfspaces g=6 dim=2", 3), ("conjunctions n=5", 5)):
+        H = catalog.from_spec(spec)
+        r = vc.vc_exact(H)
+        assert r.exact and r.value == want
+        verify(H, r)

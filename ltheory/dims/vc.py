@@ -14,8 +14,11 @@ and VC(H) = L exactly once an L-set is found and no (L+1)-set exists.  We
    the search repeats, otherwise L is exact.  The exhaustive search runs with a node limit
    that doubles per round, and each time the limit is hit the beam is widened 4x first (so the
    beams together cost at most 4/3 of the last one), so a cheap witness is found before an
-   expensive refutation is attempted.  The beam aims at L + 1: it keeps only sets whose cells
-   are large enough to be shattered by the remaining points (the exhaustive search's test).
+   expensive refutation is attempted -- as long as the next beam's predicted time stays within
+   the exhaustive rounds' time plus a 10 s allowance (halfspaces g=12 dim=2, where no larger
+   shattered set exists: 39 of 94 s went to beams before).  The beam aims at L + 1: it keeps
+   only sets whose cells are large enough to be shattered by the remaining points (the
+   exhaustive search's test).
 
 Only step 2 proves anything: the heuristics only supply witnesses, which are checked.
 
@@ -26,7 +29,16 @@ cell by cell) and every point of T to split every cell with >= 2^(d-k-1) hypothe
 side.  Candidate points are filtered by that test, vectorised over all candidates at once
 (``numpy.add.reduceat`` over the hypotheses sorted by cell), and the filter is inherited by the
 children (it is monotone).  Candidates are tried best-balanced first, and each set is generated
-once (children only take candidates after the chosen one).
+once (children only take candidates after the chosen one).  The last two points are chosen at
+once: one matrix product per cell gives, for every pair of candidates, the counts of the four
+patterns in that cell (``_VCSearch._last_pair``), instead of a child node per candidate.
+
+The search runs with one BLAS thread (threadpoolctl): its products are small and many, and
+OpenBLAS's threads cost more than they give (measured under load: 8 ms vs 0.1 ms per cell count
+on halfspaces g=8).  Measured on a loaded 2-core machine (load ~3), before -> after these
+changes: conjunctions n=7 (VC 7) 5.1 -> 0.14 s; halfspaces g=8 dim=2 (VC 3) 85 -> 1.2 s;
+halfspaces g=12 dim=2 (VC 3) undecided 3..13 after 300 s -> exact in 66 s; planted 1024 x 60
+seed 0 2.4 -> 0.17 s, seed 11 12.5 -> 9.7 s.
 """
 
 from __future__ import annotations
@@ -35,6 +47,7 @@ import time
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
@@ -42,6 +55,9 @@ from ltheory.dims.result import DimensionResult
 from ltheory.errors import InvalidInputError
 
 _MAX_BEAM = 1 << 14
+
+#: Seconds of beam search allowed beyond the exhaustive rounds' time (see ``_search``).
+_BEAM_ALLOWANCE = 10.0
 
 
 #: Largest one-hot matrix (hypotheses x cells) built for counting by matrix product.
@@ -69,6 +85,10 @@ class _VCSearch:
         self.node_limit: int | None = None
         self.M16 = M.astype(np.int16)
         self.Mf = M.astype(np.float32)
+        # Points x hypotheses, contiguous: a row selection of it times the one-hot cell matrix
+        # is a plain BLAS product (the transposed one-hot times M ran 30x slower: measured
+        # 225 ms vs 7 ms on halfspaces g=12, 12,790 x 144, 8 cells).
+        self.MfT = np.ascontiguousarray(self.Mf.T)
         self._eye = [np.eye(1 << k, dtype=np.float32) for k in range(7)]
 
     def _cell_counts(self, codes: np.ndarray, k: int, cand: np.ndarray
@@ -80,7 +100,7 @@ class _VCSearch:
         8 cells 37 us vs 119 us, 64 cells 125 us vs 144 us)."""
         sizes = np.bincount(codes, minlength=1 << k)
         if k < len(self._eye) and (self.m << k) <= _ONE_HOT_CELLS:
-            ones = (self._eye[k][codes].T @ self.Mf)[:, cand].astype(np.int64)
+            ones = (self.MfT[cand] @ self._eye[k][codes]).T.astype(np.int64)
         else:
             order = np.argsort(codes, kind="stable")
             starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
@@ -196,6 +216,29 @@ class _VCSearch:
             best = level[0][0]
         return list(best)
 
+    def _last_pair(self, codes: np.ndarray, k: int, cand: np.ndarray) -> list[int] | None:
+        """Two candidates y, z completing S (|S| = k, cells ``codes``) to a shattered set, or
+        None: S + {y, z} is shattered iff in every cell of S all four patterns of (y, z)
+        occur.  With P[y, z] = #{h in the cell : h(y) = h(z) = 1} (one matrix product per
+        cell) and s[y] = #{h in the cell : h(y) = 1}, the counts of the patterns 11, 10, 01,
+        00 are P, s_y - P, s_z - P and |cell| - s_y - s_z + P.  One product per cell replaces
+        a child node per candidate (each with its own pass over the hypotheses)."""
+        nc, C = 1 << k, len(cand)
+        sizes = np.bincount(codes, minlength=nc)
+        bounds = np.concatenate(([0], np.cumsum(sizes)))
+        X = self.MfT[cand][:, np.argsort(codes, kind="stable")]  # candidates x hypotheses
+        ok = np.triu(np.ones((C, C), dtype=bool), 1)
+        for c in range(nc):
+            A = X[:, bounds[c]:bounds[c + 1]]
+            P = A @ A.T                      # float32, exact below 2^24 hypotheses
+            s = A.sum(axis=1)
+            sy, sz = s[:, None], s[None, :]
+            ok &= (P > 0) & (sy > P) & (sz > P) & (sizes[c] - sy - sz + P > 0)
+            if not ok.any():
+                return None
+        i, j = np.argwhere(ok)[0]
+        return [int(cand[i]), int(cand[j])]
+
     def find(self, d: int) -> list[int] | None:
         """A shattered set of size d, or None if there is none (exhaustive)."""
         if d <= 0:
@@ -225,6 +268,9 @@ class _VCSearch:
             return S + [int(cand[0])]
         order = np.argsort(collisions, kind="stable")  # most evenly filled cells first
         cand = cand[order]
+        if r == 2:
+            pair = self._last_pair(codes, k, cand)
+            return None if pair is None else S + pair
         for i in range(len(cand) - r + 1):
             x = int(cand[i])
             found = self._dfs(codes * 2 + self.M[:, x], S + [x], cand[i + 1:], d)
@@ -252,32 +298,55 @@ def vc_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult
         return DimensionResult.empty("vc", seconds=time.perf_counter() - t0)
     search = _VCSearch(H, bud)
     upper = min(n, m.bit_length() - 1)
+    # The search makes many small matrix products: OpenBLAS's threads only add overhead there
+    # (measured on halfspaces g=8, 2 cores under load: 8 ms per cell count with the default
+    # threads, 0.1 ms with one).
+    with threadpool_limits(limits=1, user_api="blas"):
+        best, upper = _search(search, upper)
+    lower = len(best)
+    witness = [H.domain[i] for i in sorted(best)]
+    return DimensionResult.proven("vc", lower, upper, witness, seconds=time.perf_counter() - t0,
+                                  stats={"nodes": search.nodes})
+
+
+def _search(search: _VCSearch, upper: int) -> tuple[list[int], int]:
+    """Heuristic lower bound, then exhaustive rounds (module doc); (witness, proven upper)."""
     best: list[int] = []
     try:
         best = search.multistart_greedy()
         width, limit = 256, 500
+        beam_time = dfs_time = 0.0
         if len(best) < upper:
+            t = time.perf_counter()
             wide = search.beam(width, len(best) + 1)
+            beam_time += time.perf_counter() - t
             best = wide if len(wide) > len(best) else best
         while len(best) < upper:
             search.node_limit = search.nodes + limit
+            t = time.perf_counter()
             try:
                 found = search.find(len(best) + 1)
             except _NodeLimit:
-                width, limit = width * 4, limit * 2
-                if width <= _MAX_BEAM:
+                dfs_time += time.perf_counter() - t
+                limit *= 2
+                # Widen the beam only while the beams' time stays within the exhaustive
+                # rounds' plus a small allowance (the next beam costs ~4x the last): where
+                # no larger shattered set exists (halfspaces) the beams would otherwise cost
+                # as much as the proof, and where one does (planted) the beam finds it first.
+                if width * 4 <= _MAX_BEAM and 4 * beam_time <= dfs_time + _BEAM_ALLOWANCE:
+                    width *= 4
+                    t = time.perf_counter()
                     wide = search.beam(width, len(best) + 1)
+                    beam_time += time.perf_counter() - t
                     best = wide if len(wide) > len(best) else best
-                else:
+                elif width * 4 > _MAX_BEAM:
                     search.node_limit = None
                 continue
+            dfs_time += time.perf_counter() - t
             if found is None:
                 upper = len(best)
                 break
             best = found
     except BudgetExpired:
         pass  # len(best) and upper stay proven bounds
-    lower = len(best)
-    witness = [H.domain[i] for i in sorted(best)]
-    return DimensionResult.proven("vc", lower, upper, witness, seconds=time.perf_counter() - t0,
-                                  stats={"nodes": search.nodes})
+    return best, upper
