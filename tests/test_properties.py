@@ -527,3 +527,16 @@ def test_strategy_argument_errors(make: Callable[[], Any]) -> None:
 
     with pytest.raises(InvalidArgument):
         make().example()
+
+
+def test_budgeted_ldim_falls_back_on_a_greedy_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the budget runs out before the search proves anything at its root, the lower bound
+    is the greedy tree's depth (most balanced split at every node), with that tree as witness;
+    on the 47 x 8 class the greedy tree reaches floor(log2 47) = 5, so the value is exact."""
+    import ltheory.dims.littlestone as ld
+
+    monkeypatch.setattr(ld, "Budget", lambda seconds, **_: _CountdownBudget(seconds, 0))
+    r = ld.littlestone_exact(_BUDGET_CLASS, budget=1.0)
+    assert r.stats["nodes"] <= 1 and r.stats["greedy_depth"] == r.lower == 5 and r.exact
+    verify(_BUDGET_CLASS, r)
+    assert r.lower <= exact("ldim", _BUDGET_CLASS) <= r.upper

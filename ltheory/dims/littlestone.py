@@ -146,6 +146,46 @@ class _Solver:
             lo, hi = self.bounds(V, d, d)
         return lo >= d
 
+    # ------------------------------------------------------------------ greedy lower bound
+    def greedy_tree(self, V: int, d: int, nodes: list[int]) -> dict[str, Any] | None:
+        """A mistake tree of depth d shattered by V built greedily -- every node splits on the
+        most balanced point of its version space, no backtracking -- or None if that greedy
+        tree is shallower than d or costs more than ``nodes[0]`` nodes (decremented).  Any
+        tree it returns is a proof that Ldim(V) >= d."""
+        if d == 0:
+            return {"hypothesis": self.strings[(V & -V).bit_length() - 1]} if V else None
+        if V.bit_count() < (1 << d) or nodes[0] <= 0:
+            return None
+        nodes[0] -= 1
+        best, best_x = 0, -1
+        for x in self.active_points(V):
+            a = (self.cols[x] & V).bit_count()
+            side = min(a, V.bit_count() - a)
+            if side > best:
+                best, best_x = side, x
+        if best < (1 << (d - 1)):
+            return None
+        a = self.cols[best_x] & V
+        one = self.greedy_tree(a, d - 1, nodes)
+        zero = None if one is None else self.greedy_tree(V ^ a, d - 1, nodes)
+        if zero is None:
+            return None
+        return {"point": self.H.domain[best_x], "children": {"0": zero, "1": one}}
+
+    def greedy_lower(self, V: int, max_nodes: int = 1 << 14
+                     ) -> tuple[int, dict[str, Any] | None]:
+        """The deepest greedy tree (:meth:`greedy_tree`) found by iterative deepening within
+        ``max_nodes`` nodes in all: (depth, tree).  The fallback lower bound when the exact
+        search runs out of budget before its root has a proven value beyond 1."""
+        budget = [max_nodes]
+        depth, tree = 0, None
+        for d in range(1, V.bit_count().bit_length()):
+            t = self.greedy_tree(V, d, budget)
+            if t is None:
+                break
+            depth, tree = d, t
+        return depth, tree
+
     # ------------------------------------------------------------------ witness
     def tree(self, V: int, d: int) -> dict[str, Any]:
         """A mistake tree of depth d shattered by V (requires Ldim(V) >= d)."""
@@ -207,7 +247,17 @@ def littlestone_exact(H: HypothesisClass, budget: float | None = None) -> Dimens
     except BudgetExpired:
         lo, hi = solver.memo.get(V, (1, m.bit_length() - 1))
     solver.budget = None  # the witness for a proven lower bound is cheap to rebuild
+    stats: dict[str, Any] = {"nodes": solver.nodes, "memo": len(solver.memo)}
+    if lo < hi:
+        # Out of budget: the search proves values bottom-up, so its root may still sit at 1
+        # (halfspaces g=4 dim=3 after 60 s).  A greedy tree is a cheap proven lower bound.
+        depth, greedy = solver.greedy_lower(V)
+        stats["greedy_depth"] = depth
+        if depth > lo:
+            lo = depth
+            witness = greedy
+            return DimensionResult.proven("ldim", lo, hi, witness,
+                                          seconds=time.perf_counter() - t0, stats=stats)
     witness = solver.witness(lo)
-    stats = {"nodes": solver.nodes, "memo": len(solver.memo)}
     return DimensionResult.proven("ldim", lo, hi, witness,
                                   seconds=time.perf_counter() - t0, stats=stats)
