@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from ltheory import HypothesisClass, catalog
 from ltheory.catalog import planted_points
-from ltheory.dims import vc
+from ltheory.dims import symmetry, vc
 from ltheory.dims.budget import Budget
 from ltheory.dims.certificates import verify
 from tests.reference import shatters, vc_reference
@@ -96,3 +96,54 @@ def test_exact_vc_of_halfspaces_on_a_grid_and_conjunctions() -> None:
         r = vc.vc_exact(H)
         assert r.exact and r.value == want
         verify(H, r)
+
+
+# ------------------------------------------------------------------------- symmetry
+def _closed_under(seed: int, m: int, n: int, cycle: int) -> HypothesisClass:
+    """A random class closed under the rotation of its first ``cycle`` points (so its
+    automorphism group is nontrivial)."""
+    rng = np.random.default_rng(seed)
+    M = (rng.random((m, n)) < 0.5).astype(np.uint8)
+    perm = np.arange(n)
+    perm[:cycle] = np.roll(np.arange(cycle), 1)
+    rows, cur = [M], M
+    for _ in range(cycle - 1):
+        cur = cur[:, perm]
+        rows.append(cur)
+    return HypothesisClass.from_matrix(np.unique(np.vstack(rows), axis=0), domain=n)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 30), st.integers(3, 9), st.integers(2, 6))
+def test_symmetric_search_agrees_with_brute_force(seed: int, m: int, n: int, cycle: int) -> None:
+    H = _closed_under(seed, m, n, min(cycle, n))
+    sym = symmetry.point_symmetry(H)
+    M = H.matrix
+    rows = {r.tobytes() for r in M}
+    for g in sym.generators:  # every generator kept is an automorphism of H
+        assert {r.tobytes() for r in M[:, list(g)]} == rows
+    for x, o in enumerate(sym.orbits):
+        assert o <= x and sym.orbits[o] == o
+    want = vc_reference(H)
+    for flag in (True, False):
+        r = vc.vc_exact(H, symmetry=flag)
+        assert r.exact and r.value == want
+        verify(H, r)
+
+
+def test_point_symmetry_of_grids_and_conjunctions() -> None:
+    """Halfplanes on a 4 x 4 grid: the square's 8 symmetries, 3 point orbits (corners, edge
+    points, centre points); conjunctions n = 4: one orbit (bit flips and coordinate
+    permutations act transitively on {0,1}^4)."""
+    s = symmetry.point_symmetry(catalog.from_spec("halfspaces g=4 dim=2"))
+    assert s.order == 8 and s.complete and len(s.representatives()) == 3
+    s = symmetry.point_symmetry(catalog.from_spec("conjunctions n=4"))
+    assert s.complete and s.representatives() == [0]
+    r = vc.vc_exact(catalog.from_spec("halfspaces g=6 dim=2"))
+    assert r.value == 3 and r.stats["symmetry"]["order"] == 8
+
+
+def test_symmetry_argument_is_checked() -> None:
+    from ltheory.errors import InvalidInputError
+    with pytest.raises(InvalidInputError, match="symmetry"):
+        vc.vc_exact(_class(0, 8, 4), symmetry="yes")  # type: ignore[arg-type]

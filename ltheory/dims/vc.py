@@ -14,8 +14,9 @@ and VC(H) = L exactly once an L-set is found and no (L+1)-set exists.  We
    the search repeats, otherwise L is exact.  The exhaustive search runs with a node limit
    that doubles per round, and each time the limit is hit the beam is widened 4x first (so the
    beams together cost at most 4/3 of the last one), so a cheap witness is found before an
-   expensive refutation is attempted -- as long as the next beam's predicted time stays within
-   the exhaustive rounds' time plus a 10 s allowance (halfspaces g=12 dim=2, where no larger
+   expensive refutation is attempted -- as long as the next beam's predicted work (entries
+   counted, a deterministic clock) stays within the exhaustive rounds' work plus an allowance
+   (``_BEAM_ALLOWANCE``; on halfspaces g=12 dim=2, where no larger
    shattered set exists: 39 of 94 s went to beams before).  The beam aims at L + 1: it keeps
    only sets whose cells are large enough to be shattered by the remaining points (the
    exhaustive search's test).
@@ -52,12 +53,16 @@ from threadpoolctl import threadpool_limits
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
 from ltheory.dims.result import DimensionResult
+from ltheory.dims.symmetry import PointSymmetry, point_symmetry
 from ltheory.errors import InvalidInputError
 
 _MAX_BEAM = 1 << 14
 
-#: Seconds of beam search allowed beyond the exhaustive rounds' time (see ``_search``).
-_BEAM_ALLOWANCE = 10.0
+#: Work (hypothesis x candidate entries counted) the beams may spend beyond the exhaustive
+#: rounds' work (see ``_search``): enough for the width-16,384 beam on planted 1024 x 60 (the
+#: beams found seed 11's set with 5.1e9 against 6.6e7 in exhaustive rounds), a quarter of what
+#: they spent in vain on halfspaces g=12 dim=2 (2.0e10 against 4.3e9).
+_BEAM_ALLOWANCE = 6e9
 
 
 #: Largest one-hot matrix (hypotheses x cells) built for counting by matrix product.
@@ -82,7 +87,9 @@ class _VCSearch:
         self.M = M
         self.budget = budget
         self.nodes = 0
+        self.work = 0  # hypothesis x candidate entries counted: a machine-independent clock
         self.node_limit: int | None = None
+        self.symmetry: PointSymmetry | None = None
         self.M16 = M.astype(np.int16)
         self.Mf = M.astype(np.float32)
         # Points x hypotheses, contiguous: a row selection of it times the one-hot cell matrix
@@ -98,6 +105,7 @@ class _VCSearch:
         Up to 64 cells a one-hot matrix product (float32, exact below 2^24 hypotheses) is
         fastest; beyond, a sort by cell and ``numpy.add.reduceat`` (measured on 1,024 x 60:
         8 cells 37 us vs 119 us, 64 cells 125 us vs 144 us)."""
+        self.work += self.m * len(cand)
         sizes = np.bincount(codes, minlength=1 << k)
         if k < len(self._eye) and (self.m << k) <= _ONE_HOT_CELLS:
             ones = (self.MfT[cand] @ self._eye[k][codes]).T.astype(np.int64)
@@ -224,6 +232,7 @@ class _VCSearch:
         00 are P, s_y - P, s_z - P and |cell| - s_y - s_z + P.  One product per cell replaces
         a child node per candidate (each with its own pass over the hypotheses)."""
         nc, C = 1 << k, len(cand)
+        self.work += self.m * C
         sizes = np.bincount(codes, minlength=nc)
         bounds = np.concatenate(([0], np.cumsum(sizes)))
         X = self.MfT[cand][:, np.argsort(codes, kind="stable")]  # candidates x hypotheses
@@ -240,13 +249,30 @@ class _VCSearch:
         return [int(cand[i]), int(cand[j])]
 
     def find(self, d: int) -> list[int] | None:
-        """A shattered set of size d, or None if there is none (exhaustive)."""
+        """A shattered set of size d, or None if there is none (exhaustive).
+
+        With a symmetry group G of H (``self.symmetry``), the first point runs over one
+        representative per point orbit only: if S is shattered and o is the first orbit (in
+        the order of the representatives) that S meets, some g in G maps a point of S in o to
+        o's representative r, and g(S) is shattered (H∘g = H), holds r and meets no earlier
+        orbit (g keeps orbits).  So the search below r may skip the earlier orbits' points."""
         if d <= 0:
             return []
-        if (1 << d) > self.m or d > self.M.shape[1]:
+        n = self.M.shape[1]
+        if (1 << d) > self.m or d > n:
             return None
         codes = np.zeros(self.m, dtype=_code_dtype(d))
-        return self._dfs(codes, [], np.arange(self.M.shape[1]), d)
+        if self.symmetry is None or len(self.symmetry.representatives()) == n:
+            return self._dfs(codes, [], np.arange(n), d)
+        orbits = np.asarray(self.symmetry.orbits)
+        allowed = np.ones(n, dtype=bool)
+        for r in self.symmetry.representatives():
+            allowed[r] = False
+            found = self._dfs(codes * 2 + self.M[:, r], [r], np.flatnonzero(allowed), d)
+            if found is not None:
+                return found
+            allowed[orbits == r] = False
+        return None
 
     def _dfs(self, codes: np.ndarray, S: list[int], cand: np.ndarray, d: int) -> list[int] | None:
         self.nodes += 1
@@ -279,7 +305,8 @@ class _VCSearch:
         return None
 
 
-def vc_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
+def vc_exact(H: HypothesisClass, budget: float | None = None,
+             symmetry: bool | None = None) -> DimensionResult:
     """The VC dimension of a finite class, with a shattered set (list of labels) as witness.
 
     The exact engine behind :func:`ltheory.vc_dimension` (which adds ``method=`` and composed
@@ -288,9 +315,17 @@ def vc_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult
     ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False``,
     ``lower`` certified by the witness and ``upper`` the smallest size not yet ruled out, minus
     one.  The empty class has VC dimension -1 (witness ``None``).
+
+    ``symmetry``: before the exhaustive search, find automorphisms of H
+    (:func:`ltheory.dims.symmetry.point_symmetry`, each verified on H) and start the search
+    from one point per orbit (:meth:`_VCSearch.find`).  None (default) and True do so, False
+    does not; ``stats["symmetry"]`` records the group order, orbits and seconds.
     """
     if not isinstance(H, HypothesisClass):
         raise InvalidInputError(f"vc_dimension needs a HypothesisClass, got {type(H).__name__}")
+    if symmetry not in (None, True, False):
+        raise InvalidInputError(f"symmetry must be True, False or None (automatic), "
+                                f"got {symmetry!r}")
     t0 = time.perf_counter()
     bud = Budget(budget)
     m, n = len(H), H.domain_size
@@ -301,52 +336,64 @@ def vc_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult
     # The search makes many small matrix products: OpenBLAS's threads only add overhead there
     # (measured on halfspaces g=8, 2 cores under load: 8 ms per cell count with the default
     # threads, 0.1 ms with one).
+    stats: dict[str, Any] = {}
     with threadpool_limits(limits=1, user_api="blas"):
-        best, upper = _search(search, upper)
+        best, upper = _search(search, upper, symmetry is not False, stats)
     lower = len(best)
     witness = [H.domain[i] for i in sorted(best)]
+    stats["nodes"] = search.nodes
     return DimensionResult.proven("vc", lower, upper, witness, seconds=time.perf_counter() - t0,
-                                  stats={"nodes": search.nodes})
+                                  stats=stats)
 
 
-def _search(search: _VCSearch, upper: int) -> tuple[list[int], int]:
+def _search(search: _VCSearch, upper: int, symmetry: bool, stats: dict[str, Any]
+            ) -> tuple[list[int], int]:
     """Heuristic lower bound, then exhaustive rounds (module doc); (witness, proven upper)."""
     best: list[int] = []
+    beam_work = dfs_work = 0
     try:
         best = search.multistart_greedy()
         width, limit = 256, 500
-        beam_time = dfs_time = 0.0
         if len(best) < upper:
-            t = time.perf_counter()
+            w = search.work
             wide = search.beam(width, len(best) + 1)
-            beam_time += time.perf_counter() - t
+            beam_work += search.work - w
             best = wide if len(wide) > len(best) else best
+        if symmetry and len(best) < upper:
+            t = time.perf_counter()
+            search.symmetry = sym = point_symmetry(search.H)
+            stats["symmetry"] = {"order": sym.order, "orbits": len(sym.representatives()),
+                                 "complete": sym.complete,
+                                 "seconds": round(time.perf_counter() - t, 3)}
+            if search.budget is not None and search.budget.expired():
+                raise BudgetExpired
         while len(best) < upper:
             search.node_limit = search.nodes + limit
-            t = time.perf_counter()
+            w = search.work
             try:
                 found = search.find(len(best) + 1)
             except _NodeLimit:
-                dfs_time += time.perf_counter() - t
+                dfs_work += search.work - w
                 limit *= 2
-                # Widen the beam only while the beams' time stays within the exhaustive
+                # Widen the beam only while the beams' work stays within the exhaustive
                 # rounds' plus a small allowance (the next beam costs ~4x the last): where
                 # no larger shattered set exists (halfspaces) the beams would otherwise cost
                 # as much as the proof, and where one does (planted) the beam finds it first.
-                if width * 4 <= _MAX_BEAM and 4 * beam_time <= dfs_time + _BEAM_ALLOWANCE:
+                if width * 4 <= _MAX_BEAM and 4 * beam_work <= dfs_work + _BEAM_ALLOWANCE:
                     width *= 4
-                    t = time.perf_counter()
+                    w = search.work
                     wide = search.beam(width, len(best) + 1)
-                    beam_time += time.perf_counter() - t
+                    beam_work += search.work - w
                     best = wide if len(wide) > len(best) else best
                 elif width * 4 > _MAX_BEAM:
                     search.node_limit = None
                 continue
-            dfs_time += time.perf_counter() - t
+            dfs_work += search.work - w
             if found is None:
                 upper = len(best)
                 break
             best = found
     except BudgetExpired:
         pass  # len(best) and upper stay proven bounds
+    stats["work"] = {"beams": beam_work, "exhaustive": dfs_work, "total": search.work}
     return best, upper
