@@ -19,7 +19,9 @@ Targets (from the issue):
     threshold searches (random 400 x 24, MAJ3 of random 60 x 16, conjunctions on {0,1}^6);
   * issue 16: T of parities n=8 and conjunctions n=7 exact within 120 s each, parities n=10 and
     conjunctions n=8 exact or with the gap (``--tdim-plain`` adds the search without symmetry,
-    60 s each, as the baseline); the SAT ladder with orbit cuts on small members.
+    60 s each, as the baseline); the SAT ladder with orbit cuts on small members; VC of
+    structured classes whose proof is a refutation (conjunctions n=7, halfplanes on 8 x 8 and
+    12 x 12 grids, halfspaces on the 4 x 4 x 4 grid), with and without symmetry.
 Every result's witness is re-checked by ltheory.dims.certificates.verify.
 """
 
@@ -41,6 +43,7 @@ from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dimensions import littlestone_dimension, threshold_dimension, vc_dimension
 from ltheory.dims.certificates import verify
 from ltheory.dims.threshold import threshold_exact
+from ltheory.dims.vc import vc_exact
 from ltheory.sat import sat_threshold
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -112,6 +115,31 @@ def bench_vc_planted(seeds: int) -> None:
     say(f"  median {statistics.median(times):.2f} s, max {max(times):.2f} s, "
         f"{sum(t < 5 for t in times)}/{len(times)} under 5 s")
     FIGURES["vc_planted_seconds"] = [round(t, 3) for t in times]
+
+
+def bench_vc_structured(quick: bool) -> None:
+    """Issue 16: VC of structured classes whose proof is a refutation over many sets (no
+    larger shattered set exists), with and without the symmetry of the class."""
+    say("== VC dimension, structured classes (refutations), symmetry on / off")
+    cases = [("conjunctions n=7", 7, True), ("halfspaces g=8 dim=2", 3, True),
+             ("halfspaces g=12 dim=2", 3, True)]
+    if not quick:  # without symmetry this one takes > 5 min: symmetry only
+        cases.append(("halfspaces g=4 dim=3", 4, False))
+    rows = {}
+    for spec, want, baseline in cases:
+        H = catalog.from_spec(spec)
+        for sym in (True, False) if baseline else (True,):
+            r, t = timed(vc_exact, H, budget=600, symmetry=sym)
+            verify(H, r)
+            ok = "exact" if r.exact else f"bounds {r.lower}..{r.upper}"
+            s = r.stats.get("symmetry", {})
+            say(f"  {spec} ({len(H):,} x {H.domain_size}) symmetry={sym}: VC={r.value} ({ok}, "
+                f"known {want}) {t:.2f} s, nodes {r.stats['nodes']:,}, work "
+                f"{r.stats['work']['total']:.2e}"
+                + (f", group order {s['order']:.0f}, {s['orbits']} orbits" if s else ""))
+            rows[f"{spec} symmetry={sym}"] = {"seconds": round(t, 3), "exact": r.exact,
+                                              "value": r.value, "nodes": r.stats["nodes"]}
+    FIGURES["vc_structured"] = rows
 
 
 def bench_ldim_intervals() -> None:
@@ -218,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         bench_ldim_random(args.quick)
     if args.only in (None, "vc"):
         bench_vc_planted(args.vc_seeds)
+        bench_vc_structured(args.quick)
     if args.only is None:
         bench_ldim_intervals()
     if args.only in (None, "tdim"):
