@@ -147,3 +147,25 @@ def test_symmetry_argument_is_checked() -> None:
     from ltheory.errors import InvalidInputError
     with pytest.raises(InvalidInputError, match="symmetry"):
         vc.vc_exact(_class(0, 8, 4), symmetry="yes")  # type: ignore[arg-type]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 40), st.integers(3, 8), st.integers(2, 8))
+def test_exhaustive_find_with_orbits_matches_brute_force_for_every_size(
+        seed: int, m: int, n: int, cycle: int) -> None:
+    """The exhaustive step alone (no heuristics to hide a miss): with the class's symmetry and
+    without, ``find(d)`` returns a shattered d-set iff one exists, for every d -- also when the
+    group is transitive (one orbit) and across restarts that skip exhausted branches."""
+    H = _closed_under(seed, m, n, min(cycle, n))
+    rows = frozenset(tuple(int(b) for b in r) for r in H.matrix)
+    true = vc_reference(H)
+    for sym in (symmetry.point_symmetry(H), None):
+        s = vc._VCSearch(H, None)
+        s.symmetry = sym
+        for d in range(1, n + 1):
+            got = s.find(d)
+            assert (got is not None) == (d <= true)
+            if got is not None:
+                assert len(set(got)) == d and shatters(rows, tuple(got))
+        for d in range(1, n + 1):  # a second round reuses the exhausted branches
+            assert (s.find(d) is not None) == (d <= true)

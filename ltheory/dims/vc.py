@@ -90,6 +90,7 @@ class _VCSearch:
         self.work = 0  # hypothesis x candidate entries counted: a machine-independent clock
         self.node_limit: int | None = None
         self.symmetry: PointSymmetry | None = None
+        self._refuted: dict[int, set[int]] = {}  # d -> first points whose branch is exhausted
         self.M16 = M.astype(np.int16)
         self.Mf = M.astype(np.float32)
         # Points x hypotheses, contiguous: a row selection of it times the one-hot cell matrix
@@ -251,27 +252,51 @@ class _VCSearch:
     def find(self, d: int) -> list[int] | None:
         """A shattered set of size d, or None if there is none (exhaustive).
 
-        With a symmetry group G of H (``self.symmetry``), the first point runs over one
-        representative per point orbit only: if S is shattered and o is the first orbit (in
-        the order of the representatives) that S meets, some g in G maps a point of S in o to
-        o's representative r, and g(S) is shattered (H∘g = H), holds r and meets no earlier
-        orbit (g keeps orbits).  So the search below r may skip the earlier orbits' points."""
+        The root's candidates (points splitting H with >= 2^(d-1) hypotheses on each side) are
+        ranked as in :meth:`_dfs`, and each in turn is the first point of a branch searching
+        the candidates not yet used as first points.  With a symmetry group G of H
+        (``self.symmetry``) only the first candidate of each point orbit starts a branch, and
+        a branch skips the points of every orbit already done: if S is shattered and o is the
+        first orbit (in rank order) that S meets, some g in G maps a point of S in o to the
+        candidate r that starts o's branch, and g(S) is shattered (H∘g = H), holds r, and
+        meets no earlier orbit (g keeps orbits; the root test is invariant under G).
+
+        Branches exhausted in an earlier round (the rounds restart at doubled node limits) are
+        remembered per d and skipped: the ranking and the sets searched are deterministic."""
         if d <= 0:
             return []
         n = self.M.shape[1]
         if (1 << d) > self.m or d > n:
             return None
+        self.nodes += 1
+        if self.budget is not None and self.budget.expired():
+            raise BudgetExpired
         codes = np.zeros(self.m, dtype=_code_dtype(d))
-        if self.symmetry is None or len(self.symmetry.representatives()) == n:
-            return self._dfs(codes, [], np.arange(n), d)
-        orbits = np.asarray(self.symmetry.orbits)
-        allowed = np.ones(n, dtype=bool)
-        for r in self.symmetry.representatives():
-            allowed[r] = False
-            found = self._dfs(codes * 2 + self.M[:, r], [r], np.flatnonzero(allowed), d)
-            if found is not None:
-                return found
-            allowed[orbits == r] = False
+        everything = np.arange(n)
+        scores, collisions = self._refine_scores(codes, 0, everything, with_collisions=True)
+        keep = scores >= 1 << (d - 1)
+        cand = everything[keep][np.argsort(collisions[keep], kind="stable")]
+        if len(cand) < d:
+            return None
+        if d == 1:
+            return [int(cand[0])]
+        orbits = (np.asarray(self.symmetry.orbits) if self.symmetry is not None
+                  else everything)
+        done = self._refuted.setdefault(d, set())
+        allowed = np.zeros(n, dtype=bool)
+        allowed[cand] = True
+        for x in cand.tolist():
+            if not allowed[x]:
+                continue  # its orbit already had its branch
+            allowed[x] = False
+            if x not in done:
+                rest = cand[allowed[cand]]  # x's own orbit stays: only earlier orbits go
+                if len(rest) >= d - 1:
+                    found = self._dfs(codes * 2 + self.M[:, x], [x], rest, d)
+                    if found is not None:
+                        return found
+                done.add(x)
+            allowed[orbits == orbits[x]] = False
         return None
 
     def _dfs(self, codes: np.ndarray, S: list[int], cand: np.ndarray, d: int) -> list[int] | None:
