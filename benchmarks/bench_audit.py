@@ -23,6 +23,7 @@ from ltheory.privacy.mechanisms import (
     SparseVector,
     thresholds,
 )
+from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
 
 D0, D1 = ((0, 0),), ((0, 1),)
 
@@ -85,9 +86,9 @@ def soundness_structure(n_audits: int = 200, runs: int = 100_000,
     svt_exact = exact_epsilon(*aligned(svt.output_distribution(xa),
                                        svt.output_distribution(xb))[1:])
     cases = [("randomized_response eps=1 (scalar)", RandomizedResponse(1.0), D0, D1, 1.0, 1.0,
-              ("auto",)),
+              ("binomial", "auto")),
              ("exponential thresholds(7), worst flip (scalar)", *em_small(), None, 1.0,
-              ("auto",)),
+              ("binomial", "auto")),
              ("one-time RAPPOR, values 0/1 (20 bits)", otr, (0.0,), (1.0,), otr_exact, 0.1,
               ("binomial", "auto")),
              ("4 Laplace at 0.25 in parallel, 0 -> 1 (4 coords)",
@@ -107,9 +108,12 @@ def soundness_structure(n_audits: int = 200, runs: int = 100_000,
                             executor="serial", certify=mode).epsilon_lower_bound
                       for s in range(n_audits)]
             above = sum(x > true for x in bounds)
+            lo = float(clopper_pearson_lower(above, n_audits, 0.025))
+            hi = float(clopper_pearson_upper(above, n_audits, 0.025))
             rows.append({"case": label, "certify": mode, "exact_epsilon": true,
                          "audits": n_audits, "runs_each": runs, "above_exact": above,
-                         "share": above / n_audits, "mean_bound": sum(bounds) / n_audits,
+                         "share": above / n_audits, "share_cp95": [lo, hi],
+                         "mean_bound": sum(bounds) / n_audits,
                          "max_bound": max(bounds),
                          "seconds": round(time.perf_counter() - t, 1)})
             print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
@@ -197,14 +201,17 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--soundness-structure", action="store_true",
                     help="only the issue-14 exceedance measurement (200 seeds per case)")
+    ap.add_argument("--audits", type=int, default=200,
+                    help="with --soundness-structure: seeded audits per case")
     ap.add_argument("--cases", type=int, nargs="*", default=None,
                     help="with --soundness-structure: only these case indices (0-4)")
     args = ap.parse_args()
     if args.soundness_structure:
-        rows = soundness_structure(50 if args.quick else 200, only=args.cases)
+        rows = soundness_structure(50 if args.quick else args.audits, only=args.cases)
         out = Path(__file__).resolve().parent / "results" / ("quick" if args.quick else "")
         out.mkdir(parents=True, exist_ok=True)
         tag = "" if args.cases is None else "_" + "_".join(map(str, args.cases))
+        tag += "" if args.audits == 200 else f"_{args.audits}seeds"
         (out / f"soundness_structure{tag}.json").write_text(json.dumps(rows, indent=1,
                                                                        ensure_ascii=False))
         return

@@ -232,7 +232,8 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
           tradeoff: bool | int = False, verify_neighbours: bool = True,
           progress: Callable[[int, int], None] | None = None,
           certify: str = "binomial", structure_events: bool = True,
-          exact: bool = True) -> AuditReport:
+          exact: bool = True, lean_events: bool = False,
+          projection_runs: int | None = None) -> AuditReport:
     """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1).
 
     ``runs`` is the total number of mechanism runs (half on each dataset); ``seed`` an int (None
@@ -252,7 +253,11 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     given the run counts, and the choice is made before certification).
     ``structure_events`` adds the structure-score families (``features``) for vector outputs;
     ``exact=False`` skips the exact ε even where ``output_distribution`` exists (it can cost
-    more than the runs, e.g. quadrature over 2^10 sparse-vector patterns in every pilot).
+    more than the runs, e.g. quadrature over 2^10 sparse-vector patterns in every pilot);
+    ``lean_events`` keeps only the exact-output cells when outputs take few values (pilots);
+    ``projection_runs``: the certification runs per dataset the event choice is projected to
+    (default this audit's; a pilot projects to the final audit's, so it picks the event that
+    will certify best there, not the one its own few runs can certify).
     Raises ``InvalidInputError`` on bad input (including too few runs, with the minimum needed) and
     ``MechanismError`` when the mechanism raises or returns unusable outputs.
     """
@@ -317,8 +322,10 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         k0, k1 = batch_kind(s0), batch_kind(s1)
         if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
             raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
-        chosen: list[Candidate] = select_events(s0, s1, n_cert, a_each, delta, top=events,
-                                                test=test, structure=structure_events)
+        n_proj = n_cert if projection_runs is None else int(projection_runs)
+        chosen: list[Candidate] = select_events(s0, s1, n_proj, a_each, delta, top=events,
+                                                test=test, structure=structure_events,
+                                                lean=lean_events)
         evs = [c.event for c in chosen]
         c0 = run_counting(ex, mechanism, d0, streams[2], n_c0, evs, tick)
         c1 = run_counting(ex, mechanism, d1, streams[3], n_c1, evs, tick)

@@ -387,7 +387,7 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
 
 def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
                   top: int = 1, crossfit: bool = True, test: str = "binomial",
-                  structure: bool = True) -> list[Candidate]:
+                  structure: bool = True, lean: bool = False) -> list[Candidate]:
     """The ``top`` candidates with the best projected bound (distinct events), best first.
 
     With ``crossfit`` (default) the selection split is halved: the first half builds each family
@@ -397,7 +397,10 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     ``structure`` adds, for vector outputs, the threshold events of the structure scores of
     ``features`` (naive Bayes, sign counts, logistic regression); ``test`` is the certification
     test the projections are made for ("binomial", "poisson" or "auto": per candidate, the
-    better projected; the candidate records its choice)."""
+    better projected; the candidate records its choice).  ``lean`` (for pilots): when the
+    outputs take few distinct values, only the likelihood-ratio cells over the exact outputs —
+    the family holding the optimal (Neyman–Pearson) events of a finite output space — so that
+    a small selection split is not spent on the winner's curse of dozens of weaker candidates."""
     kind = batch_kind(s0)
     if crossfit and len(s0) >= 2 * MIN_HALF:
         (a0, b0), (a1, b1) = _split(s0), _split(s1)
@@ -423,6 +426,8 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
             scores.append(Score(w=w))
         if structure and x0.shape[1] > 1:
             scores += structure_scores(x0, x1)[0]
+    if lean and isinstance(encoders[0], ValueEncoder):
+        encoders, scores = encoders[:1], []
 
     def candidates(shrink: float) -> list[Candidate]:
         cands: list[Candidate] = []
