@@ -233,7 +233,8 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
           progress: Callable[[int, int], None] | None = None,
           certify: str = "binomial", structure_events: bool = True,
           exact: bool = True, lean_events: bool = False,
-          projection_runs: int | None = None) -> AuditReport:
+          projection_runs: int | None = None,
+          selection_samples: tuple[Any, Any] | None = None) -> AuditReport:
     """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1).
 
     ``runs`` is the total number of mechanism runs (half on each dataset); ``seed`` an int (None
@@ -257,7 +258,12 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     ``lean_events`` keeps only the exact-output cells when outputs take few values (pilots);
     ``projection_runs``: the certification runs per dataset the event choice is projected to
     (default this audit's; a pilot projects to the final audit's, so it picks the event that
-    will certify best there, not the one its own few runs can certify).
+    will certify best there, not the one its own few runs can certify);
+    ``selection_samples=(s0, s1)``: outputs on d0 and d1 drawn *before and independently of*
+    this audit (e.g. a search's pilot runs on the pair); the events are chosen on them, no
+    selection split is drawn, and all ``runs`` certify (the caller vouches that the samples do
+    not come from this audit's seed streams — ``audit_search`` draws them from its pilot
+    streams).
     Raises ``InvalidInputError`` on bad input (including too few runs, with the minimum needed) and
     ``MechanismError`` when the mechanism raises or returns unusable outputs.
     """
@@ -277,6 +283,16 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     if verify_neighbours:
         check_neighbours(mechanism, d0, d1)
     n_sel, n_cert = split_runs(runs, selection_fraction)
+    given = selection_samples is not None
+    if given:
+        try:
+            g0, g1 = selection_samples
+            if len(g0) < MIN_SELECTION or len(g1) < MIN_SELECTION:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise InvalidInputError(f"selection_samples must be a pair (outputs on d0, outputs "
+                                    f"on d1) of at least {MIN_SELECTION} runs each") from None
+        n_sel, n_cert = 0, runs // 2
     a_each = alpha / (2 * events)
     if n_cert <= 0 or max_certifiable_epsilon(n_cert, a_each, delta) <= eps:
         need = min_runs(eps, delta, alpha, selection_fraction, events)
@@ -317,8 +333,11 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     if note:
         notes.append(note)
     try:
-        s0 = run_sampling(ex, mechanism, d0, streams[0], n_sel, tick)
-        s1 = run_sampling(ex, mechanism, d1, streams[1], n_sel, tick)
+        if given:
+            s0, s1 = selection_samples
+        else:
+            s0 = run_sampling(ex, mechanism, d0, streams[0], n_sel, tick)
+            s1 = run_sampling(ex, mechanism, d1, streams[1], n_sel, tick)
         k0, k1 = batch_kind(s0), batch_kind(s1)
         if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
             raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
@@ -383,7 +402,8 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
                                   "n_d0": n_c0, "n_d1": n_c1},
                 "bounds_per_event": bounds},
         p_lower=p_lo, p_upper=p_up,
-        runs=runs if certify == "binomial" else 2 * n_sel + n_c0 + n_c1, selection_runs=2 * n_sel,
+        runs=runs if certify == "binomial" else 2 * n_sel + n_c0 + n_c1,
+        selection_runs=len(s0) + len(s1) if given else 2 * n_sel,
         certification_runs=n_c0 + n_c1, alpha=alpha, events_certified=len(chosen),
         seed=seed_used, seconds=time.perf_counter() - t0, tradeoff=curve, notes=tuple(notes),
         certification_test=c.test, chosen_event=c.event)

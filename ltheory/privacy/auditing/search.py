@@ -22,7 +22,20 @@ ranked by the bound their pilot's certified event is projected to reach with the
 runs (then by the pilot lower bound).  With ``rungs`` > 1 the pilots are successive halving
 (Jamieson & Talwalkar 2016): after each rung the best third survive and are piloted again on
 fresh runs, three times as many.  The final audit uses seeds independent of the pilots', so its
-bound is sound for the chosen pair: the pilots only choose it.  ``time_budget`` (seconds) stops
+bound is sound for the chosen pair: the pilots only choose it.
+
+*Discrete pilots* (``discrete_pilots=True``, default): when the first pilot's outputs take few
+distinct values (at most 4096, and on average at least 4 runs per value), every pilot instead
+draws its runs from its own pilot seed, adds their counts per output value to the pair's earlier
+rungs' counts, and ranks the pair by the *plug-in* projection: the best bound any likelihood-ratio
+prefix of output values (the Neyman–Pearson events of a finite output space) would certify with
+the final audit's runs, from the smoothed pooled frequencies.  It uses every pilot run (no
+selection/certification split inside a pilot, which on rare events left the ranking to chance:
+on SVT1 the split pilots picked pairs near-uniformly).  When the winner's pooled pilot runs are at
+least the final audit's selection split (or 10^5 per dataset), they serve as that split
+(``audit(selection_samples=...)``), so every final run certifies.  Sound: the pilot runs come
+from the pilot streams, independent of the final audit's.
+``time_budget`` (seconds) stops
 the pilots when spent; the best pair piloted so far is audited and the report says
 ``partial``.
 """
@@ -38,15 +51,19 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
+from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.core import (
     AuditReport,
     _jsonable,
     audit,
     check_neighbours,
+    exact_distributions,
     min_runs,
     split_runs,
 )
-from ltheory.privacy.auditing.events import SHRINK
+from ltheory.privacy.auditing.events import MAX_EXACT_CELLS, SHRINK
+from ltheory.privacy.auditing.executors import resolve_executor, run_sampling
+from ltheory.privacy.auditing.outputs import batch_kind
 from ltheory.privacy.stats import (
     clopper_pearson_lower,
     clopper_pearson_upper,
@@ -222,7 +239,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                  pilot_runs: int | None = None, seed: int, alpha: float = 0.05,
                  executor: Any = None, max_pairs: int = 64, rungs: int = 1,
                  time_budget: float | None = None, pilot_options: dict | None = None,
-                 **audit_kw: Any) -> SearchReport:
+                 discrete_pilots: bool = True, **audit_kw: Any) -> SearchReport:
     """Find the neighbouring pair where ``mechanism`` leaks most and audit it (module docstring).
     ``pilot_runs`` (runs per pair in the first rung) defaults to max(runs // 20, 4 × the
     minimum); ``rungs`` ≥ 1 rounds of successive halving; ``time_budget`` seconds for the
@@ -257,6 +274,11 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     alive = [{"pattern": name, "_pair": (a, b)} for name, a, b in valid]
     rung_ss = pilot_ss.spawn(rungs)
     used, partial, notes = 0, False, []
+    discrete: bool | None = None if discrete_pilots else False
+    sel_frac = float(audit_kw.get("selection_fraction", 0.1))
+    n_final = runs // 2 if discrete_pilots else split_runs(runs, sel_frac)[1]
+    test = audit_kw.get("certify", "binomial")
+    test = test if float(claimed_delta) == 0 else "binomial"
     for rung in range(rungs):
         seeds = rung_ss[rung].generate_state(len(alive))
         done = []
@@ -266,6 +288,25 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                 partial = True
                 break
             a, b = d["_pair"]
+            if discrete is not False:
+                got = _discrete_pilot(mechanism, a, b, pilot, int(s), executor, d)
+                if discrete is None:
+                    discrete = got
+                if discrete and got:
+                    used += 2 * (pilot // 2)
+                    if "exact_epsilon" not in d:
+                        d["exact_epsilon"] = _exact(mechanism, a, b, float(claimed_delta),
+                                                    bool(pilot_kw.get("exact", True)))
+                    d.update({"rung": rung, "pilot_runs": d["_n"] * 2,
+                              "projected_bound": _plugin_projection(d, n_final, alpha, test),
+                              "pilot_lower_bound": -np.inf, "pilot_point_estimate": None,
+                              "pilot_event": "plug-in (likelihood-ratio prefixes of outputs)"})
+                    done.append(d)
+                    continue
+                if discrete:
+                    notes.append(f"pair {d['pattern']!r}: too many distinct outputs for the "
+                                 "plug-in pilot; ranked by a pilot audit")
+                d.pop("_cells", None)
             r = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon,
                       claimed_delta=claimed_delta, runs=pilot, seed=int(s), alpha=alpha,
                       executor=executor, **pilot_kw)
@@ -287,15 +328,100 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
         pilot *= 3
     best = alive[0]
     a, b = best["_pair"]
+    final_kw = dict(audit_kw)
+    # the pooled pilot runs replace the selection split when there are at least as many as the
+    # split would hold (or 10^5 per dataset: ample for ordering the cells of a finite output)
+    if discrete and "_cells" in best and best["_n"] >= min(sel_frac * (runs // 2), 100_000):
+        final_kw["selection_samples"] = _pooled_samples(best, pick_ss)
+        notes.append(f"discrete pilots: the chosen pair's {2 * best['_n']} pilot runs are the "
+                     "final audit's selection split; all its runs certify")
     final = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon, claimed_delta=claimed_delta,
                   runs=runs, seed=int(final_ss.generate_state(1)[0]), alpha=alpha,
-                  executor=executor, **audit_kw)
+                  executor=executor, **final_kw)
     ranking = []
     for d in alive:
-        d.pop("_pair")
+        for k in ("_pair", "_cells", "_n"):
+            d.pop(k, None)
         ranking.append(d)
     return SearchReport(final, best["pattern"], a, b, tuple(ranking), len(pairs), partial,
                         used + final.runs, tuple(notes))
+
+
+def _exact(mechanism: Any, a: Any, b: Any, delta: float, want: bool) -> float | None:
+    """The pair's exact ε (as a pilot audit would report it), or None."""
+    if not want:
+        return None
+    ex = exact_distributions(mechanism, a, b)
+    return None if ex is None else exact_mod.exact_epsilon(*ex, delta)
+
+
+def _discrete_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor: Any,
+                    d: dict) -> bool:
+    """Draw runs // 2 outputs on each of a, b from ``seed`` and add their counts per distinct
+    output to ``d["_cells"]`` (key -> [row, count under a, count under b]); False (nothing
+    recorded) when the outputs take too many distinct values for cells."""
+    n = runs // 2
+    ss0, ss1 = np.random.SeedSequence(seed).spawn(2)
+    ex, owned, _ = resolve_executor(executor, mechanism, 2 * n)
+    try:
+        s0 = run_sampling(ex, mechanism, a, ss0, n)
+        s1 = run_sampling(ex, mechanism, b, ss1, n)
+    finally:
+        if owned:
+            ex.shutdown(wait=True)
+    if batch_kind(s0) == "object" or batch_kind(s0) != batch_kind(s1):
+        return False
+    x0 = np.asarray(s0, dtype=float).reshape(n, -1)
+    x1 = np.asarray(s1, dtype=float).reshape(n, -1)
+    if x0.shape[1] != x1.shape[1]:
+        return False
+    cells = d.setdefault("_cells", {})
+    for j, x in enumerate((x0, x1)):
+        u, cnt = np.unique(x, axis=0, return_counts=True)
+        for row, c in zip(u, cnt, strict=True):
+            key = row.tobytes()
+            if key not in cells:
+                cells[key] = [row, 0, 0]
+            cells[key][1 + j] += int(c)
+    d["_n"] = d.get("_n", 0) + n
+    if len(cells) > min(MAX_EXACT_CELLS, (2 * d["_n"]) // 4):
+        d.pop("_cells")
+        d.pop("_n")
+        return False
+    return True
+
+
+def _plugin_projection(d: dict, n_final: int, alpha: float, test: str) -> float:
+    """The best bound a likelihood-ratio prefix of output values would certify with ``n_final``
+    runs per dataset, at the pair's smoothed pooled pilot frequencies (add-½)."""
+    c = np.array([[v[1], v[2]] for v in d["_cells"].values()], dtype=float)
+    n, k = d["_n"], len(c)
+    p = (c + 0.5) / (n + 0.5 * k)
+    best = -np.inf
+    for i in (0, 1):
+        pa, pb = p[:, i], p[:, 1 - i]
+        o = np.argsort(-(np.log(pa) - np.log(pb)), kind="stable")
+        ka, kb = np.cumsum(pa[o]) * n_final, np.cumsum(pb[o]) * n_final
+        v = epsilon_lower_bound(ka, n_final, kb, n_final, alpha / 2)
+        if test in ("poisson", "auto"):
+            pv = poisson_epsilon_lower_bound(ka, kb, alpha)
+            v = pv if test == "poisson" else np.maximum(v, pv)
+        best = max(best, float(np.max(v)))
+    return best
+
+
+def _pooled_samples(d: dict, pick_ss: np.random.SeedSequence) -> tuple[np.ndarray, np.ndarray]:
+    """The pair's pooled pilot runs as two batches (rows repeated by count, shuffled with a seed
+    of the search's own stream, so the events' fit/eval halves are random halves)."""
+    rows = np.array([v[0] for v in d["_cells"].values()])
+    rng = np.random.default_rng(pick_ss.spawn(1)[0])
+    out = []
+    for j in (1, 2):
+        cnt = np.array([v[j] for v in d["_cells"].values()])
+        x = np.repeat(rows, cnt, axis=0)
+        x = x[rng.permutation(len(x))]
+        out.append(x[:, 0] if x.shape[1] == 1 else x)
+    return out[0], out[1]
 
 
 def _project(r: AuditReport, runs: int, alpha: float, delta: float) -> float:
