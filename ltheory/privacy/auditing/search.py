@@ -33,7 +33,8 @@ the final audit's runs, from the smoothed pooled frequencies.  It uses every pil
 selection/certification split inside a pilot, which on rare events left the ranking to chance:
 on SVT1 the split pilots picked pairs near-uniformly).  When the winner's pooled pilot runs are at
 least the final audit's selection split (or 10^5 per dataset), they serve as that split
-(``audit(selection_samples=...)``), so every final run certifies.  Sound: the pilot runs come
+(``audit(selection_samples=...)``, with the likelihood-ratio cells only: ``lean_events``), so
+every final run certifies.  Sound: the pilot runs come
 from the pilot streams, independent of the final audit's.
 ``time_budget`` (seconds) stops
 the pilots when spent; the best pair piloted so far is audited and the report says
@@ -306,7 +307,8 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                 if discrete:
                     notes.append(f"pair {d['pattern']!r}: too many distinct outputs for the "
                                  "plug-in pilot; ranked by a pilot audit")
-                d.pop("_cells", None)
+                for k in ("_cells", "_n"):
+                    d.pop(k, None)
             r = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon,
                       claimed_delta=claimed_delta, runs=pilot, seed=int(s), alpha=alpha,
                       executor=executor, **pilot_kw)
@@ -333,6 +335,9 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     # split would hold (or 10^5 per dataset: ample for ordering the cells of a finite output)
     if discrete and "_cells" in best and best["_n"] >= min(sel_frac * (runs // 2), 100_000):
         final_kw["selection_samples"] = _pooled_samples(best, pick_ss)
+        # finite outputs: every event is a union of outputs and the likelihood-ratio prefixes
+        # hold the best; other families only add winner's curse on the smaller pooled split
+        final_kw["lean_events"] = True
         notes.append(f"discrete pilots: the chosen pair's {2 * best['_n']} pilot runs are the "
                      "final audit's selection split; all its runs certify")
     final = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon, claimed_delta=claimed_delta,
