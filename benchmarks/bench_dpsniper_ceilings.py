@@ -35,11 +35,13 @@ NoisyHist2, ReportNoisyMax4, SVT5 and SVT6 are not covered (the last five are be
 ``infeasible`` marks a ceiling below DP-Sniper's published bound at n = runs/2: out of reach at
 α = 0.05 for any sound auditor of this search space with that budget (expected counts).
 
-Run:  python benchmarks/bench_dpsniper_ceilings.py   (writes results/dpsniper_ceilings.json)
+Run:  python benchmarks/bench_dpsniper_ceilings.py [--only NAME ...]
+      (writes results/dpsniper_ceilings.json; --only recomputes those rows and merges)
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import time
@@ -128,25 +130,48 @@ def oriented_count_cells(r: Rappor, v0: int, v1: int) -> tuple[np.ndarray, np.nd
     return dist(q1, q0), dist(q0, q1), (u + w) * per_bit
 
 
-def ceilings() -> dict:
+def ceilings(only: set[str] | None = None) -> dict:
     suite = dpsniper_suite()
     out: dict[str, dict] = {}
+
+    def want(*names: str) -> bool:
+        return only is None or bool(only & set(names))
+
     for name in ("TruncatedGeometric", "ReportNoisyMax1", "ReportNoisyMax2", "SVT1", "SVT4"):
+        if not want(name):
+            continue
         t = time.perf_counter()
         m, base = suite[name]
         out[name] = finite(m, base, BUDGETS)
         out[name]["seconds"] = round(time.perf_counter() - t, 1)
-    t = time.perf_counter()
-    out["SVT2"] = finite(SparseVector(0.1, 1, threshold=1.0, c=1), suite["SVT2"][1], BUDGETS)
-    out["SVT2"]["scope"] += "; SVT2 with c = 1 has SVT1's distribution at threshold 1"
-    out["SVT2"]["seconds"] = round(time.perf_counter() - t, 1)
+    if want("SVT2"):
+        t = time.perf_counter()
+        out["SVT2"] = finite(SparseVector(0.1, 1, threshold=1.0, c=1), suite["SVT2"][1],
+                             BUDGETS)
+        out["SVT2"]["scope"] += "; SVT2 with c = 1 has SVT1's distribution at threshold 1"
+        out["SVT2"]["seconds"] = round(time.perf_counter() - t, 1)
+    if want("Laplace", "NoisyHist1"):
+        out.update(_laplace())
+    if want("ReportNoisyMax3"):
+        out["ReportNoisyMax3"] = _noisy_max_value(suite)
+    for name in ("Rappor", "OneTimeRappor"):
+        if want(name):
+            out[name] = _rappor(suite, name)
+    if want("LaplaceParallel"):
+        out["LaplaceParallel"] = _laplace_parallel()
+    return out
+
+
+def _laplace() -> dict:
     p0, p1 = laplace_cells(1.0, 10.0)
     lap = {"ceiling": {k: frontier_ceiling(p0, p1, n) for k, n in BUDGETS.items()},
            "pair": {k: "one above / one below (equivalent)" for k in BUDGETS},
            "max_exact_epsilon": 0.1, "max_exact_epsilon_pair": "one above",
            "scope": "all events, all pairs (the moved coordinate is sufficient; cells 0.01)"}
-    out["Laplace"] = lap
-    out["NoisyHist1"] = dict(lap)
+    return {"Laplace": lap, "NoisyHist1": dict(lap)}
+
+
+def _noisy_max_value(suite: dict) -> dict:
     best = {k: (-math.inf, "") for k in BUDGETS}
     top = (-math.inf, "")
     for pn, a, b in _pairs(suite["ReportNoisyMax3"][1]):
@@ -155,39 +180,47 @@ def ceilings() -> dict:
         top = max(top, (float(np.max(np.abs(np.log(c0[ok]) - np.log(c1[ok])))), pn))
         for k, n in BUDGETS.items():
             best[k] = max(best[k], (frontier_ceiling(c0, c1, n), pn))
-    out["ReportNoisyMax3"] = {"ceiling": {k: v[0] for k, v in best.items()},
-                              "pair": {k: v[1] for k, v in best.items()},
-                              "max_exact_epsilon": top[0], "max_exact_epsilon_pair": top[1],
-                              "scope": "all events, all pairs (maximum on a 0.05 grid)"}
-    for name in ("Rappor", "OneTimeRappor"):
-        m, base = suite[name]
-        best = {k: (-math.inf, "") for k in BUDGETS}
-        top = (-math.inf, "")
-        for pn, a, b in _pairs(base):
-            c0, c1, e = oriented_count_cells(m, int(a[0]), int(b[0]))
-            top = max(top, (e, pn))
-            for k, n in BUDGETS.items():
-                best[k] = max(best[k], (frontier_ceiling(c0, c1, n), pn))
-        out[name] = {"ceiling": {k: v[0] for k, v in best.items()},
-                     "pair": {k: v[1] for k, v in best.items()},
-                     "max_exact_epsilon": top[0], "max_exact_epsilon_pair": top[1],
-                     "scope": "all events, all pairs (sufficient statistic: the oriented count "
-                              "of the differing Bloom bits)"}
+    return {"ceiling": {k: v[0] for k, v in best.items()},
+            "pair": {k: v[1] for k, v in best.items()},
+            "max_exact_epsilon": top[0], "max_exact_epsilon_pair": top[1],
+            "scope": "all events, all pairs (maximum on a 0.05 grid)"}
+
+
+def _rappor(suite: dict, name: str) -> dict:
+    m, base = suite[name]
+    best = {k: (-math.inf, "") for k in BUDGETS}
+    top = (-math.inf, "")
+    for pn, a, b in _pairs(base):
+        c0, c1, e = oriented_count_cells(m, int(a[0]), int(b[0]))
+        top = max(top, (e, pn))
+        for k, n in BUDGETS.items():
+            best[k] = max(best[k], (frontier_ceiling(c0, c1, n), pn))
+    return {"ceiling": {k: v[0] for k, v in best.items()},
+            "pair": {k: v[1] for k, v in best.items()},
+            "max_exact_epsilon": top[0], "max_exact_epsilon_pair": top[1],
+            "scope": "all events, all pairs (sufficient statistic: the oriented count of the "
+                     "differing Bloom bits)"}
+
+
+def _laplace_parallel() -> dict:
     q0 = 0.5 * math.exp(-0.0025)
     kk = np.arange(21)
     c0, c1 = binom.pmf(kk, 20, 1 - q0), binom.pmf(kk, 20, q0)
-    out["LaplaceParallel"] = {"ceiling": {k: frontier_ceiling(c0, c1, n)
-                                          for k, n in BUDGETS.items()},
-                              "pair": {k: "one above" for k in BUDGETS},
-                              "max_exact_epsilon": 0.1, "max_exact_epsilon_pair": "one above",
-                              "scope": "sign-count events only (not sufficient)"}
-    return out
+    return {"ceiling": {k: frontier_ceiling(c0, c1, n) for k, n in BUDGETS.items()},
+            "pair": {k: "one above" for k in BUDGETS},
+            "max_exact_epsilon": 0.1, "max_exact_epsilon_pair": "one above",
+            "scope": "sign-count events only (not sufficient)"}
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", nargs="*", default=None,
+                    help="recompute these mechanisms and merge into the existing results")
+    args = ap.parse_args()
     pub = {r["mechanism"]: r["best"] for r in
            json.loads((HERE / "data" / "dpsniper_published.json").read_text())["mechanisms"]}
-    res = ceilings()
+    target_file = HERE / "results" / "dpsniper_ceilings.json"
+    res = ceilings(set(args.only) if args.only else None)
     for name, r in res.items():
         target = pub[name]
         r["dpsniper_best"] = target
@@ -204,14 +237,16 @@ def main() -> None:
                 why = (f"every event on every pair certifies at most {r['ceiling'][k]:.4f} < "
                        f"{target:.4f} at the expected counts of {k} runs per dataset")
             r["infeasible"][runs] = why
+    if args.only and target_file.exists():
+        old = json.loads(target_file.read_text()).get("mechanisms", {})
+        res = {**old, **res}
     doc = __doc__.split("\n\n")
     out = {"alpha": ALPHA, "note": " ".join(doc[0].split()),
            "per_dataset_runs": {k: {name: {"ceiling": r["ceiling"][k], "pair": r["pair"][k],
                                            "scope": r["scope"]}
                                     for name, r in res.items()} for k in BUDGETS},
            "mechanisms": res}
-    (HERE / "results" / "dpsniper_ceilings.json").write_text(
-        json.dumps(out, indent=1, ensure_ascii=False))
+    target_file.write_text(json.dumps(out, indent=1, ensure_ascii=False))
     for name, r in res.items():
         print(f"{name:20s} " + " ".join(f"{k}:{v:.4f}" for k, v in r["ceiling"].items())
               + f"  maxeps {r['max_exact_epsilon']:.4f}  DP-Sniper {r['dpsniper_best']:.4f}  "

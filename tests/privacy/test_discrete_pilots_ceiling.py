@@ -37,22 +37,27 @@ class Recording:
         return self.m.sample(d, n, rng)
 
 
-def test_pilot_and_certification_streams_are_independent() -> None:
+@pytest.mark.parametrize("reuse", [False, True])
+def test_pilot_and_certification_streams_are_independent(reuse: bool) -> None:
     rec = Recording(ReportNoisyMax(1.0))
     s = audit_search(rec, (1.0,) * 3, "patterns", claimed_epsilon=1.0, runs=200_000,
-                     pilot_runs=20_000, seed=3, rungs=2, certify="auto", executor="serial")
+                     pilot_runs=20_000, seed=3, rungs=2, certify="auto", executor="serial",
+                     reuse_pilots=reuse)
     keys = [(e, k) for e, k, _, _ in rec.calls]
     assert len(keys) == len(set(keys))                # no stream drawn twice
     final_seed = int(np.random.SeedSequence(3).spawn(3)[1].generate_state(1)[0])
     final = [c for c in rec.calls if c[0] == final_seed]
     pilots = [c for c in rec.calls if c[0] != final_seed]
     assert final and pilots
-    # the final audit drew only certification runs (the pooled pilot runs were its selection
-    # split): its streams are children 2 and 3 of its own seed, never a pilot's
-    assert {k[0] for _, k, _, _ in final} <= {2, 3}
-    assert any("selection split" in n for n in s.notes)
-    assert s.report.selection_runs > 0 and s.report.certification_runs >= 190_000
     assert all(r["pilot_event"].startswith("plug-in") for r in s.ranking)
+    if reuse:
+        # the final audit drew only certification runs (the pooled pilot runs were its
+        # selection split): streams 2 and 3 of its own seed, never a pilot's
+        assert {k[0] for _, k, _, _ in final} <= {2, 3}
+        assert any("selection split" in n for n in s.notes)
+        assert s.report.selection_runs > 0 and s.report.certification_runs >= 190_000
+    else:
+        assert {k[0] for _, k, _, _ in final} == {0, 1, 2, 3}
 
 
 def test_discrete_pilots_rank_the_worst_svt_split_first() -> None:

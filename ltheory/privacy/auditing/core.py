@@ -37,7 +37,7 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing import exact as exact_mod
-from ltheory.privacy.auditing.events import Candidate, select_events
+from ltheory.privacy.auditing.events import SHRINK, Candidate, select_events
 from ltheory.privacy.auditing.executors import (
     chunk_runs,
     n_chunks,
@@ -234,7 +234,8 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
           certify: str = "binomial", structure_events: bool = True,
           exact: bool = True, lean_events: bool = False,
           projection_runs: int | None = None,
-          selection_samples: tuple[Any, Any] | None = None) -> AuditReport:
+          selection_samples: tuple[Any, Any] | None = None,
+          selection_shrink: float = SHRINK) -> AuditReport:
     """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1).
 
     ``runs`` is the total number of mechanism runs (half on each dataset); ``seed`` an int (None
@@ -263,7 +264,8 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     this audit (e.g. a search's pilot runs on the pair); the events are chosen on them, no
     selection split is drawn, and all ``runs`` certify (the caller vouches that the samples do
     not come from this audit's seed streams — ``audit_search`` draws them from its pilot
-    streams).
+    streams); ``selection_shrink``: the Clopper–Pearson level selection frequencies are shrunk
+    to when projecting (``events.select_events``).
     Raises ``InvalidInputError`` on bad input (including too few runs, with the minimum needed) and
     ``MechanismError`` when the mechanism raises or returns unusable outputs.
     """
@@ -344,7 +346,7 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         n_proj = n_cert if projection_runs is None else int(projection_runs)
         chosen: list[Candidate] = select_events(s0, s1, n_proj, a_each, delta, top=events,
                                                 test=test, structure=structure_events,
-                                                lean=lean_events)
+                                                lean=lean_events, shrink=selection_shrink)
         evs = [c.event for c in chosen]
         c0 = run_counting(ex, mechanism, d0, streams[2], n_c0, evs, tick)
         c1 = run_counting(ex, mechanism, d1, streams[3], n_c1, evs, tick)

@@ -387,7 +387,8 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
 
 def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
                   top: int = 1, crossfit: bool = True, test: str = "binomial",
-                  structure: bool = True, lean: bool = False) -> list[Candidate]:
+                  structure: bool = True, lean: bool = False,
+                  shrink: float = SHRINK) -> list[Candidate]:
     """The ``top`` candidates with the best projected bound (distinct events), best first.
 
     With ``crossfit`` (default) the selection split is halved: the first half builds each family
@@ -400,7 +401,10 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     better projected; the candidate records its choice).  ``lean`` (for pilots): when the
     outputs take few distinct values, only the likelihood-ratio cells over the exact outputs —
     the family holding the optimal (Neyman–Pearson) events of a finite output space — so that
-    a small selection split is not spent on the winner's curse of dozens of weaker candidates."""
+    a small selection split is not spent on the winner's curse of dozens of weaker candidates.
+    ``shrink``: the one-sided Clopper–Pearson level the selection frequencies are shrunk to
+    (0.02 = their 98% bounds; 0.5 ≈ none, right for the few nested ``lean`` candidates, where
+    shrinking pushes the choice towards frequent events of small ratio)."""
     kind = batch_kind(s0)
     if crossfit and len(s0) >= 2 * MIN_HALF:
         (a0, b0), (a1, b1) = _split(s0), _split(s1)
@@ -438,8 +442,8 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
         cands.sort(key=lambda c: -c.projected)
         return cands
 
-    cands = candidates(SHRINK)
-    for milder in (0.16, 0.5):
+    cands = candidates(shrink)
+    for milder in (x for x in (0.16, 0.5) if x > shrink):
         if not cands or cands[0].projected > 0:
             break
         # nothing projects a positive bound under the 98% shrinkage (a small selection split):

@@ -31,11 +31,12 @@ rungs' counts, and ranks the pair by the *plug-in* projection: the best bound an
 prefix of output values (the Neyman–Pearson events of a finite output space) would certify with
 the final audit's runs, from the smoothed pooled frequencies.  It uses every pilot run (no
 selection/certification split inside a pilot, which on rare events left the ranking to chance:
-on SVT1 the split pilots picked pairs near-uniformly).  When the winner's pooled pilot runs are at
-least the final audit's selection split (or 10^5 per dataset), they serve as that split
-(``audit(selection_samples=...)``, with the likelihood-ratio cells only: ``lean_events``), so
-every final run certifies.  Sound: the pilot runs come
-from the pilot streams, independent of the final audit's.
+on SVT1 the split pilots picked pairs near-uniformly).  The final audit then selects among the
+likelihood-ratio cells only (``lean_events``), with unshrunk frequencies.  ``reuse_pilots=True``
+makes the winner's pooled pilot runs its selection split (``audit(selection_samples=...)``), so
+every final run certifies — sound (the pilot runs come from the pilot streams, independent of
+the final audit's) but off by default: on SVT1/SVT4 the pooled runs (~1.5·10^5 per dataset at
+2·10^7) chose much weaker events than the final audit's own 10% split.
 ``time_budget`` (seconds) stops
 the pilots when spent; the best pair piloted so far is audited and the report says
 ``partial``.
@@ -240,7 +241,8 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                  pilot_runs: int | None = None, seed: int, alpha: float = 0.05,
                  executor: Any = None, max_pairs: int = 64, rungs: int = 1,
                  time_budget: float | None = None, pilot_options: dict | None = None,
-                 discrete_pilots: bool = True, **audit_kw: Any) -> SearchReport:
+                 discrete_pilots: bool = True, reuse_pilots: bool = False,
+                 **audit_kw: Any) -> SearchReport:
     """Find the neighbouring pair where ``mechanism`` leaks most and audit it (module docstring).
     ``pilot_runs`` (runs per pair in the first rung) defaults to max(runs // 20, 4 × the
     minimum); ``rungs`` ≥ 1 rounds of successive halving; ``time_budget`` seconds for the
@@ -277,7 +279,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     used, partial, notes = 0, False, []
     discrete: bool | None = None if discrete_pilots else False
     sel_frac = float(audit_kw.get("selection_fraction", 0.1))
-    n_final = runs // 2 if discrete_pilots else split_runs(runs, sel_frac)[1]
+    n_final = runs // 2 if reuse_pilots else split_runs(runs, sel_frac)[1]
     test = audit_kw.get("certify", "binomial")
     test = test if float(claimed_delta) == 0 else "binomial"
     for rung in range(rungs):
@@ -331,15 +333,16 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     best = alive[0]
     a, b = best["_pair"]
     final_kw = dict(audit_kw)
-    # the pooled pilot runs replace the selection split when there are at least as many as the
-    # split would hold (or 10^5 per dataset: ample for ordering the cells of a finite output)
-    if discrete and "_cells" in best and best["_n"] >= min(sel_frac * (runs // 2), 100_000):
-        final_kw["selection_samples"] = _pooled_samples(best, pick_ss)
+    if discrete and "_cells" in best:
         # finite outputs: every event is a union of outputs and the likelihood-ratio prefixes
-        # hold the best; other families only add winner's curse on the smaller pooled split
-        final_kw["lean_events"] = True
-        notes.append(f"discrete pilots: the chosen pair's {2 * best['_n']} pilot runs are the "
-                     "final audit's selection split; all its runs certify")
+        # hold the best, so the final audit selects among them only, without shrinking their
+        # frequencies (which favours frequent events of small ratio over the rare cells where
+        # sparse-vector pairs leak)
+        final_kw.update(lean_events=True, selection_shrink=0.5)
+        if reuse_pilots:
+            final_kw["selection_samples"] = _pooled_samples(best, pick_ss)
+            notes.append(f"discrete pilots: the chosen pair's {2 * best['_n']} pilot runs are "
+                         "the final audit's selection split; all its runs certify")
     final = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon, claimed_delta=claimed_delta,
                   runs=runs, seed=int(final_ss.generate_state(1)[0]), alpha=alpha,
                   executor=executor, **final_kw)
