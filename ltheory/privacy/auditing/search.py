@@ -301,6 +301,8 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                 got = _discrete_pilot(mechanism, a, b, pilot, int(s), executor, d)
                 if discrete is None:
                     discrete = got
+                if not got:                    # the probe's runs are spent all the same
+                    used += 2 * (pilot // 2)
                 if discrete and got:
                     used += 2 * (pilot // 2)
                     if "exact_epsilon" not in d:
