@@ -24,9 +24,9 @@ runs (then by the pilot lower bound).  With ``rungs`` > 1 the pilots are success
 fresh runs, three times as many.  The final audit uses seeds independent of the pilots', so its
 bound is sound for the chosen pair: the pilots only choose it.
 
-*Discrete pilots* (``discrete_pilots=True``, default): when the first pilot's outputs take few
-distinct values (at most ``PILOT_CELLS`` = 64, and on average at least 4 runs per value), every
-pilot instead
+*Discrete pilots* (``discrete_pilots=True``, default): when a probe of 2·2,000 runs on the
+first pair (its own pilot stream, counted in the budget) shows few distinct outputs (at most
+``PILOT_CELLS`` = 64, and on average at least 4 runs per value), every pilot instead
 draws its runs from its own pilot seed, adds their counts per output value to the pair's earlier
 rungs' counts, and ranks the pair by the *plug-in* projection: the best bound any likelihood-ratio
 prefix of output values (the Neyman–Pearson events of a finite output space) would certify with
@@ -78,6 +78,8 @@ from ltheory.privacy.stats import (
 #: a few thousand runs per pair is noise-driven and the likelihood-ratio cells lose to smoother
 #: families in the final selection (SVT6, 2^10 patterns: 0.20 instead of 0.31 at 2e7).
 PILOT_CELLS = 64
+#: Runs per dataset of the probe deciding whether the pilots are discrete.
+PROBE_RUNS = 2_000
 
 
 @dataclass(frozen=True)
@@ -283,7 +285,12 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     alive = [{"pattern": name, "_pair": (a, b)} for name, a, b in valid]
     rung_ss = pilot_ss.spawn(rungs)
     used, partial, notes = 0, False, []
-    discrete: bool | None = None if discrete_pilots else False
+    discrete = False
+    if discrete_pilots:                # a small probe (its own stream) decides the pilot kind
+        _, a0, b0 = valid[0]
+        probe = min(pilot // 2, PROBE_RUNS)
+        discrete = _few_outputs(mechanism, a0, b0, probe, pilot_ss.spawn(1)[0], executor)
+        used += 2 * probe
     sel_frac = float(audit_kw.get("selection_fraction", 0.1))
     n_final = runs // 2 if reuse_pilots else split_runs(runs, sel_frac)[1]
     test = audit_kw.get("certify", "binomial")
@@ -297,13 +304,11 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                 partial = True
                 break
             a, b = d["_pair"]
-            if discrete is not False:
+            if discrete:
                 got = _discrete_pilot(mechanism, a, b, pilot, int(s), executor, d)
-                if discrete is None:
-                    discrete = got
-                if not got:                    # the probe's runs are spent all the same
+                if not got:                    # these runs are spent all the same
                     used += 2 * (pilot // 2)
-                if discrete and got:
+                if got:
                     used += 2 * (pilot // 2)
                     if "exact_epsilon" not in d:
                         d["exact_epsilon"] = _exact(mechanism, a, b, float(claimed_delta),
@@ -314,9 +319,8 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                               "pilot_event": "plug-in (likelihood-ratio prefixes of outputs)"})
                     done.append(d)
                     continue
-                if discrete:
-                    notes.append(f"pair {d['pattern']!r}: too many distinct outputs for the "
-                                 "plug-in pilot; ranked by a pilot audit")
+                notes.append(f"pair {d['pattern']!r}: too many distinct outputs for the "
+                             "plug-in pilot; ranked by a pilot audit")
                 for k in ("_cells", "_n"):
                     d.pop(k, None)
             r = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon,
@@ -369,6 +373,28 @@ def _exact(mechanism: Any, a: Any, b: Any, delta: float, want: bool) -> float | 
         return None
     ex = exact_distributions(mechanism, a, b)
     return None if ex is None else exact_mod.exact_epsilon(*ex, delta)
+
+
+def _few_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequence,
+                 executor: Any) -> bool:
+    """Whether n runs on each of a, b show at most ``PILOT_CELLS`` distinct outputs (and on
+    average at least 4 runs per output)."""
+    if n < 1:
+        return False
+    s0_ss, s1_ss = ss.spawn(2)
+    ex, owned, _ = resolve_executor(executor, mechanism, 2 * n)
+    try:
+        x = [run_sampling(ex, mechanism, d, q, n) for d, q in ((a, s0_ss), (b, s1_ss))]
+    finally:
+        if owned:
+            ex.shutdown(wait=True)
+    if batch_kind(x[0]) == "object" or batch_kind(x[0]) != batch_kind(x[1]):
+        return False
+    rows = [np.asarray(v, dtype=float).reshape(n, -1) for v in x]
+    if rows[0].shape[1] != rows[1].shape[1]:
+        return False
+    k = len(np.unique(np.concatenate(rows), axis=0))
+    return k <= min(PILOT_CELLS, (2 * n) // 4)
 
 
 def _discrete_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor: Any,
