@@ -82,6 +82,12 @@ def test_selection_samples_all_runs_certify_and_bad_input() -> None:
               selection_samples=(s0, s1))
     assert r.certification_runs == 100_000 and r.selection_runs == 40_000
     assert 0 < r.epsilon_lower_bound <= m.true_epsilon + 0.05
+    lean = audit(m, (2.0,), (1.0,), claimed_epsilon=0.5, runs=100_000, seed=1,
+                 lean_events=True, selection_shrink=0.5)
+    assert lean.event.startswith("output ∈ {")         # cells only
+    with pytest.raises(InvalidInputError, match="selection_shrink"):
+        audit(m, (2.0,), (1.0,), claimed_epsilon=0.5, runs=100_000, seed=1,
+              selection_shrink=1.5)
     with pytest.raises(InvalidInputError, match="selection_samples"):
         audit(m, (2.0,), (1.0,), claimed_epsilon=0.5, runs=100_000, seed=1,
               selection_samples=(s0[:3], s1))

@@ -282,6 +282,9 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     if certify == "poisson" and delta > 0:
         raise InvalidInputError("certify='poisson' bounds the ratio of two probabilities, so it "
                                 "needs claimed_delta = 0; use 'binomial' or 'auto'")
+    if not (isinstance(selection_shrink, float | int) and 0 < selection_shrink < 1):
+        raise InvalidInputError(f"selection_shrink must be a level in (0, 1), got "
+                                f"{selection_shrink!r}")
     if verify_neighbours:
         check_neighbours(mechanism, d0, d1)
     n_sel, n_cert = split_runs(runs, selection_fraction)
