@@ -233,7 +233,6 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
           progress: Callable[[int, int], None] | None = None,
           certify: str = "binomial", structure_events: bool = True,
           exact: bool = True, lean_events: bool = False,
-          projection_runs: int | None = None,
           selection_samples: tuple[Any, Any] | None = None,
           selection_shrink: float = SHRINK) -> AuditReport:
     """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1).
@@ -256,10 +255,7 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     ``structure_events`` adds the structure-score families (``features``) for vector outputs;
     ``exact=False`` skips the exact ε even where ``output_distribution`` exists (it can cost
     more than the runs, e.g. quadrature over 2^10 sparse-vector patterns in every pilot);
-    ``lean_events`` keeps only the exact-output cells when outputs take few values (pilots);
-    ``projection_runs``: the certification runs per dataset the event choice is projected to
-    (default this audit's; a pilot projects to the final audit's, so it picks the event that
-    will certify best there, not the one its own few runs can certify);
+    ``lean_events`` keeps only the exact-output cells when outputs take few values;
     ``selection_samples=(s0, s1)``: outputs on d0 and d1 drawn *before and independently of*
     this audit (e.g. a search's pilot runs on the pair); the events are chosen on them, no
     selection split is drawn, and all ``runs`` certify (the caller vouches that the samples do
@@ -346,8 +342,7 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         k0, k1 = batch_kind(s0), batch_kind(s1)
         if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
             raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
-        n_proj = n_cert if projection_runs is None else int(projection_runs)
-        chosen: list[Candidate] = select_events(s0, s1, n_proj, a_each, delta, top=events,
+        chosen: list[Candidate] = select_events(s0, s1, n_cert, a_each, delta, top=events,
                                                 test=test, structure=structure_events,
                                                 lean=lean_events, shrink=selection_shrink)
         evs = [c.event for c in chosen]
