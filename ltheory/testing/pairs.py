@@ -22,7 +22,7 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing.core import check_neighbours
-from ltheory.privacy.auditing.search import candidate_pairs
+from ltheory.privacy.auditing.search import neighbouring_candidates
 
 
 def _is_strategy(x: Any) -> bool:
@@ -84,19 +84,9 @@ def search_pairs(mechanism: Any, datasets: Any, neighbours: Any, max_pairs: int,
         if not drawn:
             raise InvalidInputError("the dataset strategy drew no pairs")
         return drawn, len(drawn)
-    pairs = candidate_pairs(mechanism, datasets, neighbours, seed)
-    valid = []
-    for name, a, b in pairs:
-        try:
-            check_neighbours(mechanism, a, b)
-        except InvalidInputError:
-            continue
-        valid.append((name, a, b))
-    if not valid:
-        raise InvalidInputError("no neighbouring pairs to test: the generator produced none that "
-                                "are neighbours under the mechanism's relation")
+    valid, n_candidates = neighbouring_candidates(mechanism, datasets, neighbours, seed, "test")
     if len(valid) > max_pairs:
         rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[1])
         idx = rng.choice(len(valid), size=max_pairs, replace=False)
         valid = [valid[i] for i in sorted(idx)]
-    return valid, len(pairs)
+    return valid, n_candidates

@@ -244,6 +244,27 @@ def _distinct(pairs: list[tuple]) -> list[tuple]:
     return out
 
 
+def neighbouring_candidates(mechanism: Any, dataset: Any, neighbours: Any, seed: int,
+                            purpose: str = "audit"
+                            ) -> tuple[list[tuple[str, Any, Any]], int]:
+    """The candidate pairs of :func:`candidate_pairs` that are neighbours under the
+    mechanism's relation (others are dropped), as (name, d0, d1), and the number of
+    candidates; a clear error when none is left (``purpose`` names what the pairs were for in
+    that message)."""
+    valid = []
+    pairs = candidate_pairs(mechanism, dataset, neighbours, seed)
+    for name, a, b in pairs:
+        try:
+            check_neighbours(mechanism, a, b)
+        except InvalidInputError:
+            continue
+        valid.append((name, a, b))
+    if not valid:
+        raise InvalidInputError(f"no neighbouring pairs to {purpose}: the generator produced "
+                                f"none that are neighbours under the mechanism's relation")
+    return valid, len(pairs)
+
+
 def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                  claimed_epsilon: float, claimed_delta: float = 0.0, runs: int,
                  pilot_runs: int | None = None, seed: int, alpha: float = 0.05,
@@ -257,17 +278,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     pilots (partial result when spent); ``audit_kw`` go to every ``audit`` call, and
     ``pilot_options`` override them for the pilots (e.g. ``{"selection_fraction": 0.5,
     "structure_events": False}``: better events from few runs, no classifier fits)."""
-    pairs = candidate_pairs(mechanism, dataset, neighbours, seed)
-    valid = []
-    for name, a, b in pairs:
-        try:
-            check_neighbours(mechanism, a, b)
-        except InvalidInputError:
-            continue
-        valid.append((name, a, b))
-    if not valid:
-        raise InvalidInputError("no neighbouring pairs to audit: the generator produced none "
-                                "that are neighbours under the mechanism's relation")
+    valid, n_candidates = neighbouring_candidates(mechanism, dataset, neighbours, seed, "audit")
     root = np.random.SeedSequence(seed)
     pilot_ss, final_ss, pick_ss = root.spawn(3)
     if len(valid) > max_pairs:
@@ -363,7 +374,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
         for k in ("_pair", "_cells", "_n"):
             d.pop(k, None)
         ranking.append(d)
-    return SearchReport(final, best["pattern"], a, b, tuple(ranking), len(pairs), partial,
+    return SearchReport(final, best["pattern"], a, b, tuple(ranking), n_candidates, partial,
                         used + final.runs, tuple(notes))
 
 
