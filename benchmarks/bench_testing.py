@@ -34,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench_learners_a import Report  # one report helper for the benchmarks (run as scripts)
+
 from ltheory.errors import InvalidInputError
 from ltheory.privacy import audit
 from ltheory.privacy.mechanisms import (
@@ -52,19 +54,6 @@ from ltheory.testing import PrivacyViolation, assert_private, assert_private_sea
 RESULTS = Path(__file__).resolve().parent / "results"
 D0, D1 = ((0, 0),), ((0, 1),)
 HIST_PAIR = (((0, 0), (1, 0)), ((1, 0), (1, 0)))
-
-
-class Report:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.data: dict[str, list[dict]] = {}
-
-    def md(self, line: str = "") -> None:
-        self.lines.append(line)
-        print(line, flush=True)
-
-    def rec(self, section: str, **row: object) -> None:
-        self.data.setdefault(section, []).append(row)
 
 
 def load() -> str:

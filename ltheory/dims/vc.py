@@ -92,11 +92,10 @@ class _VCSearch:
         self.symmetry: PointSymmetry | None = None
         self._refuted: dict[int, set[int]] = {}  # d -> first points whose branch is exhausted
         self.M16 = M.astype(np.int16)
-        self.Mf = M.astype(np.float32)
         # Points x hypotheses, contiguous: a row selection of it times the one-hot cell matrix
         # is a plain BLAS product (the transposed one-hot times M ran 30x slower: measured
         # 225 ms vs 7 ms on halfspaces g=12, 12,790 x 144, 8 cells).
-        self.MfT = np.ascontiguousarray(self.Mf.T)
+        self.MfT = np.ascontiguousarray(M.T, dtype=np.float32)
         self._eye = [np.eye(1 << k, dtype=np.float32) for k in range(7)]
 
     def _cell_counts(self, codes: np.ndarray, k: int, cand: np.ndarray
