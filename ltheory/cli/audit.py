@@ -265,7 +265,6 @@ def command(
 
 
 def _print_worst_case(w: Any) -> None:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
@@ -284,15 +283,10 @@ def _print_worst_case(w: Any) -> None:
         ("search", f"{w.method}, {status}, {w.evaluations} evaluations"),
         ("seconds", f"{w.seconds:.2f}"),
     ]
-    for k, v in rows:
-        t.add_row(k, Text(str(v)))
-    Console(file=sys.stdout).print(t)
-    for note in w.notes:
-        Console(file=sys.stdout).print(f"note: {note}", markup=False)
+    _print_rows(t, rows, w.notes)
 
 
 def _print_report(r: Any) -> None:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
@@ -310,8 +304,17 @@ def _print_report(r: Any) -> None:
                  "certification)"),
         ("seconds", f"{r.seconds:.2f}"),
     ]
+    _print_rows(t, rows, r.notes)
+
+
+def _print_rows(table: Any, rows: list[tuple[str, Any]], notes: Any) -> None:
+    """Fill a two-column rich table with (key, value) rows, print it, then the notes."""
+    from rich.console import Console
+    from rich.text import Text
+
     for k, v in rows:
-        t.add_row(k, Text(str(v)))
-    Console(file=sys.stdout).print(t)
-    for n in r.notes:
-        Console(file=sys.stdout).print(f"note: {n}", markup=False)
+        table.add_row(k, Text(str(v)))
+    console = Console(file=sys.stdout)
+    console.print(table)
+    for note in notes:
+        console.print(f"note: {note}", markup=False)
