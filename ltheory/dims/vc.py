@@ -53,7 +53,7 @@ from threadpoolctl import threadpool_limits
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
 from ltheory.dims.result import DimensionResult
-from ltheory.dims.symmetry import PointSymmetry, point_symmetry
+from ltheory.dims.symmetry import PointSymmetry, orbits_from_generators, point_symmetry
 from ltheory.errors import InvalidInputError
 
 _MAX_BEAM = 1 << 14
@@ -90,6 +90,7 @@ class _VCSearch:
         self.work = 0  # hypothesis x candidate entries counted: a machine-independent clock
         self.node_limit: int | None = None
         self.symmetry: PointSymmetry | None = None
+        self.group: Any = None  # self.symmetry as a sympy group (None: trivial or unused)
         self._refuted: dict[int, set[int]] = {}  # d -> first points whose branch is exhausted
         self.M16 = M.astype(np.int16)
         # Points x hypotheses, contiguous: a row selection of it times the one-hot cell matrix
@@ -291,14 +292,27 @@ class _VCSearch:
             if x not in done:
                 rest = cand[allowed[cand]]  # x's own orbit stays: only earlier orbits go
                 if len(rest) >= d - 1:
-                    found = self._dfs(codes * 2 + self.M[:, x], [x], rest, d)
+                    found = self._dfs(codes * 2 + self.M[:, x], [x], rest, d,
+                                      self._stabiliser(self.group, x))
                     if found is not None:
                         return found
                 done.add(x)
             allowed[orbits == orbits[x]] = False
         return None
 
-    def _dfs(self, codes: np.ndarray, S: list[int], cand: np.ndarray, d: int) -> list[int] | None:
+    def _dfs(self, codes: np.ndarray, S: list[int], cand: np.ndarray, d: int,
+             group: Any = None) -> list[int] | None:
+        """A shattered d-set containing S with its other points in ``cand``, or None.
+
+        ``group``: a permutation group (sympy) of automorphisms of H fixing every point of S,
+        under which ``cand`` is invariant, or None.  With it only the first candidate of each
+        of its orbits (in the ranked order) starts a child, and a child skips the points of the
+        orbits started before: if S + T is shattered and o is the first orbit that T meets,
+        some g in the group maps a point of T in o to o's first candidate r, g(S + T) = S +
+        g(T) is shattered (H∘g = H), and g(T) lies in o and the later orbits -- all ranked
+        after r.  The child's candidates (o and the later orbits, minus r) are invariant under
+        the stabiliser of r, which is passed on (the argument of :meth:`find`, one level
+        down)."""
         self.nodes += 1
         if self.budget is not None and self.budget.expired():
             raise BudgetExpired
@@ -321,12 +335,39 @@ class _VCSearch:
         if r == 2:
             pair = self._last_pair(codes, k, cand)
             return None if pair is None else S + pair
+        if group is None:
+            for i in range(len(cand) - r + 1):
+                x = int(cand[i])
+                found = self._dfs(codes * 2 + self.M[:, x], S + [x], cand[i + 1:], d)
+                if found is not None:
+                    return found
+            return None
+        labels = self._orbit_labels(group)[cand]
+        done = np.zeros(len(cand), dtype=bool)  # candidates whose orbit has had its child
         for i in range(len(cand) - r + 1):
+            if done[i]:
+                continue
             x = int(cand[i])
-            found = self._dfs(codes * 2 + self.M[:, x], S + [x], cand[i + 1:], d)
-            if found is not None:
-                return found
+            rest = cand[i + 1:][~done[i + 1:]]
+            if len(rest) >= r - 1:
+                found = self._dfs(codes * 2 + self.M[:, x], S + [x], rest, d,
+                                  self._stabiliser(group, x))
+                if found is not None:
+                    return found
+            done |= labels == labels[i]
         return None
+
+    def _stabiliser(self, group: Any, x: int) -> Any:
+        """The subgroup of ``group`` fixing x (Schreier--Sims, sympy), or None if trivial."""
+        if group is None:
+            return None
+        stab = group.stabilizer(x)
+        return None if stab.is_trivial else stab
+
+    def _orbit_labels(self, group: Any) -> np.ndarray:
+        """The point orbits of a sympy permutation group, each labelled by its smallest point."""
+        gens = [np.asarray(g.array_form, dtype=np.int64) for g in group.generators]
+        return orbits_from_generators(self.M.shape[1], gens)
 
 
 def vc_exact(H: HypothesisClass, budget: float | None = None,
@@ -386,6 +427,7 @@ def _search(search: _VCSearch, upper: int, symmetry: bool, stats: dict[str, Any]
         if symmetry and len(best) < upper:
             t = time.perf_counter()
             search.symmetry = sym = point_symmetry(search.H)
+            search.group = sym.permutation_group()
             stats["symmetry"] = {"order": sym.order, "orbits": len(sym.representatives()),
                                  "complete": sym.complete,
                                  "seconds": round(time.perf_counter() - t, 3)}
