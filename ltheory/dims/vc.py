@@ -34,6 +34,13 @@ once (children only take candidates after the chosen one).  The last two points 
 once: one matrix product per cell gives, for every pair of candidates, the counts of the four
 patterns in that cell (``_VCSearch._last_pair``), instead of a child node per candidate.
 
+With a symmetry group G of H (verified automorphisms, :mod:`ltheory.dims.symmetry`) the
+first point runs over one representative per orbit of G, and below it every node branches on
+one candidate per orbit of the stabiliser of the points chosen so far (computed by
+Schreier--Sims in sympy), skipping the orbits already branched on (proof in :meth:`_VCSearch._dfs`).
+On halfspaces g=3 dim=3 the refutation of 5-sets visits 122 nodes with stabilisers, 436 with
+the root orbits alone (the cube's centre point has all 48 symmetries).
+
 The search runs with one BLAS thread (threadpoolctl): its products are small and many, and
 OpenBLAS's threads cost more than they give (measured under load: 8 ms vs 0.1 ms per cell count
 on halfspaces g=8).  Measured on a loaded 2-core machine (load ~3), before -> after these
