@@ -17,7 +17,8 @@ from ltheory.errors import InvalidInputError, UnknownFamilyError
 
 ALL = {"affine", "conjunctions", "decision_lists", "disjunctions", "halfspaces", "intervals",
        "interval_unions", "majority", "parities", "planted", "points", "random", "rectangles",
-       "thresholds", "weight_at_least", "weight_at_most"}
+       "tagged_points", "tagged_thresholds", "thresholds", "weight_at_least", "weight_at_most",
+       "weight_extremes"}
 
 
 # ---------------------------------------------------------------------------- registry
@@ -216,6 +217,36 @@ def test_majority_against_brute_force(n: int) -> None:
     assert set(H) == brute and len(H) == 2**n - 1  # all distinct: the size formula
 
 
+@pytest.mark.parametrize("fam,n,t", [("tagged_thresholds", 0, 2), ("tagged_thresholds", 5, 0),
+                                      ("tagged_thresholds", 4, 3), ("tagged_points", 1, 2),
+                                      ("tagged_points", 5, 0), ("tagged_points", 4, 3)])
+def test_tagged_against_brute_force(fam: str, n: int, t: int) -> None:
+    """Every base hypothesis extended to the t tags in all 2^t ways (ABMS20, Prop. 4.3)."""
+    H = cat.family(fam, n=n, t=t)
+    if fam == "tagged_thresholds":
+        base = {"0" * a + "1" * (n - a) for a in range(n + 1)}
+    else:
+        base = {"0" * a + "1" + "0" * (n - a - 1) for a in range(n)}
+    brute = {b + "".join(z) for b in base for z in itertools.product("01", repeat=t)}
+    assert set(H) == brute
+    assert len(H) == cat.evaluate_formula(cat.describe(fam).size, {"n": n, "t": t})
+    assert H.domain[n:] == tuple(f"z{i + 1}" for i in range(t))
+
+
+@pytest.mark.parametrize("n,d1,d2", [(0, 0, 0), (1, 0, 0), (5, 1, 2), (6, 0, 0), (6, 2, 3),
+                                     (6, 3, 4), (8, 9, 1), (7, 0, 6)])
+def test_weight_extremes_against_brute_force(n: int, d1: int, d2: int) -> None:
+    H = cat.family("weight_extremes", n=n, d1=d1, d2=d2)
+    brute = {"".join(b) for b in itertools.product("01", repeat=n)
+             if "".join(b).count("1") <= d1 or "".join(b).count("1") >= n - d2}
+    assert set(H) == brute
+    size = cat.evaluate_formula(cat.describe("weight_extremes").size, {"n": n, "d1": d1, "d2": d2})
+    assert len(H) == size
+    union = set(cat.family("weight_at_most", n=n, d=d1)) | set(cat.family("weight_at_least", n=n,
+                                                                              d=d2))
+    assert set(H) == union
+
+
 def _gbinom(n: int, k: int, q: int) -> int:
     num = den = 1
     for i in range(k):
@@ -295,6 +326,11 @@ def test_planted_shatters_its_planted_set() -> None:
     (lambda: cat.family("planted", m=100, n=60, d=9), InvalidInputError, ["2^d"]),
     (lambda: cat.family("planted", m=1024, n=5, d=9), InvalidInputError, ["n >= d"]),
     (lambda: cat.family("decision_lists", n=5, k=2), InvalidInputError, ["n <= 3"]),
+    (lambda: cat.family("tagged_points", n=0), InvalidInputError, ["'n'", "1 <= n"]),
+    (lambda: cat.family("tagged_thresholds", t=13), InvalidInputError, ["'t'", "t <= 12"]),
+    (lambda: cat.family("tagged_thresholds", n=1024, t=12), InvalidInputError, ["2^22"]),
+    (lambda: cat.family("weight_extremes", n=40, d1=20, d2=0), InvalidInputError, ["2^22"]),
+    (lambda: cat.family("weight_extremes", d1=-1), InvalidInputError, ["'d1'", "0 <= d1"]),
     (lambda: cat.from_spec("thresholds n=abc$"), InvalidInputError, ["'n'"]),
     (lambda: cat.from_spec("thresholds 64"), InvalidInputError, ["key=value"]),
     (lambda: cat.from_spec("thresholds n=3 n=4"), InvalidInputError, ["twice"]),
@@ -407,6 +443,13 @@ FAST_SETTINGS = [
     "interval_unions n=1 k=1", "majority n=1", "majority n=3", "majority n=4",
     "conjunctions n=2", "conjunctions n=1",
     "random m=30 n=8 seed=1", "planted m=64 n=12 d=4 seed=2",
+    "tagged_thresholds n=0 t=2", "tagged_thresholds n=1 t=1", "tagged_thresholds n=6 t=2",
+    "tagged_thresholds n=7 t=3", "tagged_thresholds n=8 t=0",
+    "tagged_points n=1 t=2", "tagged_points n=2 t=1", "tagged_points n=5 t=3",
+    "tagged_points n=6 t=0",
+    "weight_extremes n=0 d1=0 d2=0", "weight_extremes n=4 d1=0 d2=0",
+    "weight_extremes n=5 d1=1 d2=2", "weight_extremes n=6 d1=2 d2=1",
+    "weight_extremes n=6 d1=3 d2=4", "weight_extremes n=3 d1=1 d2=1",
 ]
 SLOW_SETTINGS = [
     "thresholds n=31", "intervals n=12", "parities n=4", "conjunctions n=4",
@@ -417,6 +460,9 @@ SLOW_SETTINGS = [
     "rectangles g=3 dim=3", "rectangles g=4 dim=2", "rectangles g=5 dim=2",
     "interval_unions n=9 k=2", "interval_unions n=10 k=3", "majority n=5",
     "halfspaces g=5 dim=2", "halfspaces g=3 dim=3", "conjunctions n=5",
+    "tagged_thresholds n=15 t=3", "tagged_thresholds n=63 t=3", "tagged_points n=16 t=4",
+    "tagged_points n=32 t=5", "weight_extremes n=12 d1=2 d2=3", "weight_extremes n=14 d1=3 d2=3",
+    "weight_extremes n=10 d1=1 d2=1",
 ]
 
 
@@ -468,7 +514,8 @@ def test_planted_benchmark_vc() -> None:
 @pytest.mark.parametrize("spec", ["rectangles g=2 dim=2", "rectangles g=3 dim=1",
                                   "interval_unions n=6 k=2", "interval_unions n=5 k=1",
                                   "majority n=2", "halfspaces g=2 dim=2", "halfspaces g=5 dim=1",
-                                  "conjunctions n=2"])
+                                  "conjunctions n=2", "tagged_thresholds n=3 t=1",
+                                  "tagged_points n=3 t=1", "weight_extremes n=4 d1=1 d2=1"])
 def test_new_families_exact_equals_brute_force_and_sat(spec: str) -> None:
     """Issue 16: the exact answers on small members cross-checked against the brute-force
     definitions (tests/reference.py) and the SAT path."""
@@ -481,3 +528,51 @@ def test_new_families_exact_equals_brute_force_and_sat(spec: str) -> None:
         sat = dim.compute(H, method="sat")
         assert exact.exact and sat.exact, (spec, key)
         assert exact.value == sat.value == ref[key], (spec, key, exact.value, sat.value, ref[key])
+
+
+def _small_members(name: str) -> list[dict[str, int]]:
+    if name == "weight_extremes":
+        return [{"n": n, "d1": d1, "d2": d2} for n in range(8) for d1 in range(n + 1)
+                for d2 in range(n + 1)]
+    low = 1 if name == "tagged_points" else 0
+    return [{"n": n, "t": t} for n in range(low, 9) for t in range(4)]
+
+
+@pytest.mark.parametrize("name", ["tagged_thresholds", "tagged_points", "weight_extremes"])
+def test_cited_formulas_on_every_small_member(name: str) -> None:
+    """Every cited formula of the ABMS20 families, exactly, on every member of a grid (n <= 8,
+    t <= 3; n <= 7 with all d1, d2 <= n): about 900 exact dimensions in about a second."""
+    checked = 0
+    for params in _small_members(name):
+        H = cat.family(name, **params)
+        for key, kv in cat.known_values(name, **params).items():
+            res = _algorithm(kv.dimension)(H)
+            assert res.exact, (params, key)
+            ok = {"value": res.value == kv.value, "lower": res.value >= kv.value,
+                  "upper": res.value <= kv.value}[kv.kind]
+            assert ok, (name, params, key, res.value, kv.value)
+            checked += 1
+    assert checked >= 3 * len(_small_members(name))
+
+
+def test_new_family_checks_are_falsifiable() -> None:
+    """The exact checks of the new families flip on a perturbed formula or implementation."""
+    from ltheory.tables import judge
+
+    # Proposition 4.2's union example: the naive Ldim(H1) + Ldim(H2) = d1 + d2 is rejected, and
+    # so is the published value on the union with one part missing.
+    ldim = _algorithm("ldim")
+    H = cat.family("weight_extremes", n=7, d1=1, d2=2)
+    kv = cat.known_values("weight_extremes", n=7, d1=1, d2=2)["ldim"]
+    exact = ldim(H).value
+    assert judge("value", kv.value, exact, exact) == "agrees"
+    assert judge("value", 1 + 2, exact, exact) == "disagrees"
+    part = cat.family("weight_at_most", n=7, d=1)
+    assert judge("value", kv.value, ldim(part).value, ldim(part).value) == "disagrees"
+    # tagged copies: the formula for t tags rejects the class built with one tag fewer, for every
+    # dimension (each grows by exactly one per tag).
+    kvs = cat.known_values("tagged_thresholds", n=6, t=2)
+    fewer = cat.family("tagged_thresholds", n=6, t=1)
+    for key in ("vc", "ldim", "tdim"):
+        got = _algorithm(key)(fewer).value
+        assert judge("value", kvs[key].value, got, got) == "disagrees", key

@@ -232,6 +232,70 @@ def _majority(n: int) -> HypothesisClass:
     return HypothesisClass.from_matrix(mat.reshape(len(S), X.shape[0]), domain=_cube_labels(n))
 
 
+def _tagged(base: HypothesisClass, t: int) -> HypothesisClass:
+    """The tagged copies of ``base`` (Alon, Beimel, Moran & Stemmer 2020, proof of Proposition
+    4.3): t new points z1..zt, and each h of ``base`` extended to them in all 2^t ways, i.e. the
+    product class base x {0,1}^t on the disjoint union of the domains (rows: h-major).
+
+    Its dimensions are those of ``base`` plus t (derived here; the catalog checks them exactly):
+
+    * VC: S is shattered by the product iff S ∩ X is shattered by ``base`` (the tags take
+      every pattern independently of h), so VC = VC(base) + t.
+    * Ldim >= Ldim(base) + t is ABMS20's construction (ask the tags first, then a shattered tree
+      of ``base``).  Ldim <= Ldim(base) + t: a learner predicting the base points with SOA for
+      ``base`` (on the examples of the base points, which a single h labels) and each tag by its
+      revealed label errs at most Ldim(base) times on base points and once per tag, and no
+      learner's mistake bound is below Ldim (Shalev-Shwartz & Ben-David 2014, Lemma 21.6).
+    * T >= T(base) + t: threshold-shatter the tags z1..zt first, then the witnesses x'_1..x'_T of
+      ``base``; h_i (i <= t) takes h'_1 (1 on every x'_j) with tags 1 from z_i on, and h_{t+i}
+      takes h'_i with all tags 0.  T <= T(base) + t: the points of a threshold-shattered sequence
+      that lie in X (resp. among the tags) are threshold-shattered by the restrictions of the
+      corresponding hypotheses, as in the proof of ABMS20 Observation 4.1, and T({0,1}^t) = t.
+    """
+    tags = _cube(t)
+    mat = np.hstack([np.repeat(base.matrix, len(tags), axis=0),
+                     np.tile(tags, (len(base), 1))]).astype(np.uint8)
+    labels = [str(x) for x in base.domain] + [f"z{i + 1}" for i in range(t)]
+    return HypothesisClass.from_matrix(mat, domain=labels)
+
+
+def _tagged_thresholds(n: int, t: int) -> HypothesisClass:
+    """Thresholds on [n] (half-intervals [a, n-1], and the empty set) with t tag points in all
+    2^t patterns (:func:`_tagged`): VC = min(n, 1) + t, Ldim = floor(log2(n + 1)) + t,
+    T = n + t."""
+    return _tagged(_thresholds(n), t)
+
+
+def _tagged_points(n: int, t: int) -> HypothesisClass:
+    """Singletons {a} of [n] (no empty set) with t tag points in all 2^t patterns
+    (:func:`_tagged`): VC = Ldim = min(n - 1, 1) + t, T = 1 + t (n >= 1)."""
+    return _tagged(_points(n, zero=False), t)
+
+
+def _weight_extremes(n: int, d1: int, d2: int) -> HypothesisClass:
+    """Subsets of [n] of size at most d1 or at least n - d2: H1 ∪ H2 with H1 = weight_at_most n d1
+    and H2 = weight_at_least n d2, the example showing that Alon, Beimel, Moran & Stemmer 2020,
+    Proposition 4.2 (Ldim(H1 ∪ H2) <= Ldim(H1) + Ldim(H2) + 1) is tight.
+
+    VC = Ldim = T = min(n, d1 + d2 + 1) (ABMS20 state VC = Ldim = d1 + d2 + 1 for
+    n >= d1 + d2 + 1; the rest is derived here):
+
+    * any m <= d1 + d2 + 1 points are shattered: a labelling with a ones and b zeros, a + b = m,
+      has a <= d1 (the set of its ones is in H1) or b <= d2 (the complement of its zeros is in
+      H2); for n < d1 + d2 + 1 this makes the class every subset of [n], so all three are n;
+    * Ldim <= d1 + d2 + 1 is Proposition 4.2, and VC <= Ldim;
+    * T >= m for m = min(n, d1 + d2 + 1): take h_i = {x_i..x_m} when m - i + 1 <= d1 and
+      h_i = [n] minus {x_1..x_{i-1}} when i - 1 <= d2, which covers every i <= d1 + d2 + 1;
+      T <= T(H1) + T(H2) = d1 + (d2 + 1) by ABMS20 Observation 4.1.
+    """
+    w = np.arange(n + 1)
+    keep = (w <= d1) | (w >= n - d2)
+    rows = [np.isin(np.arange(n), S).astype(np.uint8)
+            for j in np.flatnonzero(keep) for S in itertools.combinations(range(n), int(j))]
+    return HypothesisClass.from_matrix(np.array(rows, dtype=np.uint8).reshape(len(rows), n),
+                                       domain=n)
+
+
 def _affine(p: int, n: int, d: int, exact: bool) -> HypothesisClass:
     """Indicators of the affine subspaces a + V of F_p^n with dim V <= d (== d if ``exact``).
 
@@ -387,6 +451,9 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("rectangles", _rectangles, lambda v: int(v["g"]) ** int(v["dim"])),
     Family("interval_unions", _interval_unions, _n),
     Family("majority", _majority, _cube_size),
+    Family("tagged_thresholds", _tagged_thresholds, lambda v: int(v["n"]) + int(v["t"])),
+    Family("tagged_points", _tagged_points, lambda v: int(v["n"]) + int(v["t"])),
+    Family("weight_extremes", _weight_extremes, _n),
     Family("weight_at_most", _weight_at_most, _n),
     Family("weight_at_least", _weight_at_least, _n),
     Family("random", _random, _n),
