@@ -272,6 +272,21 @@ def _tagged_points(n: int, t: int) -> HypothesisClass:
     return _tagged(_points(n, zero=False), t)
 
 
+def _threshold_blocks(k: int, t: int) -> HypothesisClass:
+    """The union of k blocks of t thresholds on X = [k t] = {1..k t} (Alon, Beimel, Moran &
+    Stemmer 2020, remark after Proposition 4.3; k = 2 is the tightness example of Observation
+    4.1): H_i = {h_j : (i - 1) t < j <= i t} with h_j(x) = 1 iff j <= x; the class is the union
+    {h_1..h_kt}.
+
+    Derived here: T = k t (x_j = j with h_j; T <= |X|), Ldim = floor(log2(k t)) (the column
+    x = k t is constant 1; on the other k t - 1 points the h_j are the k t thresholds of the
+    thresholds family n = k t - 1, of Ldim floor(log2(k t))), VC = 1 for k t >= 2.
+    """
+    x = np.arange(1, k * t + 1)
+    mat = (x[None, :] >= x[:, None]).astype(np.uint8)
+    return HypothesisClass.from_matrix(mat, domain=[str(int(v)) for v in x])
+
+
 def _weight_extremes(n: int, d1: int, d2: int) -> HypothesisClass:
     """Subsets of [n] of size at most d1 or at least n - d2: H1 ∪ H2 with H1 = weight_at_most n d1
     and H2 = weight_at_least n d2, the example showing that Alon, Beimel, Moran & Stemmer 2020,
@@ -454,6 +469,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("tagged_thresholds", _tagged_thresholds, lambda v: int(v["n"]) + int(v["t"])),
     Family("tagged_points", _tagged_points, lambda v: int(v["n"]) + int(v["t"])),
     Family("weight_extremes", _weight_extremes, _n),
+    Family("threshold_blocks", _threshold_blocks, lambda v: int(v["k"]) * int(v["t"])),
     Family("weight_at_most", _weight_at_most, _n),
     Family("weight_at_least", _weight_at_least, _n),
     Family("random", _random, _n),
