@@ -103,7 +103,7 @@ def _prop42(quick: bool) -> Iterator[Evidence]:
     for d1, d2, n in cases:
         H1 = catalog.family("weight_at_most", n=n, d=d1)
         H2 = catalog.family("weight_at_least", n=n, d=d2)
-        U = H1.union(H2)
+        U = catalog.family("weight_extremes", n=n, d1=d1, d2=d2)  # = H1 ∪ H2
         v = dims(H1, "ldim")["ldim"], dims(H2, "ldim")["ldim"]
         du = dims(U, "ldim", "vc")
         stated = evaluate_bound(expr, d1=d1, d2=d2)
@@ -137,16 +137,12 @@ def _prop43(quick: bool) -> Iterator[Evidence]:
             yield le_row(f"{name} cut into {k} random pieces", {**params, "k": k}, du, bound,
                          {"max Ldim(Hi)": d, "Ldim(∪Hi)": du}, lambda H=H: witness_of(H, "ldim"))
     # Lower-bound construction: k' = 2^floor(log k) copies of H, one per pattern on new points.
-    for name, H in (("thresholds n=6", catalog.family("thresholds", n=6)),
-                    ("points n=5", catalog.family("points", n=5))):
-        d = dims(H, "ldim")["ldim"]
+    # (the catalog's tagged_thresholds / tagged_points families: H x {0,1}^z on z new points)
+    for name, base, n in (("thresholds n=6", "thresholds", 6), ("points n=5", "points", 5)):
+        d = dims(catalog.family(base, n=n), "ldim")["ldim"]
         for k in (2, 4, 8) if quick else (2, 3, 4, 8, 16):
             z = k.bit_length() - 1
-            pats = ((np.arange(1 << z)[:, None] >> np.arange(z)[None, :]) & 1).astype(np.uint8)
-            M = H.matrix
-            rows = np.concatenate([np.concatenate([M, np.repeat(p[None, :], len(H), 0)], 1)
-                                   for p in pats], 0)
-            Hp = HypothesisClass.from_matrix(rows)
+            Hp = catalog.family(f"tagged_{base}", n=n, t=z)
             measured = dims(Hp, "ldim")["ldim"]
             ok = measured >= d + z
             yield Evidence(f"lower-bound construction on {name}", {"k": k, "d": d},
