@@ -131,7 +131,11 @@ def bench_tables(budget: float) -> None:
     for fam, ranges in [("conjunctions", {"n": "1..6"}), ("interval_unions", {"n": "2..9",
                                                                              "k": "1..3"}),
                         ("rectangles", {"g": "2..4", "dim": "1,2"}), ("majority", {"n": "1..5"}),
-                        ("halfspaces", {"g": "2..6", "dim": 2})]:
+                        ("halfspaces", {"g": "2..6", "dim": 2}),
+                        ("tagged_thresholds", {"n": "1..31", "t": "0..3"}),
+                        ("tagged_points", {"n": "1..16", "t": "0..4"}),
+                        ("weight_extremes", {"n": "2..12", "d1": "0..2", "d2": "0..2"}),
+                        ("threshold_blocks", {"k": "1..8", "t": "1..8"})]:
         T = dimension_table(fam, ranges, budget=budget)
         c = T.counts()
         say(f"  {fam} {ranges}: {c['members']} members in {T.seconds:.1f} s; {c['exact']} exact, "
