@@ -447,6 +447,8 @@ FAST_SETTINGS = [
     "disjunctions n=3 monotone=true", "disjunctions n=3", "disjunctions n=4 k=2 monotone=true",
     "disjunctions n=4 k=1 monotone=true",
     "decision_lists n=2", "decision_lists n=3 monotone=true", "decision_lists n=2 k=2",
+    "decision_lists n=0", "decision_lists n=1", "decision_lists n=3 k=2",
+    "decision_lists n=3 k=3 monotone=true",
     "halfspaces g=2 dim=2", "halfspaces g=3 dim=2", "halfspaces g=2 dim=3", "halfspaces g=4 dim=1",
     "affine p=2 n=2 d=0", "affine p=2 n=3 d=1", "affine p=3 n=2 d=1", "affine p=2 n=3 d=2",
     "weight_at_most n=6 d=2", "weight_at_most n=4 d=4", "weight_at_least n=6 d=2",
@@ -469,6 +471,7 @@ FAST_SETTINGS = [
 SLOW_SETTINGS = [
     "thresholds n=31", "intervals n=12", "parities n=4", "conjunctions n=4",
     "disjunctions n=4", "conjunctions n=6 k=2 monotone=true", "decision_lists n=3",
+    "decision_lists n=4",
     "decision_lists n=4 monotone=true", "halfspaces g=4 dim=2", "affine p=3 n=3 d=1",
     "affine p=5 n=2 d=1", "weight_at_most n=10 d=3", "random m=200 n=20 p=0.5 seed=3",
     "planted m=256 n=30 d=6 seed=5",
@@ -594,6 +597,14 @@ def test_new_family_checks_are_falsifiable() -> None:
     assert judge("value", kv.value, ldim(part).value, ldim(part).value) == "disagrees"
     # tagged copies: the formula for t tags rejects the class built with one tag fewer, for every
     # dimension (each grows by exactly one per tag).
+    # decision lists: T = 2^n needs negated literals (monotone lists reach 7 of 8 at n = 3), and
+    # VC = n + 1 holds for k = 1 only (k = 2, n = 3 has VC 7)
+    tdim = _algorithm("tdim")(cat.family("decision_lists", n=3, monotone=True)).value
+    assert judge("value", cat.known_values("decision_lists", n=3)["tdim"].value, tdim,
+                 tdim) == "disagrees"
+    vc = _algorithm("vc")(cat.family("decision_lists", n=3, k=2)).value
+    assert judge("value", cat.known_values("decision_lists", n=3)["vc"].value, vc,
+                 vc) == "disagrees"
     kvs = cat.known_values("tagged_thresholds", n=6, t=2)
     fewer = cat.family("tagged_thresholds", n=6, t=1)
     for key in ("vc", "ldim", "tdim"):

@@ -138,6 +138,19 @@ def _decision_lists(n: int, k: int, monotone: bool) -> HypothesisClass:
     Exact enumeration of the distinct functions by dynamic programming over the set S of points
     not yet decided: F(S) = {0_S, 1_S} U {b on S∩t, then g : t a term, b a bit, g in F(S \\ t)}.
     Terms that decide no point of S are skipped (they do not change the function).
+
+    Two values derived here (checked exactly by the catalog tests):
+
+    * k = 1: VC = n + 1.  The points 0, e_1..e_n are shattered by monotone lists ("if x_i then
+      y(e_i)" for each i with y(e_i) != y(0), then "else y(0)").  And a 1-decision list
+      (l_1, b_1), ..., (l_r, b_r), default b, is the halfspace sign(sum_i s_i 2^(r-i+1) l_i(x)
+      + s_0) with s = +1 for a 1 and -1 for a 0 (the first literal that fires outweighs all later
+      terms, whose total is at most 2^(r-i+1) - 1); literals are affine in x, and halfspaces in
+      R^n have VC dimension n + 1 (Shalev-Shwartz & Ben-David 2014, Theorem 9.3).
+    * not monotone (any k >= 1): T = 2^n.  In lexicographic order (x_1 most significant) the
+      up-set {x >=_lex v} is the 1-decision list "for i = 1..n: if v_i = 1, 'if not x_i then 0';
+      if v_i = 0, 'if x_i then 1'; else 1", so all 2^n points, in that order, are
+      threshold-shattered; and T <= |X|.
     """
     X = _cube(n)
     N = X.shape[0]
