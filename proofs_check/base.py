@@ -18,7 +18,6 @@ is a first-class check of kind ``"not_evaluable"`` whose single row gives the re
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -30,6 +29,7 @@ import sympy
 
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dimensions import DIMENSIONS, verify
+from ltheory.jsonable import to_jsonable
 
 
 @dataclass(frozen=True)
@@ -50,11 +50,11 @@ class Evidence:
     tightness: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"class": self.subject, "params": _jsonable(self.params),
-                "values": _jsonable(self.values), "bound": _jsonable(self.bound),
-                "holds": self.holds, "slack": _jsonable(self.slack),
+        return {"class": self.subject, "params": to_jsonable(self.params),
+                "values": to_jsonable(self.values), "bound": to_jsonable(self.bound),
+                "holds": self.holds, "slack": to_jsonable(self.slack),
                 "tightness": None if self.tightness is None else round(float(self.tightness), 6),
-                "witness": _jsonable(self.witness), "note": self.note}
+                "witness": to_jsonable(self.witness), "note": self.note}
 
 
 @dataclass(frozen=True)
@@ -246,21 +246,3 @@ def _slack(bound: Any, measured: Any) -> Any:
         return bound - measured
     except TypeError:
         return None
-
-
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, Fraction):
-        return str(x) if x.denominator != 1 else x.numerator
-    if isinstance(x, float) and not math.isfinite(x):
-        return str(x)
-    if isinstance(x, dict):
-        return {str(k): _jsonable(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_jsonable(v) for v in x]
-    if isinstance(x, sympy.Basic):
-        return str(x)
-    try:
-        json.dumps(x)
-        return x
-    except TypeError:
-        return str(x)

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: rank of each top-level unit; a module may import only units of lower rank, or its own unit
 RANKS = [
-    ("ltheory.errors", -1), ("ltheory.plotting", -1), ("ltheory.core", 0),
+    ("ltheory.errors", -1), ("ltheory.plotting", -1), ("ltheory.jsonable", -1),
+    ("ltheory.core", 0),
     ("ltheory.dims", 1),
     ("ltheory.sat", 2),
     ("ltheory.dimensions", 3),
@@ -104,3 +105,23 @@ except ltheory.InvalidInputError as exc:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split("\n")[:3] == ["vc 2", "ldim 4", "tdim 6"]
     assert "python-sat" in proc.stdout
+
+
+def test_one_json_conversion_for_every_record() -> None:
+    """``ltheory.jsonable.to_jsonable`` is the package's only JSON conversion (it was written
+    three times): numpy scalars and arrays, non-finite floats, fractions, nested containers."""
+    import json
+    import math
+    from fractions import Fraction
+
+    import numpy as np
+
+    from ltheory.jsonable import to_jsonable
+
+    v = to_jsonable({"a": np.int64(3), 1: [np.float32(0.5), float("inf"), -math.inf,
+                                          float("nan")], "f": Fraction(1, 3), "g": Fraction(4, 2),
+                     "arr": np.array([[1, 0], [0, 1]], dtype=np.uint8), "b": np.bool_(True),
+                     "t": (None, "x"), "o": object})
+    assert v == {"a": 3, "1": [0.5, "inf", "-inf", "nan"], "f": "1/3", "g": 2,
+                 "arr": [[1, 0], [0, 1]], "b": True, "t": [None, "x"], "o": str(object)}
+    json.dumps(v, allow_nan=False)

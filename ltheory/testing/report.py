@@ -8,16 +8,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ltheory.privacy.auditing.core import _jsonable
-
-
-def _plain(d: Any) -> Any:
-    """A dataset as JSON-friendly nested lists / scalars."""
-    if hasattr(d, "tolist"):
-        return d.tolist()
-    if isinstance(d, tuple | list):
-        return [_plain(x) for x in d]
-    return d
+from ltheory.jsonable import to_jsonable
 
 
 def _short(d: Any, limit: int = 60) -> str:
@@ -71,9 +62,8 @@ class PrivacyTestReport:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
-        d["d0"], d["d1"] = _plain(self.d0), _plain(self.d1)
         d["notes"] = list(self.notes)
-        return _jsonable(d)
+        return to_jsonable(d)
 
     def dumps(self, **kw: Any) -> str:
         """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
@@ -140,7 +130,7 @@ class PrivacySearchReport:
         return self.worst.event
 
     def to_json(self) -> dict[str, Any]:
-        return _jsonable({"verdict": self.verdict, "claimed_epsilon": self.claimed_epsilon,
+        return to_jsonable({"verdict": self.verdict, "claimed_epsilon": self.claimed_epsilon,
                           "claimed_delta": self.claimed_delta, "false_alarm": self.false_alarm,
                           "pairs_tried": self.pairs_tried,
                           "pairs_considered": self.pairs_considered,

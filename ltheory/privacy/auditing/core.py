@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
+from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.events import SHRINK, Candidate, select_events
 from ltheory.privacy.auditing.executors import (
@@ -57,23 +58,6 @@ from ltheory.privacy.stats import (
 )
 
 MIN_SELECTION = 50
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, float | np.floating):
-        f = float(v)
-        if math.isnan(f):
-            return "nan"
-        if math.isinf(f):
-            return "inf" if f > 0 else "-inf"
-        return f
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    if isinstance(v, list | tuple):
-        return [_jsonable(x) for x in v]
-    return v
 
 
 #: The most runs one audit takes (chunk seeds alone are ~1.5 million at 10^11 runs).
@@ -114,7 +98,7 @@ class AuditReport:
         describes it)."""
         d = asdict(self)
         d.pop("chosen_event")
-        return _jsonable(d)
+        return to_jsonable(d)
 
     def dumps(self, **kw: Any) -> str:
         """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""

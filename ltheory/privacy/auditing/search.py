@@ -54,10 +54,10 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
+from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.core import (
     AuditReport,
-    _jsonable,
     audit,
     check_neighbours,
     exact_distributions,
@@ -98,7 +98,7 @@ class SearchReport:
 
     def to_json(self) -> dict:
         """The search as a JSON-ready dict (the audit of the chosen pair under ``"report"``)."""
-        return _jsonable({"pattern": self.pattern, "d0": _plain(self.d0), "d1": _plain(self.d1),
+        return to_jsonable({"pattern": self.pattern, "d0": self.d0, "d1": self.d1,
                           "pairs_considered": self.pairs_considered, "partial": self.partial,
                           "total_runs": self.total_runs, "notes": list(self.notes),
                           "ranking": list(self.ranking), "report": self.report.to_json()})
@@ -106,16 +106,6 @@ class SearchReport:
     def dumps(self, **kw: Any) -> str:
         """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
         return json.dumps(self.to_json(), ensure_ascii=False, **kw)
-
-
-def _plain(d: Any) -> Any:
-    if isinstance(d, np.ndarray):
-        return d.tolist()
-    if isinstance(d, tuple | list):
-        return [_plain(x) for x in d]
-    if isinstance(d, np.generic):
-        return d.item()
-    return d
 
 
 def _domain_size(mechanism: Any, dataset: Sequence) -> int:

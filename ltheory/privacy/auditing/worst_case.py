@@ -62,11 +62,11 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError, LtheoryError, UnrealizableSampleWarning
+from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.certify import audit_at, certify_exact_event
-from ltheory.privacy.auditing.core import AuditReport, _jsonable
+from ltheory.privacy.auditing.core import AuditReport
 from ltheory.privacy.auditing.outputs import MechanismError
-from ltheory.privacy.auditing.search import _plain
 
 __all__ = ["WorstCaseReport", "audit_worst_case"]
 
@@ -118,11 +118,11 @@ class WorstCaseReport:
         """A JSON-ready dict (the project's convention; :meth:`dumps` gives the string)."""
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
              if f.name != "certified"}
-        d["d0"], d["d1"] = _plain(self.d0), _plain(self.d1)
-        d["pair"] = {k: _plain(v) for k, v in self.pair.items()}
+        d["d0"], d["d1"] = self.d0, self.d1
+        d["pair"] = dict(self.pair)
         d["history"] = [list(h) for h in self.history]
         d["certified"] = None if self.certified is None else self.certified.to_json()
-        return _jsonable(d)
+        return to_jsonable(d)
 
     def dumps(self, **kw: Any) -> str:
         """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
