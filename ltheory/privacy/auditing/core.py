@@ -38,7 +38,7 @@ import numpy as np
 from ltheory.errors import InvalidInputError
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
-from ltheory.privacy.auditing.events import SHRINK, Candidate, select_events
+from ltheory.privacy.auditing.events import SCREEN, SHRINK, Candidate, select_events
 from ltheory.privacy.auditing.executors import (
     chunk_runs,
     n_chunks,
@@ -218,7 +218,8 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
           certify: str = "binomial", structure_events: bool = True,
           exact: bool = True, lean_events: bool = False,
           selection_samples: tuple[Any, Any] | None = None,
-          selection_shrink: float = SHRINK) -> AuditReport:
+          selection_shrink: float = SHRINK,
+          selection_screen: float | None = SCREEN) -> AuditReport:
     """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1).
 
     ``runs`` is the total number of mechanism runs (half on each dataset); ``seed`` an int (None
@@ -245,7 +246,9 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     selection split is drawn, and all ``runs`` certify (the caller vouches that the samples do
     not come from this audit's seed streams — ``audit_search`` draws them from its pilot
     streams); ``selection_shrink``: the Clopper–Pearson level selection frequencies are shrunk
-    to when projecting (``events.select_events``).
+    to when projecting (``events.select_events``); ``selection_screen``: the family-wise level
+    of the credibility screen against the winner's curse over many candidate events (None: off;
+    ``events.select_events``).
     Raises ``InvalidInputError`` on bad input (including too few runs, with the minimum needed) and
     ``MechanismError`` when the mechanism raises or returns unusable outputs.
     """
@@ -265,6 +268,10 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     if not (isinstance(selection_shrink, float | int) and 0 < selection_shrink < 1):
         raise InvalidInputError(f"selection_shrink must be a level in (0, 1), got "
                                 f"{selection_shrink!r}")
+    if selection_screen is not None and not (isinstance(selection_screen, float | int)
+                                             and 0 < selection_screen < 1):
+        raise InvalidInputError(f"selection_screen must be a level in (0, 1) or None, got "
+                                f"{selection_screen!r}")
     if verify_neighbours:
         check_neighbours(mechanism, d0, d1)
     n_sel, n_cert = split_runs(runs, selection_fraction)
@@ -328,7 +335,8 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
             raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
         chosen: list[Candidate] = select_events(s0, s1, n_cert, a_each, delta, top=events,
                                                 test=test, structure=structure_events,
-                                                lean=lean_events, shrink=selection_shrink)
+                                                lean=lean_events, shrink=selection_shrink,
+                                                screen=selection_screen)
         evs = [c.event for c in chosen]
         c0 = run_counting(ex, mechanism, d0, streams[2], n_c0, evs, tick)
         c1 = run_counting(ex, mechanism, d1, streams[3], n_c1, evs, tick)

@@ -49,6 +49,10 @@ BINS = 16
 MAX_THRESHOLDS = 4000
 MIN_HALF = 25
 SHRINK = 0.02
+#: family-wise level of the credibility screen (``select_events``): a position counts as
+#: credible when the conditional test of ``poisson_epsilon_lower_bound`` at level
+#: SCREEN / (number of positions examined) puts its ratio above 1 on the selection counts
+SCREEN = 0.02
 
 
 def _fmt(v: Any) -> str:
@@ -247,6 +251,20 @@ class Candidate:
     sel_counts: tuple[int, int]   # runs in the event on the selection runs that scored it
     sel_n: int                    # ... out of this many runs per dataset
     test: str = "binomial"        # certification test the projection was made for
+    credible: bool = True         # passed the multiplicity-corrected screen (select_events)
+
+
+@dataclass(frozen=True)
+class _Block:
+    """The nested events of one family in one direction, scored on the selection split:
+    projected bounds and selection counts (ca: the larger side, cb: the other) per position,
+    and ``make(i, credible)`` building position i's Candidate."""
+
+    proj: np.ndarray
+    ca: np.ndarray
+    cb: np.ndarray
+    n_ev: int
+    make: Any
 
 
 # --------------------------------------------------------------------------- selection
@@ -329,7 +347,7 @@ def _split(b: Batch) -> tuple[Batch, Batch]:
 
 
 def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: int,
-                     a_each: float, delta: float, out: list[Candidate],
+                     a_each: float, delta: float, out: list[_Block],
                      enc: ValueEncoder | BinEncoder | MixedEncoder | None = None,
                      test: str = "binomial", shrink: float = SHRINK) -> None:
     enc = enc or make_encoder(*fit)
@@ -351,17 +369,22 @@ def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: 
         ca, cb = (c0, c1) if direction == 0 else (c1, c0)
         pa, pb = np.cumsum(ca[order]), np.cumsum(cb[order])
         proj = _projected(pa, pb, n_ev, n_cert, a_each, delta, test, shrink)
-        i = int(np.argmax(proj))
-        cells = np.sort(order[: i + 1])
-        out.append(Candidate(CellEvent(enc, cells), direction, float(proj[i]),
+
+        def make(i: int, credible: bool, order: np.ndarray = order, pa: np.ndarray = pa,
+                 pb: np.ndarray = pb, proj: np.ndarray = proj,
+                 direction: int = direction) -> Candidate:
+            cells = np.sort(order[: i + 1])
+            return Candidate(CellEvent(enc, cells), direction, float(proj[i]),
                              (int(c0[cells].sum()), int(c1[cells].sum())), n_ev,
                              _best_test(pa[i], pb[i], n_ev, n_cert, a_each, delta, test,
-                                        shrink)))
+                                        shrink), credible)
+
+        out.append(_Block(proj, pa, pb, n_ev, make))
 
 
 def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
                           n_cert: int, a_each: float, delta: float,
-                          out: list[Candidate], test: str = "binomial",
+                          out: list[_Block], test: str = "binomial",
                           shrink: float = SHRINK) -> None:
     f0, f1 = score(fit[0]), score(fit[1])
     grid = np.unique(np.concatenate([f0, f1]))
@@ -378,17 +401,50 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
         for direction in (0, 1):
             ca, cb = (k0, k1) if direction == 0 else (k1, k0)
             proj = _projected(ca, cb, n_ev, n_cert, a_each, delta, test, shrink)
-            i = int(np.argmax(proj))
-            out.append(Candidate(ThresholdEvent(score, float(grid[i]), geq), direction,
+
+            def make(i: int, credible: bool, ca: np.ndarray = ca, cb: np.ndarray = cb,
+                     proj: np.ndarray = proj, k0: np.ndarray = k0, k1: np.ndarray = k1,
+                     geq: bool = geq, direction: int = direction) -> Candidate:
+                return Candidate(ThresholdEvent(score, float(grid[i]), geq), direction,
                                  float(proj[i]), (int(k0[i]), int(k1[i])), n_ev,
                                  _best_test(ca[i], cb[i], n_ev, n_cert, a_each, delta, test,
-                                            shrink)))
+                                            shrink), credible)
+
+            out.append(_Block(proj, ca, cb, n_ev, make))
+
+
+def credible_positions(ca: np.ndarray, cb: np.ndarray, n_ev: int, delta: float,
+                       level: float) -> np.ndarray:
+    """Whether selection counts (ca, cb) out of ``n_ev`` runs per dataset show
+    ``p_a − δ > p_b`` by the conditional test at ``level`` (``select_events``' screen)."""
+    ka = np.maximum(np.asarray(ca, dtype=float) - delta * n_ev, 0.0)
+    return np.asarray(poisson_epsilon_lower_bound(ka, cb, level) > 0)
+
+
+def _pick(blocks: list[_Block], delta: float, screen: float | None) -> list[Candidate]:
+    """One candidate per block, credible ones first (``select_events``), best first."""
+    n_pos = sum(len(b.proj) for b in blocks)
+    masks = [credible_positions(b.ca, b.cb, b.n_ev, delta, screen / n_pos)
+             if screen is not None and n_pos else np.zeros(len(b.proj), dtype=bool)
+             for b in blocks]
+    any_credible = any(m.any() for m in masks)
+    cands = []
+    for b, m in zip(blocks, masks, strict=True):
+        if not len(b.proj):
+            continue
+        if any_credible and m.any():
+            i = int(np.argmax(np.where(m, b.proj, -np.inf)))
+            cands.append(b.make(i, True))
+        else:
+            cands.append(b.make(int(np.argmax(b.proj)), False))
+    cands.sort(key=lambda c: (not c.credible, -c.projected))
+    return cands
 
 
 def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
                   top: int = 1, crossfit: bool = True, test: str = "binomial",
                   structure: bool = True, lean: bool = False,
-                  shrink: float = SHRINK) -> list[Candidate]:
+                  shrink: float = SHRINK, screen: float | None = SCREEN) -> list[Candidate]:
     """The ``top`` candidates with the best projected bound (distinct events), best first.
 
     With ``crossfit`` (default) the selection split is halved: the first half builds each family
@@ -404,7 +460,19 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     a small selection split is not spent on the winner's curse of dozens of weaker candidates.
     ``shrink``: the one-sided Clopper–Pearson level the selection frequencies are shrunk to
     (0.02 = their 98% bounds; 0.5 ≈ none, right for the few nested ``lean`` candidates, where
-    shrinking pushes the choice towards frequent events of small ratio)."""
+    shrinking pushes the choice towards frequent events of small ratio).
+
+    ``screen`` (the winner's curse over many candidates): every family scores all its nested
+    events — up to 4·4,000 thresholds per score, ~10^5 positions with the structure scores of
+    a 20-coordinate output — and the per-position shrinkage above does not pay for that many:
+    a rare event whose selection counts differ by ~4 standard deviations by chance (the maximum
+    of 10^5 null positions) can win.  So a position is *credible* when the conditional test of
+    ``stats.poisson_epsilon_lower_bound`` at level ``screen / N`` (N = positions examined, all
+    families and directions; Bonferroni) shows its ratio above 1 (above ``δ`` on the larger
+    side) on the selection counts; each family offers its best credible position, and
+    credible candidates rank before the rest.  When no position is credible the ranking is the
+    unscreened one.  ``screen=None`` turns the screen off.  This only changes which event is
+    chosen, before any certification run: soundness is that of the certification."""
     kind = batch_kind(s0)
     if crossfit and len(s0) >= 2 * MIN_HALF:
         (a0, b0), (a1, b1) = _split(s0), _split(s1)
@@ -434,13 +502,12 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
         encoders, scores = encoders[:1], []
 
     def candidates(shrink: float) -> list[Candidate]:
-        cands: list[Candidate] = []
+        blocks: list[_Block] = []
         for enc in encoders:
-            _cell_candidates(fit, ev, n_cert, a_each, delta, cands, enc, test, shrink)
+            _cell_candidates(fit, ev, n_cert, a_each, delta, blocks, enc, test, shrink)
         for sc in scores:
-            _threshold_candidates(sc, fit, ev, n_cert, a_each, delta, cands, test, shrink)
-        cands.sort(key=lambda c: -c.projected)
-        return cands
+            _threshold_candidates(sc, fit, ev, n_cert, a_each, delta, blocks, test, shrink)
+        return _pick(blocks, delta, screen)
 
     cands = candidates(shrink)
     for milder in (x for x in (0.16, 0.5) if x > shrink):
