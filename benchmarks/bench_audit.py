@@ -71,7 +71,8 @@ def soundness_many(n_audits: int = 2000) -> list[dict]:
 
 
 def soundness_structure(n_audits: int = 200, runs: int = 100_000,
-                        only: list[int] | None = None) -> list[dict]:
+                        only: list[int] | None = None,
+                        certify: list[str] | None = None) -> list[dict]:
     """Issue 14: the exceedance measurement with the structure-score families in the candidate
     set (vector outputs) and the Poisson-conditional certification (certify="auto"), on pairs
     whose exact epsilon is known: bound > exact counts as an exceedance."""
@@ -102,7 +103,7 @@ def soundness_structure(n_audits: int = 200, runs: int = 100_000,
             continue
         if true is None:
             true = audit(m, a, b, claimed_epsilon=eps, runs=runs, seed=0).exact_epsilon
-        for mode in modes:
+        for mode in (m_ for m_ in modes if certify is None or m_ in certify):
             t = time.perf_counter()
             bounds = [audit(m, a, b, claimed_epsilon=eps, runs=runs, seed=20_000 + s,
                             executor="serial", certify=mode).epsilon_lower_bound
@@ -205,13 +206,17 @@ def main() -> None:
                     help="with --soundness-structure: seeded audits per case")
     ap.add_argument("--cases", type=int, nargs="*", default=None,
                     help="with --soundness-structure: only these case indices (0-4)")
+    ap.add_argument("--certify", nargs="*", default=None,
+                    help="with --soundness-structure: only these certification tests")
     args = ap.parse_args()
     if args.soundness_structure:
-        rows = soundness_structure(50 if args.quick else args.audits, only=args.cases)
+        rows = soundness_structure(50 if args.quick else args.audits, only=args.cases,
+                                   certify=args.certify)
         out = Path(__file__).resolve().parent / "results" / ("quick" if args.quick else "")
         out.mkdir(parents=True, exist_ok=True)
         tag = "" if args.cases is None else "_" + "_".join(map(str, args.cases))
         tag += "" if args.audits == 200 else f"_{args.audits}seeds"
+        tag += "" if args.certify is None else "_" + "_".join(args.certify)
         (out / f"soundness_structure{tag}.json").write_text(json.dumps(rows, indent=1,
                                                                        ensure_ascii=False))
         return
