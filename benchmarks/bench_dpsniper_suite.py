@@ -86,7 +86,7 @@ def run_one(name: str, runs: int, seed: int) -> dict:
     t = time.perf_counter()
     s = audit_search(m, base, gen, claimed_epsilon=EPS, runs=final, pilot_runs=pilot,
                      seed=seed, alpha=ALPHA, rungs=rungs, max_pairs=64, certify="auto",
-                     exact=False,
+                     exact=False, pattern_pilots=True,
                      pilot_options={"selection_fraction": 0.5,
                                     "structure_events": False})
     secs = time.perf_counter() - t

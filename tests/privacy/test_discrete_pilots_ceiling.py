@@ -115,3 +115,24 @@ def test_ceiling_bounds_every_event_and_is_attained() -> None:
 def test_ceiling_bad_input() -> None:
     with pytest.raises(InvalidInputError):
         certification_ceiling(np.array([0.5, 0.5]), np.array([1.0]), 10.0)
+
+
+@pytest.mark.slow
+def test_pattern_pilots_rank_svt3_by_its_top_bottom_pattern() -> None:
+    # SVT3 releases the noisy answer at a ⊤ beside the ⊤/⊥ codes: too many distinct outputs
+    # for discrete pilots, but the codes (coordinates 0..9) take few joint values, so pattern
+    # pilots rank the pairs by the plug-in projection of the codes; the final audit keeps every
+    # event family (outputs are not few-valued) and stays sound
+    from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+    m, base = dpsniper_suite(0.5)["SVT3"]
+    kw = dict(claimed_epsilon=0.5, runs=200_000, pilot_runs=20_000, seed=1, certify="auto",
+              exact=False, pilot_options={"selection_fraction": 0.5, "structure_events": False})
+    s = audit_search(m, base, "patterns", pattern_pilots=True, **kw)
+    assert any(n.startswith("pattern pilots") and "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]" in n
+               for n in s.notes)
+    assert all(r["pilot_event"].startswith("plug-in") for r in s.ranking)
+    assert s.ranking[0]["projected_bound"] >= s.ranking[-1]["projected_bound"]
+    assert not s.report.event.startswith("output ∈ {")        # not the lean exact-output cells
+    assert s.report.epsilon_lower_bound <= 0.5
+    off = audit_search(m, base, "patterns", **kw)
+    assert not any(r["pilot_event"].startswith("plug-in") for r in off.ranking)
