@@ -241,3 +241,15 @@ def test_point_symmetry_survives_a_group_order_past_float_range() -> None:
     s = symmetry.point_symmetry(catalog.from_spec("parities n=8"))
     assert s.order == float("inf") and not s.complete and s.generators == ()
     assert s.permutation_group() is None
+
+
+def test_exact_integer_counts_when_the_float_product_is_not_trusted(monkeypatch) -> None:
+    """When a float32 product comes back non-finite (``vc._product`` returns None), the
+    search counts in integers instead, and the answers are unchanged."""
+    Hs = [_class(seed, 40, 8) for seed in range(6)] + [catalog.from_spec("halfspaces g=4 dim=2")]
+    want = [vc.vc_exact(H).value for H in Hs]
+    monkeypatch.setattr(vc, "_product", lambda A, B: None)
+    for H, w in zip(Hs, want, strict=True):
+        r = vc.vc_exact(H)
+        assert r.exact and r.value == w == vc_reference(H)
+        verify(H, r)
