@@ -136,3 +136,43 @@ def test_pattern_pilots_rank_svt3_by_its_top_bottom_pattern() -> None:
     assert s.report.epsilon_lower_bound <= 0.5
     off = audit_search(m, base, "patterns", **kw)
     assert not any(r["pilot_event"].startswith("plug-in") for r in off.ranking)
+
+
+def test_pooled_pilots_share_a_datasets_runs_across_pairs() -> None:
+    # the extended SVT patterns share datasets (the base answers start most pairs): with pooling
+    # a pair is ranked on every pilot run of its datasets, more than its own pilot drew
+    m = SparseVector(1.0, 1, threshold=0.5, c=1)
+    kw = dict(claimed_epsilon=1.0, runs=400_000, pilot_runs=20_000, seed=1, rungs=2,
+              exact=True)
+    on = audit_search(m, (1.0,) * 4, "extended", pool_pilots=True, **kw)
+    own = [r["pilot_runs"] // 2 for r in on.ranking]
+    pooled = [r["pooled_runs"] for r in on.ranking]
+    assert all(min(p) >= o for p, o in zip(pooled, own, strict=True))
+    assert any(max(p) > 2 * o for p, o in zip(pooled, own, strict=True))
+    off = audit_search(m, (1.0,) * 4, "extended", **kw)          # the default: own runs only
+    assert not any("pooled_runs" in r for r in off.ranking)
+    # same pilot streams, other counts: the projections move (the pooled rule is in use)
+    proj_on = {r["pattern"]: r["projected_bound"] for r in on.ranking}
+    proj_off = {r["pattern"]: r["projected_bound"] for r in off.ranking}
+    assert any(abs(proj_on[k] - proj_off[k]) > 1e-6 for k in proj_on.keys() & proj_off.keys())
+    # the pooled rule still ranks a pair of large exact epsilon first
+    eps = sorted(exact_epsilon(*aligned(m.output_distribution(a), m.output_distribution(b))[1:])
+                 for _, a, b in candidate_pairs(m, (1.0,) * 4, "extended", 0))
+    assert on.ranking[0]["exact_epsilon"] >= eps[(3 * len(eps)) // 4]
+
+
+def test_pooled_projection_equals_own_counts_when_the_pool_is_the_pair() -> None:
+    from ltheory.privacy.auditing.search import _plugin_projection
+
+    rows = [np.array([float(i)]) for i in range(4)]
+    c0, c1 = [500, 300, 150, 50], [400, 300, 200, 100]
+    own = {"_cells": {r.tobytes(): [r, a, b] for r, a, b in zip(rows, c0, c1, strict=True)},
+           "_n": 1000}
+    pool = {k: [{r.tobytes(): [r, c] for r, c in zip(rows, cs, strict=True)}, 1000]
+            for k, cs in (("A", c0), ("B", c1))}
+    pooled = {"_pool": ("A", "B")}
+    v_own = _plugin_projection(own, 10**6, 0.05, "auto")
+    assert _plugin_projection(pooled, 10**6, 0.05, "auto", pool) == pytest.approx(v_own)
+    # ten times the runs on dataset A at the same frequencies: a different (sharper) estimate
+    pool["A"] = [{r.tobytes(): [r, 10 * c] for r, c in zip(rows, c0, strict=True)}, 10_000]
+    assert _plugin_projection(pooled, 10**6, 0.05, "auto", pool) != pytest.approx(v_own)

@@ -38,6 +38,18 @@ makes the winner's pooled pilot runs its selection split (``audit(selection_samp
 every final run certifies — sound (the pilot runs come from the pilot streams, independent of
 the final audit's) but off by default: on SVT1/SVT4 the pooled runs (~1.5·10^5 per dataset at
 2·10^7) chose much weaker events than the final audit's own 10% split.
+*Pooled pilots* (``pool_pilots=True``, off by default): the plug-in projection of a pair uses
+every discrete pilot run drawn on each of its two datasets so far, by any pair (the StatDP
+patterns share datasets: 16 of the 33 extended pairs on 10 queries start from the base
+answers), each side with its own run count; a pair's own counts still decide cells and
+``reuse_pilots``.  All rung pairs are ranked at the rung's final pooled counts.  On SVT2 at
+2·10^7 (33 pairs, 3 rungs), where the plug-in projection's sd at the last rung is 0.02–0.03
+against ceiling gaps of ~0.005 between good and mediocre pairs, pooling raised the share of
+pilot picks whose ceiling is ≥ 0.0872 from 19/32 to 22/32 seeds (≥ 0.0859: 19 → 25; mean
+ceiling 0.0829 → 0.0858); but the final bound on a good pair is itself a draw of sd ~0.01, and
+on the suite's seed it lost more rows than it gained (results/dpsniper_round4.md), so it is
+opt-in.  The pooled runs are pilot runs (pilot streams): the final audit's streams are
+untouched, so soundness is unchanged.
 *Pattern pilots* (``pattern_pilots=True``, off by default): when the probe's outputs are not
 few-valued but their low-cardinality coordinates (at most ``PATTERN_VALUES`` values each) take
 few joint values beside continuous ones — the ⊤/⊥ codes of a sparse vector that also releases
@@ -272,13 +284,16 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                  executor: Any = None, max_pairs: int = 64, rungs: int = 1,
                  time_budget: float | None = None, pilot_options: dict | None = None,
                  discrete_pilots: bool = True, reuse_pilots: bool = False,
-                 pattern_pilots: bool = False, **audit_kw: Any) -> SearchReport:
+                 pattern_pilots: bool = False, pool_pilots: bool = False,
+                 **audit_kw: Any) -> SearchReport:
     """Find the neighbouring pair where ``mechanism`` leaks most and audit it (module docstring).
     ``pilot_runs`` (runs per pair in the first rung) defaults to max(runs // 20, 4 × the
     minimum); ``rungs`` ≥ 1 rounds of successive halving; ``time_budget`` seconds for the
     pilots (partial result when spent); ``audit_kw`` go to every ``audit`` call, and
     ``pilot_options`` override them for the pilots (e.g. ``{"selection_fraction": 0.5,
-    "structure_events": False}``: better events from few runs, no classifier fits)."""
+    "structure_events": False}``: better events from few runs, no classifier fits);
+    ``pool_pilots``: discrete pilots pool their counts per dataset across pairs (module
+    docstring)."""
     valid, n_candidates = neighbouring_candidates(mechanism, dataset, neighbours, seed, "audit")
     root = np.random.SeedSequence(seed)
     pilot_ss, final_ss, pick_ss = root.spawn(3)
@@ -305,6 +320,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                                 patterns=pattern_pilots)
         used += 2 * probe
     cols = discrete if isinstance(discrete, tuple) else None
+    pool: dict | None = {} if pool_pilots else None   # dataset -> pooled discrete pilot counts
     if cols is not None:
         notes.append(f"pattern pilots: pairs ranked by the plug-in projection of the discrete "
                      f"coordinates {list(cols)} of the outputs")
@@ -322,7 +338,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                 break
             a, b = d["_pair"]
             if discrete:
-                got = _discrete_pilot(mechanism, a, b, pilot, int(s), executor, d, cols)
+                got = _discrete_pilot(mechanism, a, b, pilot, int(s), executor, d, cols, pool)
                 if not got:                    # these runs are spent all the same
                     used += 2 * (pilot // 2)
                 if got:
@@ -331,14 +347,15 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                         d["exact_epsilon"] = _exact(mechanism, a, b, float(claimed_delta),
                                                     bool(pilot_kw.get("exact", True)))
                     d.update({"rung": rung, "pilot_runs": d["_n"] * 2,
-                              "projected_bound": _plugin_projection(d, n_final, alpha, test),
+                              "projected_bound": _plugin_projection(d, n_final, alpha, test,
+                                                                    pool),
                               "pilot_lower_bound": -np.inf, "pilot_point_estimate": None,
                               "pilot_event": "plug-in (likelihood-ratio prefixes of outputs)"})
                     done.append(d)
                     continue
                 notes.append(f"pair {d['pattern']!r}: too many distinct outputs for the "
                              "plug-in pilot; ranked by a pilot audit")
-                for k in ("_cells", "_n"):
+                for k in ("_cells", "_n", "_pool"):
                     d.pop(k, None)
             r = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon,
                       claimed_delta=claimed_delta, runs=pilot, seed=int(s), alpha=alpha,
@@ -350,6 +367,10 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                       "pilot_point_estimate": r.epsilon_point_estimate,
                       "exact_epsilon": r.exact_epsilon, "pilot_event": r.event[:80]})
             done.append(d)
+        for d in done if pool else ():     # every pair at the rung's final pooled counts
+            if "_pool" in d:
+                d["projected_bound"] = _plugin_projection(d, n_final, alpha, test, pool)
+                d["pooled_runs"] = [pool[k][1] for k in d["_pool"]]   # per dataset
         done.sort(key=lambda d: (-d["projected_bound"], -d["pilot_lower_bound"]))
         if partial:
             notes.append(f"time budget of {float(time_budget):g} s spent during rung {rung}: "
@@ -377,7 +398,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                   executor=executor, **final_kw)
     ranking = []
     for d in alive:
-        for k in ("_pair", "_cells", "_n"):
+        for k in ("_pair", "_cells", "_n", "_pool"):
             d.pop(k, None)
         ranking.append(d)
     return SearchReport(final, best["pattern"], a, b, tuple(ranking), n_candidates, partial,
@@ -426,11 +447,21 @@ def _few_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSeque
     return cols
 
 
+def _dataset_key(ds: Any) -> str:
+    """A key identifying a dataset (equal datasets of different pairs share it)."""
+    try:
+        return json.dumps(to_jsonable(ds), sort_keys=True)
+    except (TypeError, ValueError):
+        return repr(ds)
+
+
 def _discrete_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor: Any,
-                    d: dict, cols: tuple[int, ...] | None = None) -> bool:
+                    d: dict, cols: tuple[int, ...] | None = None,
+                    pool: dict | None = None) -> bool:
     """Draw runs // 2 outputs on each of a, b from ``seed`` and add their counts per distinct
-    output to ``d["_cells"]`` (key -> [row, count under a, count under b]); False (nothing
-    recorded) when the outputs take too many distinct values for cells."""
+    output to ``d["_cells"]`` (key -> [row, count under a, count under b]) and, with ``pool``,
+    to the pooled counts of each dataset (``pool[key] = [{cell: [row, count]}, runs]``); False
+    (nothing recorded) when the outputs take too many distinct values for cells."""
     n = runs // 2
     ss0, ss1 = np.random.SeedSequence(seed).spawn(2)
     ex, owned, _ = resolve_executor(executor, mechanism, 2 * n)
@@ -449,8 +480,10 @@ def _discrete_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, execut
     if cols is not None:                       # the discrete projection of the outputs
         x0, x1 = x0[:, list(cols)], x1[:, list(cols)]
     cells = d.setdefault("_cells", {})
+    drawn = []
     for j, x in enumerate((x0, x1)):
         u, cnt = np.unique(x, axis=0, return_counts=True)
+        drawn.append((u, cnt))
         for row, c in zip(u, cnt, strict=True):
             key = row.tobytes()
             if key not in cells:
@@ -461,15 +494,31 @@ def _discrete_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, execut
         d.pop("_cells")
         d.pop("_n")
         return False
+    if pool is not None:
+        for ds, (u, cnt) in zip((a, b), drawn, strict=True):
+            got = pool.setdefault(_dataset_key(ds), [{}, 0])
+            for row, c in zip(u, cnt, strict=True):
+                got[0].setdefault(row.tobytes(), [row, 0])[1] += int(c)
+            got[1] += n
+        d["_pool"] = (_dataset_key(a), _dataset_key(b))
     return True
 
 
-def _plugin_projection(d: dict, n_final: int, alpha: float, test: str) -> float:
+def _plugin_projection(d: dict, n_final: int, alpha: float, test: str,
+                       pool: dict | None = None) -> float:
     """The best bound a likelihood-ratio prefix of output values would certify with ``n_final``
-    runs per dataset, at the pair's smoothed pooled pilot frequencies (add-½)."""
-    c = np.array([[v[1], v[2]] for v in d["_cells"].values()], dtype=float)
-    n, k = d["_n"], len(c)
-    p = (c + 0.5) / (n + 0.5 * k)
+    runs per dataset, at the pair's smoothed pooled pilot frequencies (add-½): the pair's own
+    pilot runs, or with ``pool`` every pilot run of each of its datasets (from any pair)."""
+    if pool is not None and "_pool" in d:
+        k0, k1 = d["_pool"]
+        cells = list(dict.fromkeys([*pool[k0][0], *pool[k1][0]]))
+        c = np.array([[pool[k][0].get(x, (None, 0))[1] for k in (k0, k1)] for x in cells],
+                     dtype=float)
+        nn = np.array([pool[k0][1], pool[k1][1]], dtype=float)
+    else:
+        c = np.array([[v[1], v[2]] for v in d["_cells"].values()], dtype=float)
+        nn = np.array([d["_n"], d["_n"]], dtype=float)
+    p = (c + 0.5) / (nn + 0.5 * len(c))
     best = -np.inf
     for i in (0, 1):
         pa, pb = p[:, i], p[:, 1 - i]
