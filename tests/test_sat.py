@@ -204,3 +204,34 @@ def test_equal_classes_listed_in_another_order_lose_no_hypotheses() -> None:
     lazy = compose("xor", T, R, lazy=True)
     assert littlestone_dimension(lazy, method="sat").value == 4     # intervals with the empty set
     assert littlestone_dimension(compose("xor", T, R)).value == 4
+
+
+def test_solver_slices_stop_within_half_a_second_of_the_budget(monkeypatch) -> None:
+    """``_solve`` sizes each conflict-budget slice from the measured rate so that no slice
+    runs past the deadline by more than ``_SLICE`` seconds (fixed slices of up to 20,000
+    conflicts overran 120 s budgets by ~10 s).  A fake clock and a fake solver at 5 ms per
+    conflict: the old doubling (1,000, 2,000, ... conflicts) would end at 5 + 15 = 20 s on a
+    10 s budget."""
+    from ltheory.sat import search
+
+    now = [0.0]
+
+    class Clock:
+        @staticmethod
+        def perf_counter() -> float:
+            return now[0]
+
+    class SlowSolver:
+        budget = 0
+
+        def conf_budget(self, n: int) -> None:
+            self.budget = n
+
+        def solve_limited(self, assumptions=None):  # noqa: ANN001, ANN202
+            now[0] += 0.005 * self.budget
+            return None
+
+    monkeypatch.setattr(search, "time", Clock)
+    deadline = search._Deadline(10.0)
+    assert search._solve(SlowSolver(), deadline) is None
+    assert 10.0 <= now[0] <= 10.0 + search._SLICE + 1e-9

@@ -82,6 +82,10 @@ class _Deadline:
         return self.end is not None and time.perf_counter() >= self.end
 
 
+#: Seconds one solver slice aims at (``_solve``): the most a budget can be overrun by a slice.
+_SLICE = 0.5
+
+
 def _solve(solver: Any, deadline: _Deadline, assumptions: list[int] | None = None
            ) -> bool | None:
     """Solve within the deadline (None = out of time); never raises on timeout.
@@ -95,13 +99,20 @@ def _solve(solver: Any, deadline: _Deadline, assumptions: list[int] | None = Non
         return bool(solver.solve(assumptions=assumptions))
     chunk = 1000
     while True:
-        if deadline.expired():
+        left = deadline.end - time.perf_counter()
+        if left <= 0:
             return None
         solver.conf_budget(chunk)
+        t = time.perf_counter()
         res = solver.solve_limited(assumptions=assumptions)
         if res is not None:
             return bool(res)
-        chunk = min(chunk * 2, 20000)
+        # The next slice aims at the smaller of _SLICE seconds and the time left, at the rate
+        # of conflicts just measured (slices of a fixed size overran 120 s budgets by ~10 s
+        # on hard ladders, where one conflict can take milliseconds).
+        per_conflict = max(time.perf_counter() - t, 1e-6) / chunk
+        aim = min(_SLICE, left - (time.perf_counter() - t))
+        chunk = int(min(max(aim / per_conflict, 50), 2 * chunk, 20000))
 
 
 def _leaf(C: ComposedClass, comps: list[int], explicit: bool) -> dict[str, Any]:
