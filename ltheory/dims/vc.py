@@ -358,14 +358,10 @@ class _VCSearch:
         if r == 2:
             pair = self._last_pair(codes, k, cand)
             return None if pair is None else S + pair
-        if group is None:
-            for i in range(len(cand) - r + 1):
-                x = int(cand[i])
-                found = self._dfs(codes * 2 + self.M[:, x], S + [x], cand[i + 1:], d)
-                if found is not None:
-                    return found
-            return None
-        labels = self._orbit_labels(group)[cand]
+        # Without a group every candidate is its own orbit, and a child takes the candidates
+        # after its own (each set generated once).
+        labels = (self._orbit_labels(group)[cand] if group is not None
+                  else np.arange(len(cand)))
         done = np.zeros(len(cand), dtype=bool)  # candidates whose orbit has had its child
         for i in range(len(cand) - r + 1):
             if done[i]:

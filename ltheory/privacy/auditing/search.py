@@ -339,10 +339,8 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
             a, b = d["_pair"]
             if discrete:
                 got = _discrete_pilot(mechanism, a, b, pilot, int(s), executor, d, cols, pool)
-                if not got:                    # these runs are spent all the same
-                    used += 2 * (pilot // 2)
+                used += 2 * (pilot // 2)       # spent whether or not the pilot could use them
                 if got:
-                    used += 2 * (pilot // 2)
                     if "exact_epsilon" not in d:
                         d["exact_epsilon"] = _exact(mechanism, a, b, float(claimed_delta),
                                                     bool(pilot_kw.get("exact", True)))
@@ -413,6 +411,25 @@ def _exact(mechanism: Any, a: Any, b: Any, delta: float, want: bool) -> float | 
     return None if ex is None else exact_mod.exact_epsilon(*ex, delta)
 
 
+def _draw_rows(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequence,
+               executor: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """n outputs on each of a and b (seeds spawned from ``ss``) as float rows, or None when
+    they are not numeric arrays of one shape (the pilots then cannot count them as cells)."""
+    ss0, ss1 = ss.spawn(2)
+    ex, owned, _ = resolve_executor(executor, mechanism, 2 * n)
+    try:
+        s0 = run_sampling(ex, mechanism, a, ss0, n)
+        s1 = run_sampling(ex, mechanism, b, ss1, n)
+    finally:
+        if owned:
+            ex.shutdown(wait=True)
+    if batch_kind(s0) == "object" or batch_kind(s0) != batch_kind(s1):
+        return None
+    x0 = np.asarray(s0, dtype=float).reshape(n, -1)
+    x1 = np.asarray(s1, dtype=float).reshape(n, -1)
+    return None if x0.shape[1] != x1.shape[1] else (x0, x1)
+
+
 def _few_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequence,
                  executor: Any, patterns: bool = False) -> tuple[int, ...] | None | bool:
     """Whether n runs on each of a, b show at most ``PILOT_CELLS`` distinct outputs (and on
@@ -422,17 +439,8 @@ def _few_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSeque
     ⊤/⊥ pattern of a sparse vector that also releases values); else None / False."""
     if n < 1:
         return False
-    s0_ss, s1_ss = ss.spawn(2)
-    ex, owned, _ = resolve_executor(executor, mechanism, 2 * n)
-    try:
-        x = [run_sampling(ex, mechanism, d, q, n) for d, q in ((a, s0_ss), (b, s1_ss))]
-    finally:
-        if owned:
-            ex.shutdown(wait=True)
-    if batch_kind(x[0]) == "object" or batch_kind(x[0]) != batch_kind(x[1]):
-        return False
-    rows = [np.asarray(v, dtype=float).reshape(n, -1) for v in x]
-    if rows[0].shape[1] != rows[1].shape[1]:
+    rows = _draw_rows(mechanism, a, b, n, ss, executor)
+    if rows is None:
         return False
     pooled = np.concatenate(rows)
     cap = min(PILOT_CELLS, (2 * n) // 4)
@@ -463,20 +471,10 @@ def _discrete_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, execut
     to the pooled counts of each dataset (``pool[key] = [{cell: [row, count]}, runs]``); False
     (nothing recorded) when the outputs take too many distinct values for cells."""
     n = runs // 2
-    ss0, ss1 = np.random.SeedSequence(seed).spawn(2)
-    ex, owned, _ = resolve_executor(executor, mechanism, 2 * n)
-    try:
-        s0 = run_sampling(ex, mechanism, a, ss0, n)
-        s1 = run_sampling(ex, mechanism, b, ss1, n)
-    finally:
-        if owned:
-            ex.shutdown(wait=True)
-    if batch_kind(s0) == "object" or batch_kind(s0) != batch_kind(s1):
+    rows = _draw_rows(mechanism, a, b, n, np.random.SeedSequence(seed), executor)
+    if rows is None:
         return False
-    x0 = np.asarray(s0, dtype=float).reshape(n, -1)
-    x1 = np.asarray(s1, dtype=float).reshape(n, -1)
-    if x0.shape[1] != x1.shape[1]:
-        return False
+    x0, x1 = rows
     if cols is not None:                       # the discrete projection of the outputs
         x0, x1 = x0[:, list(cols)], x1[:, list(cols)]
     cells = d.setdefault("_cells", {})
@@ -495,12 +493,13 @@ def _discrete_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, execut
         d.pop("_n")
         return False
     if pool is not None:
-        for ds, (u, cnt) in zip((a, b), drawn, strict=True):
-            got = pool.setdefault(_dataset_key(ds), [{}, 0])
+        keys = (_dataset_key(a), _dataset_key(b))
+        for key, (u, cnt) in zip(keys, drawn, strict=True):
+            got = pool.setdefault(key, [{}, 0])
             for row, c in zip(u, cnt, strict=True):
                 got[0].setdefault(row.tobytes(), [row, 0])[1] += int(c)
             got[1] += n
-        d["_pool"] = (_dataset_key(a), _dataset_key(b))
+        d["_pool"] = keys
     return True
 
 
