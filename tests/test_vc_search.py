@@ -46,6 +46,65 @@ def test_sorted_counting_path_is_used_past_the_one_hot_limit(
         verify(H, r)
 
 
+def _beam_reference(s: vc._VCSearch, width: int, target: int) -> list[int]:
+    """The beam one set at a time (the per-set counts of the exhaustive search): the reference
+    for the block-counted beam."""
+    M, n = s.M, s.M.shape[1]
+    level = [((), np.zeros(len(M), dtype=np.int64), np.arange(n))]
+    best: tuple[int, ...] = ()
+    for k in range(n):
+        need = 1 << max(target - k - 1, 0)
+        found = []
+        for i, (_, codes, cand) in enumerate(level):
+            sizes, ones = s._cell_counts(codes, k, cand)
+            zeros = sizes[:, None] - ones
+            ok = np.minimum(ones, zeros).min(axis=0) >= need
+            sc = (ones * ones + zeros * zeros).sum(axis=0)
+            found += [(int(sc[j]), i, int(cand[j]), cand[ok]) for j in np.flatnonzero(ok)]
+        if not found:
+            break
+        nxt, seen = [], set()
+        for _, i, y, passed in sorted(found, key=lambda t: t[0]):   # stable: ties in order
+            key = tuple(sorted(level[i][0] + (y,)))
+            if key not in seen:
+                seen.add(key)
+                nxt.append((key, level[i][1] * 2 + M[:, y], passed[passed != y]))
+            if len(nxt) >= width:
+                break
+        level = nxt
+        best = level[0][0]
+    return list(best)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 300), st.integers(1, 14),
+       st.integers(1, 64), st.integers(0, 9))
+def test_block_counted_beam_equals_the_per_set_beam(seed: int, m: int, n: int, width: int,
+                                                    target: int) -> None:
+    H = _class(seed, m, n)
+    a, b = vc._VCSearch(H, None), vc._VCSearch(H, None)
+    assert a.beam(width, target) == _beam_reference(b, width, target)
+
+
+def test_block_counted_beam_on_the_planted_family(monkeypatch: pytest.MonkeyPatch) -> None:
+    # small blocks, so a level spans several sparse products
+    monkeypatch.setattr(vc, "_BLOCK_ENTRIES", 1 << 14)
+    H = catalog.from_spec("planted m=1024 n=60 d=9 p=0.5 seed=11")
+    a, b = vc._VCSearch(H, None), vc._VCSearch(H, None)
+    assert a.beam(64, 9) == _beam_reference(b, 64, 9)
+
+
+def test_block_counted_beam_in_float64(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 4,096 hypotheses or more: the block counts switch to float64 (float32 sums of squares of
+    # up to m^2 would pass 2^24); small blocks so a level spans several products
+    monkeypatch.setattr(vc, "_BLOCK_ENTRIES", 1 << 12)
+    H = _class(5, 6000, 14)
+    assert len(H) >= 4096
+    a, b = vc._VCSearch(H, None), vc._VCSearch(H, None)
+    assert a._block_counts(np.zeros((1, len(H)), dtype=np.int16), 0)[0].dtype == np.float64
+    assert a.beam(8, 12) == _beam_reference(b, 8, 12)
+
+
 def test_beam_returns_shattered_sets_and_finds_a_planted_set() -> None:
     H = catalog.from_spec("planted m=1024 n=60 d=9 p=0.5 seed=0")
     s = vc._VCSearch(H, Budget(None))
