@@ -207,7 +207,7 @@ def test_equal_classes_listed_in_another_order_lose_no_hypotheses() -> None:
 
 
 def test_solver_slices_stop_within_half_a_second_of_the_budget(monkeypatch) -> None:
-    """``_solve`` sizes each conflict-budget slice from the measured rate so that no slice
+    """``solve_within`` sizes each conflict-budget slice from the measured rate so that no slice
     runs past the deadline by more than ``_SLICE`` seconds (fixed slices of up to 20,000
     conflicts overran 120 s budgets by ~10 s).  A fake clock and a fake solver at 5 ms per
     conflict: the old doubling (1,000, 2,000, ... conflicts) would end at 5 + 15 = 20 s on a
@@ -232,6 +232,6 @@ def test_solver_slices_stop_within_half_a_second_of_the_budget(monkeypatch) -> N
             return None
 
     monkeypatch.setattr(search, "time", Clock)
-    deadline = search._Deadline(10.0)
-    assert search._solve(SlowSolver(), deadline) is None
+    deadline = search.Deadline(10.0)
+    assert search.solve_within(SlowSolver(), deadline) is None
     assert 10.0 <= now[0] <= 10.0 + search._SLICE + 1e-9

@@ -52,6 +52,7 @@ from ltheory.dimensions import littlestone_dimension, vc_dimension
 from ltheory.dims.budget import check_budget
 from ltheory.dims.result import DimensionResult
 from ltheory.errors import InvalidInputError
+from ltheory.graphs.clique_sat import sat_applicable, sat_clique
 from ltheory.graphs.contradiction import (
     DEFAULT_MAX_VERTICES,
     ContradictionGraph,
@@ -61,7 +62,10 @@ from ltheory.graphs.contradiction import (
 
 __all__ = ["clique_number", "max_clique", "fast_path_clique"]
 
-_METHODS = ("bnb", "networkx")
+_METHODS = ("auto", "bnb", "sat", "networkx")
+
+#: Seconds the branch and bound gets first under ``method="auto"`` before the SAT ladder.
+BNB_FIRST = 0.2
 
 
 class _Expired(Exception):
@@ -232,15 +236,19 @@ def _networkx_clique(graph: ContradictionGraph) -> list[int]:
 
 
 def clique_number(H: HypothesisClass, m: int, budget: float | None = None, *,
-                  method: str = "bnb", fast_paths: bool = True,
+                  method: str = "auto", fast_paths: bool = True,
                   max_vertices: int | None = DEFAULT_MAX_VERTICES) -> DimensionResult:
     """ω_m(H), the clique number of the contradiction graph G_m(H), with a witness clique.
 
     Returns a :class:`DimensionResult` of kind ``"clique"`` whose witness is a list of samples,
     each a list of m ``[LABEL, BIT]`` pairs (DESIGN.md), pairwise contradicting and each realised
     by H.  Bounds: max(clique found) ≤ ω_m ≤ min(2^m, |H|, greedy colouring number).
-    ``method`` is ``"bnb"`` (bitset branch and bound) or ``"networkx"`` (max_weight_clique);
-    ``fast_paths=False`` skips the VC/Littlestone shortcut (for benchmarks).  Raises
+    ``method``: ``"bnb"`` (bitset branch and bound), ``"sat"`` (the SAT ladder of
+    :mod:`ltheory.graphs.clique_sat`; the branch and bound where the graph has too many
+    non-edges for it), ``"auto"`` (default: the branch and bound for ``BNB_FIRST`` seconds, then
+    the SAT ladder from its incumbent if it has not finished) or ``"networkx"``
+    (max_weight_clique, the baseline); ``fast_paths=False`` skips the VC/Littlestone shortcut
+    (for benchmarks).  Raises
     :class:`InvalidInputError` for m < 1 or an empty class.
     """
     t0 = time.perf_counter()
@@ -274,10 +282,24 @@ def clique_number(H: HypothesisClass, m: int, budget: float | None = None, *,
     upper = min(upper, _greedy_colouring_bound(graph.adj))
     stats["colouring_bound"] = upper
     lower = len(witness)
-    vs, complete, nodes = max_clique(graph.adj, lower=lower, deadline=deadline, upper=upper)
-    stats["nodes"] = nodes
-    if len(vs) >= lower:
-        witness = graph.samples(vs)
+    use_sat = method in ("sat", "auto") and sat_applicable(graph)
+    complete = False
+    if not (method == "sat" and use_sat):
+        bnb_end = deadline
+        if method == "auto" and use_sat:
+            bnb_end = t0 + BNB_FIRST if deadline is None else min(deadline, t0 + BNB_FIRST)
+        vs, complete, nodes = max_clique(graph.adj, lower=lower, deadline=bnb_end, upper=upper)
+        stats["nodes"] = nodes
+        if len(vs) > lower:
+            witness, lower = graph.samples(vs), len(vs)
+    if not complete and lower < upper and use_sat:
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is None or left > 0:
+            vs, upper, complete, stats["sat"] = sat_clique(graph, lower, upper, budget=left)
+            if vs is not None and len(vs) > lower:
+                witness, lower = graph.samples(vs), len(vs)
+    elif method in ("sat", "auto") and not use_sat:
+        stats["sat"] = "not used: more non-edges than ltheory.graphs.clique_sat.MAX_NON_EDGES"
     value = len(witness)
     exact = complete or value >= upper
     return DimensionResult.proven("clique", value, value if exact else upper, witness,

@@ -50,8 +50,8 @@ from ltheory.errors import InvalidInputError
 from ltheory.sat.certify import verify_composed
 from ltheory.sat.encode import Realisation, reduced_problem
 
-__all__ = ["SOLVERS", "Enumeration", "as_composed", "enumerate_composed", "sat_littlestone",
-           "sat_threshold", "sat_vc"]
+__all__ = ["SOLVERS", "Deadline", "Enumeration", "as_composed", "enumerate_composed",
+           "sat_littlestone", "sat_threshold", "sat_vc", "solve_within"]
 
 SOLVERS = ("cadical195", "glucose42")
 _IDENTITY = Aggregation.parse("id")
@@ -66,7 +66,9 @@ def as_composed(H: HypothesisClass | ComposedClass) -> tuple[ComposedClass, bool
     raise InvalidInputError(f"expected a HypothesisClass or ComposedClass, got {type(H).__name__}")
 
 
-class _Deadline:
+class Deadline:
+    """A wall-clock deadline ``seconds`` from now (None: no deadline), for :func:`solve_within`."""
+
     def __init__(self, seconds: float | None) -> None:
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(
                 seconds, (int, float)) or not seconds > 0):
@@ -82,12 +84,12 @@ class _Deadline:
         return self.end is not None and time.perf_counter() >= self.end
 
 
-#: Seconds one solver slice aims at (``_solve``): the most a budget can be overrun by a slice.
+#: Seconds one solver slice aims at (``solve_within``): the most a budget can be overrun by a slice.
 _SLICE = 0.5
 
 
-def _solve(solver: Any, deadline: _Deadline, assumptions: list[int] | None = None
-           ) -> bool | None:
+def solve_within(solver: Any, deadline: Deadline, assumptions: list[int] | None = None
+                 ) -> bool | None:
     """Solve within the deadline (None = out of time); never raises on timeout.
 
     CaDiCaL in python-sat has no ``interrupt``, so budgets are enforced portably: the solver runs
@@ -181,7 +183,7 @@ def enumerate_composed(C: ComposedClass, limit: int = 200_000, budget: float | N
     """
     t0 = time.perf_counter()
     _check_solver(solver)
-    deadline = _Deadline(budget)
+    deadline = Deadline(budget)
     R = reduced_problem(C)
     found: list[list[int]] = []
     complete = False
@@ -193,7 +195,7 @@ def enumerate_composed(C: ComposedClass, limit: int = 200_000, budget: float | N
             complete = True
         while not complete and len(found) < limit:
             calls += 1
-            res = _solve(s, deadline)
+            res = solve_within(s, deadline)
             if res is None:
                 break
             if not res:
@@ -204,7 +206,7 @@ def enumerate_composed(C: ComposedClass, limit: int = 200_000, budget: float | N
             s.add_clause([-y if y in model else y for y in ys])
         if not complete and len(found) >= limit and not deadline.expired():
             calls += 1
-            complete = _solve(s, deadline) is False
+            complete = solve_within(s, deadline) is False
     comps = np.array(found, dtype=np.int64).reshape(len(found), C.arity)
     if len(found):
         rows = C.G.evaluate(*[C.classes[i].matrix[comps[:, i]] for i in range(C.arity)])
@@ -221,14 +223,14 @@ _EXACT = {"vc": vc_exact, "ldim": littlestone_exact, "tdim": threshold_exact}
 
 
 def _start(kind: str, H: Any, budget: float | None, solver: str, enumerate_limit: int
-           ) -> tuple[float, _Deadline, ComposedClass, bool, Any, DimensionResult | None]:
+           ) -> tuple[float, Deadline, ComposedClass, bool, Any, DimensionResult | None]:
     """The common prologue of the SAT drivers: (t0, deadline, C, explicit, partial, done).
 
     ``done`` is the final result when the class is empty or (composed classes) the AllSAT
     enumeration finished within ``enumerate_limit``; ``partial`` is an incomplete enumeration."""
     t0 = time.perf_counter()
     _check_solver(solver)
-    deadline = _Deadline(budget)
+    deadline = Deadline(budget)
     C, explicit = as_composed(H)
     if C.is_empty():
         return t0, deadline, C, explicit, None, _empty(kind, t0)
@@ -238,7 +240,7 @@ def _start(kind: str, H: Any, budget: float | None, solver: str, enumerate_limit
     return t0, deadline, C, explicit, partial, done
 
 
-def _via_enumeration(kind: str, C: ComposedClass, deadline: _Deadline, limit: int,
+def _via_enumeration(kind: str, C: ComposedClass, deadline: Deadline, limit: int,
                      solver: str, t0: float) -> tuple[DimensionResult | None, Enumeration]:
     """Exact result through SAT enumeration when it completes within ``limit`` hypotheses and
     3/4 of the remaining budget; otherwise (None, the partial enumeration)."""
@@ -266,7 +268,7 @@ class _OutOfTime(Exception):
 
 
 def _tree_problem(R: Any, d: int, solver: Any, symmetry: bool,
-                  deadline: _Deadline | None = None) -> Realisation:
+                  deadline: Deadline | None = None) -> Realisation:
     enc = Realisation(R, solver)
     for leaf in range(1 << d, 1 << (d + 1)):
         if deadline is not None and deadline.expired():
@@ -306,7 +308,7 @@ def _decode_tree(enc: Realisation, model: set[int], C: ComposedClass, d: int,
     return build(1)
 
 
-def _sample_seed(C: ComposedClass, deadline: _Deadline, samples: int, explicit: bool,
+def _sample_seed(C: ComposedClass, deadline: Deadline, samples: int, explicit: bool,
                  tuples: np.ndarray | None = None) -> tuple[int, Any]:
     """A quick certified lower bound: exact Ldim (budgeted) of a random sample of composed
     hypotheses, or of the given component tuples (e.g. a partial SAT enumeration)."""
@@ -398,7 +400,7 @@ def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = N
                 calls.append({"k": d, "what": "tree", "result": "interrupted (encoding)",
                               "seconds": round(time.perf_counter() - ts, 4)})
                 break
-            res = _solve(s, deadline)
+            res = solve_within(s, deadline)
             calls.append(_call_stats(s, "tree", d, res, time.perf_counter() - ts, 0)
                          | {"clauses": enc.n_clauses})
             if res is None:
@@ -468,7 +470,7 @@ def sat_vc(H: HypothesisClass | ComposedClass, budget: float | None = None,
                 for t in range(d):
                     for u in range(t):
                         enc.distinct(t, u)
-            res = _solve(s, deadline)
+            res = solve_within(s, deadline)
             calls.append(_call_stats(s, "shattered set", d, res, time.perf_counter() - ts, 0)
                          | {"clauses": enc.n_clauses})
             if res is None:
@@ -575,7 +577,7 @@ def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = Non
                     for x, y in zip(enc.slot(i), enc.slot(j), strict=True):
                         enc.add([-act, -x, -y])
             before = int(s.accum_stats().get("conflicts", 0))
-            res = _solve(s, deadline, assumptions=acts)
+            res = solve_within(s, deadline, assumptions=acts)
             calls.append(_call_stats(s, "ladder", k, res, time.perf_counter() - ts, before)
                          | {"clauses": enc.n_clauses})
             if res is None:
