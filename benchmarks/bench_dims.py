@@ -3,6 +3,7 @@
     python benchmarks/bench_dims.py            # everything, including the slow baseline (~1 min)
     python benchmarks/bench_dims.py --quick    # skip the frozenset baseline
     python benchmarks/bench_dims.py --vc-seeds 32   # the VC heuristic's tail over more seeds
+    python benchmarks/bench_dims.py --only vc-planted --vc-seeds 32   # the tail alone
     python benchmarks/bench_dims.py --only tdim --tdim-plain   # threshold part, with baseline
 
 Writes what it prints to benchmarks/results/dims.md and the figures to dims.json
@@ -241,16 +242,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--heavy", action="store_true",
                     help="also the VC of halfspaces g=5 dim=3 (~30 min, the refutation of every "
                          "5-set of 125 points against 247,178 dichotomies)")
-    ap.add_argument("--only", choices=["vc", "tdim"], default=None,
-                    help="run only the VC planted or the threshold benchmarks")
+    ap.add_argument("--only", choices=["vc", "vc-planted", "tdim"], default=None,
+                    help="run only the VC (planted and structured), the planted VC, or the "
+                         "threshold benchmarks")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     say(f"numpy {np.__version__}, python {sys.version.split()[0]}; load average at the start "
         f"(1, 5, 15 min): {os.getloadavg()}")
     if args.only is None:
         bench_ldim_random(args.quick)
-    if args.only in (None, "vc"):
+    if args.only in (None, "vc", "vc-planted"):
         bench_vc_planted(args.vc_seeds)
+    if args.only in (None, "vc"):
         bench_vc_structured(args.quick, args.heavy)
     if args.only is None:
         bench_ldim_intervals()
@@ -261,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     out = RESULTS / "quick" if args.quick else RESULTS
     out.mkdir(parents=True, exist_ok=True)
     say(f"load average at the end (1, 5, 15 min): {os.getloadavg()}")
-    stem = f"dims_{args.only}" if args.only else "dims"
+    stem = f"dims_{args.only.replace('-', '_')}" if args.only else "dims"
     cmd = "python benchmarks/bench_dims.py" + (" --quick" if args.quick else "") + (
         f" --vc-seeds {args.vc_seeds}" if args.vc_seeds != 8 else "") + (
         " --tdim-plain" if args.tdim_plain else "") + (" --heavy" if args.heavy else "") + (
