@@ -319,11 +319,17 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
         discrete = _few_outputs(mechanism, a0, b0, probe, pilot_ss.spawn(1)[0], executor,
                                 patterns=pattern_pilots)
         used += 2 * probe
-    cols = discrete if isinstance(discrete, tuple) else None
+    blocks = discrete if isinstance(discrete, tuple) and isinstance(discrete[0], tuple) \
+        else None
+    cols = discrete if isinstance(discrete, tuple) and blocks is None else None
     pool: dict | None = {} if pool_pilots else None   # dataset -> pooled discrete pilot counts
     if cols is not None:
         notes.append(f"pattern pilots: pairs ranked by the plug-in projection of the discrete "
                      f"coordinates {list(cols)} of the outputs")
+    if blocks is not None:
+        notes.append("pattern pilots per block: pairs ranked by the best plug-in projection of "
+                     "one block of discrete coordinates "
+                     f"{[f'{bl[0]}..{bl[-1]}' for bl in blocks]} of the outputs")
     sel_frac = float(audit_kw.get("selection_fraction", 0.1))
     n_final = runs // 2 if reuse_pilots else split_runs(runs, sel_frac)[1]
     test = audit_kw.get("certify", "binomial")
@@ -337,7 +343,24 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                 partial = True
                 break
             a, b = d["_pair"]
-            if discrete:
+            if blocks is not None:
+                got = _block_pilot(mechanism, a, b, pilot, int(s), executor, d, blocks)
+                used += 2 * (pilot // 2)
+                if got:
+                    d.update({"rung": rung, "pilot_runs": d["_n"] * 2,
+                              "projected_bound": max(
+                                  _plugin_projection(c, n_final, alpha, test)
+                                  for c in d["_blocks"]),
+                              "pilot_lower_bound": -np.inf, "pilot_point_estimate": None,
+                              "pilot_event": "plug-in per block (likelihood-ratio prefixes "
+                                             "of each block's codes; the best block)"})
+                    done.append(d)
+                    continue
+                notes.append(f"pair {d['pattern']!r}: too many distinct block codes for the "
+                             "plug-in pilot; ranked by a pilot audit")
+                for k in ("_blocks", "_n"):
+                    d.pop(k, None)
+            elif discrete:
                 got = _discrete_pilot(mechanism, a, b, pilot, int(s), executor, d, cols, pool)
                 used += 2 * (pilot // 2)       # spent whether or not the pilot could use them
                 if got:
@@ -396,7 +419,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                   executor=executor, **final_kw)
     ranking = []
     for d in alive:
-        for k in ("_pair", "_cells", "_n", "_pool"):
+        for k in ("_pair", "_cells", "_n", "_pool", "_blocks"):
             d.pop(k, None)
         ranking.append(d)
     return SearchReport(final, best["pattern"], a, b, tuple(ranking), n_candidates, partial,
@@ -431,12 +454,15 @@ def _draw_rows(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequenc
 
 
 def _few_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequence,
-                 executor: Any, patterns: bool = False) -> tuple[int, ...] | None | bool:
+                 executor: Any, patterns: bool = False
+                 ) -> tuple[int, ...] | tuple[tuple[int, ...], ...] | None | bool:
     """Whether n runs on each of a, b show at most ``PILOT_CELLS`` distinct outputs (and on
     average at least 4 runs per output).  With ``patterns``, when they do not but the
     low-cardinality coordinates (at most ``PATTERN_VALUES`` values each) take few joint values
     beside continuous ones, those coordinates (the discrete projection of the output, e.g. the
-    ⊤/⊥ pattern of a sparse vector that also releases values); else None / False."""
+    ⊤/⊥ pattern of a sparse vector that also releases values); when their joint values are
+    too many but they form at least two blocks of consecutive coordinates, each few-valued,
+    the blocks (a tuple of column tuples); else None / False."""
     if n < 1:
         return False
     rows = _draw_rows(mechanism, a, b, n, ss, executor)
@@ -450,9 +476,28 @@ def _few_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSeque
         return False
     card = [len(np.unique(pooled[:, j])) for j in range(pooled.shape[1])]
     cols = tuple(j for j, c in enumerate(card) if 1 < c <= PATTERN_VALUES)
-    if not cols or len(cols) == len(card) or len(np.unique(pooled[:, cols], axis=0)) > cap:
+    if not cols or len(cols) == len(card):
         return None
-    return cols
+    if len(np.unique(pooled[:, cols], axis=0)) <= cap:
+        return cols
+    # too many joint codes: the blocks (maximal runs of consecutive discrete coordinates, e.g.
+    # the codes of each sparse vector of a parallel composition), when each is few-valued
+    blocks = _runs(cols)
+    if len(blocks) < 2 or any(len(np.unique(pooled[:, list(bl)], axis=0)) > cap
+                              for bl in blocks):
+        return None
+    return blocks
+
+
+def _runs(cols: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """``cols`` (increasing) cut into maximal runs of consecutive indices."""
+    out: list[list[int]] = []
+    for j in cols:
+        if out and out[-1][-1] == j - 1:
+            out[-1].append(j)
+        else:
+            out.append([j])
+    return tuple(tuple(r) for r in out)
 
 
 def _dataset_key(ds: Any) -> str:
@@ -500,6 +545,32 @@ def _discrete_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, execut
                 got[0].setdefault(row.tobytes(), [row, 0])[1] += int(c)
             got[1] += n
         d["_pool"] = keys
+    return True
+
+
+def _block_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor: Any,
+                 d: dict, blocks: tuple[tuple[int, ...], ...]) -> bool:
+    """As ``_discrete_pilot``, with counts kept per block of columns (``d["_blocks"]``: one
+    ``{"_cells", "_n"}`` per block): each block's codes are a coarsening of the output, so the
+    plug-in projection of any one of them is a lower estimate of what the pair leaks, whether
+    or not the blocks are independent.  False when a block has too many codes for cells."""
+    n = runs // 2
+    rows = _draw_rows(mechanism, a, b, n, np.random.SeedSequence(seed), executor)
+    if rows is None:
+        return False
+    per = d.setdefault("_blocks", [{} for _ in blocks])
+    for bl, got in zip(blocks, per, strict=True):
+        x0, x1 = rows[0][:, list(bl)], rows[1][:, list(bl)]
+        cells = got.setdefault("_cells", {})
+        for j, x in enumerate((x0, x1)):
+            u, cnt = np.unique(x, axis=0, return_counts=True)
+            for row, c in zip(u, cnt, strict=True):
+                cells.setdefault(row.tobytes(), [row, 0, 0])[1 + j] += int(c)
+        got["_n"] = got.get("_n", 0) + n
+        if len(cells) > min(PILOT_CELLS, (2 * got["_n"]) // 4):
+            d.pop("_blocks")
+            return False
+    d["_n"] = d.get("_n", 0) + n
     return True
 
 
