@@ -258,6 +258,32 @@ class LinearScore:
         return self.label
 
 
+def _block_scores(feats: StructureFeatures, ws: list[np.ndarray]) -> list[LinearScore]:
+    """Naive-Bayes scores on the discrete blocks only, for outputs mixing blocks and continuous
+    coordinates: every block's pattern log-ratio summed (its likelihood ratio when the blocks are
+    independent, as the parts of a parallel composition are), and, with several blocks, each
+    block alone (its likelihood-ratio order: the Neyman–Pearson events of that block's
+    marginal).  The continuous coordinates' groups are left out: their per-coordinate cells
+    repeat what the codes say (a sparse vector's released value is 0 exactly when its code is
+    not ⊤) and add the noise of many weak cells (``ws``: the full naive-Bayes weights, the
+    continuous coordinates' groups first, as ``StructureFeatures.cells`` orders them)."""
+    owner = [-1] * sum(1 for c in feats.coords if not c.diff)
+    for i, bl in enumerate(feats.blocks):
+        owner += [i] if bl.patterns is not None else [i] * len(bl.cols)
+    keep_sets = [set(range(len(feats.blocks)))]
+    if len(feats.blocks) > 1:
+        keep_sets += [{i} for i in range(len(feats.blocks))]
+    out = []
+    for keep in keep_sets:
+        w = tuple(wi if o in keep else np.zeros_like(wi) for wi, o in zip(ws, owner, strict=True))
+        cols = [c for i in sorted(keep) for c in feats.blocks[i].cols]
+        what = (f"the {len(keep)} discrete blocks" if len(keep) > 1
+                else f"the block o[{cols[0]}..{cols[-1]}]")
+        out.append(LinearScore(feats, "cells", f"naive-Bayes log-ratio over the patterns of "
+                               f"{what}", w))
+    return out
+
+
 def structure_scores(fit0: Any, fit1: Any, seed: int = 0) -> tuple[list[LinearScore], list[str]]:
     """The naive-Bayes, sign-count and logistic scores (module docstring) fitted on the fit half
     ``(fit0, fit1)``; returns (scores, notes)."""
@@ -283,6 +309,8 @@ def structure_scores(fit0: Any, fit1: Any, seed: int = 0) -> tuple[list[LinearSc
             scores.append(LinearScore(feats, "cells-diff" if diff else "cells",
                                       f"naive-Bayes log-ratio over {len(ws)} {what}/pattern "
                                       "groups", tuple(ws)))
+        if ws and not diff and feats.blocks and feats.coords:
+            scores += _block_scores(feats, ws)
     # sign counts, over coordinates and over differences separately
     for diff in (False, True):
         w = []
