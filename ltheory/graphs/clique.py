@@ -221,10 +221,13 @@ def _colour_sort(P: int, adj: list[int], kmin: int) -> list[tuple[int, int]]:
     return out
 
 
-def _greedy_colouring_bound(adj: list[int]) -> int:
-    """Number of colours of a greedy colouring (an upper bound on ω)."""
-    coloured = _colour_sort((1 << len(adj)) - 1, adj, 1)
-    return coloured[-1][1] if coloured else 0
+def _greedy_colouring(adj: list[int]) -> np.ndarray:
+    """The colour (0, 1, ...) of every vertex in a greedy colouring: independent colour classes,
+    so the number of colours is an upper bound on ω."""
+    colours = np.zeros(len(adj), dtype=np.int64)
+    for v, col in _colour_sort((1 << len(adj)) - 1, adj, 1):
+        colours[v] = col - 1
+    return colours
 
 
 def _networkx_clique(graph: ContradictionGraph) -> list[int]:
@@ -279,7 +282,8 @@ def clique_number(H: HypothesisClass, m: int, budget: float | None = None, *,
         witness = graph.samples(vs)
         return DimensionResult.proven("clique", len(vs), len(vs), witness,
                                       seconds=time.perf_counter() - t0, stats=stats)
-    upper = min(upper, _greedy_colouring_bound(graph.adj))
+    colours = _greedy_colouring(graph.adj)
+    upper = min(upper, int(colours.max()) + 1 if len(colours) else 0)
     stats["colouring_bound"] = upper
     lower = len(witness)
     use_sat = method in ("sat", "auto") and sat_applicable(graph)
@@ -295,7 +299,8 @@ def clique_number(H: HypothesisClass, m: int, budget: float | None = None, *,
     if not complete and lower < upper and use_sat:
         left = None if deadline is None else deadline - time.perf_counter()
         if left is None or left > 0:
-            vs, upper, complete, stats["sat"] = sat_clique(graph, lower, upper, budget=left)
+            vs, upper, complete, stats["sat"] = sat_clique(graph, lower, upper, budget=left,
+                                                           colours=colours)
             if vs is not None and len(vs) > lower:
                 witness, lower = graph.samples(vs), len(vs)
     elif method in ("sat", "auto") and not use_sat:

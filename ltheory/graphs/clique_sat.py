@@ -19,8 +19,8 @@ model's chosen vertices are a clique of size ≥ t (checked edge by edge before 
 UNSAT answer proves ω(G) ≤ t − 1 (the solver and its conflict count are recorded; the upper
 bound rests on the solver, as every UNSAT bound of :mod:`ltheory.sat.search` does).  The classes
 are the sets I_h = {samples realised by h} (each vertex to the first hypothesis realising it: a
-partition into at most |H| independent sets, see :mod:`ltheory.graphs.clique`) or the greedy
-colouring's classes, whichever are fewer; K also bounds ω.
+partition into at most |H| independent sets, see :mod:`ltheory.graphs.clique`) or the classes
+of the branch and bound's greedy colouring, whichever are fewer; K also bounds ω.
 
 The formula has one clause per non-edge, so the ladder is used only when the graph has at most
 ``MAX_NON_EDGES`` of them (:func:`sat_applicable`); otherwise the branch and bound keeps the job.
@@ -79,30 +79,15 @@ def _hypothesis_classes(graph: ContradictionGraph) -> np.ndarray:
     return cls
 
 
-def _colour_classes(graph: ContradictionGraph) -> np.ndarray:
-    """Greedy colouring classes (independent sets) in vertex order."""
-    V = len(graph)
-    cls = np.full(V, -1, dtype=np.int64)
-    left = (1 << V) - 1
-    c = 0
-    while left:
-        free = left
-        while free:
-            low = free & -free
-            v = low.bit_length() - 1
-            cls[v] = c
-            left &= ~low
-            free &= ~graph.adj[v] & ~low
-        c += 1
-    return cls
-
-
 def sat_clique(graph: ContradictionGraph, lower: int, upper: int, *,
-               budget: float | None = None, solver: str = "cadical195"
+               budget: float | None = None, solver: str = "cadical195",
+               colours: np.ndarray | None = None
                ) -> tuple[list[int] | None, int, bool, dict[str, Any]]:
     """Climb from ``lower`` (a clique size already proven) towards ``upper`` (a proven bound):
     returns (a clique larger than ``lower`` as vertex indices, or None; the proven upper bound;
-    whether the answer is complete; stats).  ``budget`` seconds (None: no limit)."""
+    whether the answer is complete; stats).  ``budget`` seconds (None: no limit); ``colours``:
+    a colouring of the graph (colour per vertex; :func:`ltheory.graphs.clique.clique_number`
+    passes its greedy one), used as the classes when it has fewer than the hypotheses."""
     from pysat.card import ITotalizer
     from pysat.solvers import Solver
 
@@ -113,9 +98,9 @@ def sat_clique(graph: ContradictionGraph, lower: int, upper: int, *,
     t0 = time.perf_counter()
     deadline = Deadline(budget)
     V = len(graph)
-    by_h, by_colour = _hypothesis_classes(graph), _colour_classes(graph)
-    use_h = len(np.unique(by_h)) <= int(by_colour.max()) + 1
-    _, cls = np.unique(by_h if use_h else by_colour, return_inverse=True)
+    by_h = _hypothesis_classes(graph)
+    use_h = colours is None or len(np.unique(by_h)) <= len(np.unique(colours))
+    _, cls = np.unique(by_h if use_h else colours, return_inverse=True)
     K = int(cls.max()) + 1
     upper = min(upper, K)
     stats: dict[str, Any] = {"classes": K,
