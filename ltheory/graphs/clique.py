@@ -304,7 +304,8 @@ def clique_number(H: HypothesisClass, m: int, budget: float | None = None, *,
             if vs is not None and len(vs) > lower:
                 witness, lower = graph.samples(vs), len(vs)
     elif method in ("sat", "auto") and not use_sat:
-        stats["sat"] = "not used: more non-edges than ltheory.graphs.clique_sat.MAX_NON_EDGES"
+        stats["sat"] = ("not used: python-sat is not installed or the graph has more non-edges "
+                        "than ltheory.graphs.clique_sat.MAX_NON_EDGES")
     value = len(witness)
     exact = complete or value >= upper
     return DimensionResult.proven("clique", value, value if exact else upper, witness,

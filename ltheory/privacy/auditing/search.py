@@ -343,40 +343,34 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                 partial = True
                 break
             a, b = d["_pair"]
-            if blocks is not None:
-                got = _block_pilot(mechanism, a, b, pilot, int(s), executor, d, blocks)
-                used += 2 * (pilot // 2)
-                if got:
-                    d.update({"rung": rung, "pilot_runs": d["_n"] * 2,
-                              "projected_bound": max(
-                                  _plugin_projection(c, n_final, alpha, test)
-                                  for c in d["_blocks"]),
-                              "pilot_lower_bound": -np.inf, "pilot_point_estimate": None,
-                              "pilot_event": "plug-in per block (likelihood-ratio prefixes "
-                                             "of each block's codes; the best block)"})
-                    done.append(d)
-                    continue
-                notes.append(f"pair {d['pattern']!r}: too many distinct block codes for the "
-                             "plug-in pilot; ranked by a pilot audit")
-                for k in ("_blocks", "_n"):
-                    d.pop(k, None)
-            elif discrete:
-                got = _discrete_pilot(mechanism, a, b, pilot, int(s), executor, d, cols, pool)
+            if discrete:                       # plug-in pilots: counts of output cells
+                if blocks is not None:
+                    got = _block_pilot(mechanism, a, b, pilot, int(s), executor, d, blocks)
+                else:
+                    got = _discrete_pilot(mechanism, a, b, pilot, int(s), executor, d, cols,
+                                          pool)
                 used += 2 * (pilot // 2)       # spent whether or not the pilot could use them
                 if got:
-                    if "exact_epsilon" not in d:
-                        d["exact_epsilon"] = _exact(mechanism, a, b, float(claimed_delta),
-                                                    bool(pilot_kw.get("exact", True)))
+                    if blocks is not None:
+                        projected = max(_plugin_projection(c, n_final, alpha, test)
+                                        for c in d["_blocks"])
+                        event = ("plug-in per block (likelihood-ratio prefixes of each "
+                                 "block's codes; the best block)")
+                    else:
+                        if "exact_epsilon" not in d:
+                            d["exact_epsilon"] = _exact(mechanism, a, b, float(claimed_delta),
+                                                        bool(pilot_kw.get("exact", True)))
+                        projected = _plugin_projection(d, n_final, alpha, test, pool)
+                        event = "plug-in (likelihood-ratio prefixes of outputs)"
                     d.update({"rung": rung, "pilot_runs": d["_n"] * 2,
-                              "projected_bound": _plugin_projection(d, n_final, alpha, test,
-                                                                    pool),
-                              "pilot_lower_bound": -np.inf, "pilot_point_estimate": None,
-                              "pilot_event": "plug-in (likelihood-ratio prefixes of outputs)"})
+                              "projected_bound": projected, "pilot_lower_bound": -np.inf,
+                              "pilot_point_estimate": None, "pilot_event": event})
                     done.append(d)
                     continue
-                notes.append(f"pair {d['pattern']!r}: too many distinct outputs for the "
+                what = "block codes" if blocks is not None else "outputs"
+                notes.append(f"pair {d['pattern']!r}: too many distinct {what} for the "
                              "plug-in pilot; ranked by a pilot audit")
-                for k in ("_cells", "_n", "_pool"):
+                for k in ("_cells", "_n", "_pool", "_blocks"):
                     d.pop(k, None)
             r = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon,
                       claimed_delta=claimed_delta, runs=pilot, seed=int(s), alpha=alpha,
@@ -469,7 +463,7 @@ def _few_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSeque
     if rows is None:
         return False
     pooled = np.concatenate(rows)
-    cap = min(PILOT_CELLS, (2 * n) // 4)
+    cap = _cell_cap(n)
     if len(np.unique(pooled, axis=0)) <= cap:
         return True
     if not patterns:
@@ -523,17 +517,9 @@ def _discrete_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, execut
     if cols is not None:                       # the discrete projection of the outputs
         x0, x1 = x0[:, list(cols)], x1[:, list(cols)]
     cells = d.setdefault("_cells", {})
-    drawn = []
-    for j, x in enumerate((x0, x1)):
-        u, cnt = np.unique(x, axis=0, return_counts=True)
-        drawn.append((u, cnt))
-        for row, c in zip(u, cnt, strict=True):
-            key = row.tobytes()
-            if key not in cells:
-                cells[key] = [row, 0, 0]
-            cells[key][1 + j] += int(c)
+    drawn = _count_cells(cells, x0, x1)
     d["_n"] = d.get("_n", 0) + n
-    if len(cells) > min(PILOT_CELLS, (2 * d["_n"]) // 4):
+    if len(cells) > _cell_cap(d["_n"]):
         d.pop("_cells")
         d.pop("_n")
         return False
@@ -548,6 +534,24 @@ def _discrete_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, execut
     return True
 
 
+def _cell_cap(n: int) -> int:
+    """Most distinct outputs the plug-in pilots count as cells after n runs per dataset: at most
+    ``PILOT_CELLS``, and on average at least 4 runs per cell."""
+    return min(PILOT_CELLS, (2 * n) // 4)
+
+
+def _count_cells(cells: dict, x0: np.ndarray, x1: np.ndarray) -> list[tuple[np.ndarray, ...]]:
+    """Add the counts of the distinct rows of x0 (under a) and x1 (under b) to ``cells`` (key ->
+    [row, count under a, count under b]); returns each side's (distinct rows, counts)."""
+    drawn = []
+    for j, x in enumerate((x0, x1)):
+        u, cnt = np.unique(x, axis=0, return_counts=True)
+        drawn.append((u, cnt))
+        for row, c in zip(u, cnt, strict=True):
+            cells.setdefault(row.tobytes(), [row, 0, 0])[1 + j] += int(c)
+    return drawn
+
+
 def _block_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor: Any,
                  d: dict, blocks: tuple[tuple[int, ...], ...]) -> bool:
     """As ``_discrete_pilot``, with counts kept per block of columns (``d["_blocks"]``: one
@@ -560,14 +564,10 @@ def _block_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor:
         return False
     per = d.setdefault("_blocks", [{} for _ in blocks])
     for bl, got in zip(blocks, per, strict=True):
-        x0, x1 = rows[0][:, list(bl)], rows[1][:, list(bl)]
         cells = got.setdefault("_cells", {})
-        for j, x in enumerate((x0, x1)):
-            u, cnt = np.unique(x, axis=0, return_counts=True)
-            for row, c in zip(u, cnt, strict=True):
-                cells.setdefault(row.tobytes(), [row, 0, 0])[1 + j] += int(c)
+        _count_cells(cells, rows[0][:, list(bl)], rows[1][:, list(bl)])
         got["_n"] = got.get("_n", 0) + n
-        if len(cells) > min(PILOT_CELLS, (2 * got["_n"]) // 4):
+        if len(cells) > _cell_cap(got["_n"]):
             d.pop("_blocks")
             return False
     d["_n"] = d.get("_n", 0) + n
