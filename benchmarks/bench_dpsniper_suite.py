@@ -12,21 +12,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import time
 from pathlib import Path
 
-from ltheory.privacy.auditing.core import check_neighbours, min_runs
 from ltheory.privacy.auditing.exact import aligned, exact_epsilon
-from ltheory.privacy.auditing.search import audit_search, candidate_pairs
+from ltheory.privacy.auditing.plan import PILOT_SHARE, PLANNED_EVENTS
+from ltheory.privacy.auditing.search import audit_search
 from ltheory.privacy.statdp_mechanisms import dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
 PUBLISHED = HERE / "data" / "dpsniper_published.json"
 EPS = 0.1
 ALPHA = 0.05
-PILOT_SHARE = 0.12
 
 
 def family(event: str) -> str:
@@ -43,58 +41,14 @@ def family(event: str) -> str:
     return "linear discriminant" if event.startswith("(") else "other"
 
 
-MIN_PILOT = 20_000
-
-
-def plan(m, base, runs: int, seed: int) -> tuple[str, int, int, int, int]:
-    """(neighbour generator, pairs, rungs, pilot runs per pair in rung 0, final audit runs)
-    within ``runs``: the richest of (extended patterns, 3 rungs), (StatDP patterns, 3, 2 or 1
-    rungs) whose first-rung pilots get at least MIN_PILOT runs (smaller pilots cannot tell
-    pairs apart), using PILOT_SHARE of the budget."""
-    options = []
-    for gen in ("extended", "patterns"):
-        pairs = 0
-        for _, a, b in candidate_pairs(m, base, gen, seed):
-            try:
-                check_neighbours(m, a, b)
-                pairs += 1
-            except Exception:  # noqa: BLE001 - not a neighbour: not piloted
-                pass
-        top = 3 if pairs > 6 else 2 if pairs > 2 else 1
-        options += [(gen, pairs, r) for r in range(top, 0, -1)
-                    if gen == "patterns" or r == top]
-    for gen, pairs, rungs in options:
-        alive, weight = pairs, 0
-        for r in range(rungs):
-            weight += alive * 3 ** r
-            alive = -(-alive // 3)
-        pilot = max(int(PILOT_SHARE * runs / weight), 4 * min_runs(EPS, 0.0, ALPHA))
-        if pilot >= MIN_PILOT or (gen, rungs) == options[-1][::2]:
-            break
-    pilot_total = 0
-    alive = pairs
-    for r in range(rungs):
-        pilot_total += alive * pilot * 3 ** r
-        alive = -(-alive // 3)
-    margin = int(10 * math.sqrt(runs))          # Poisson certification counts fluctuate
-    return gen, pairs, rungs, pilot, runs - pilot_total - margin
-
-
-#: Events the final audit certifies (the best ones of the selection split, Bonferroni over them;
-#: the pilots certify one).  Two since round 5: on SVT34Parallel the selection split ranked the
-#: block event worth ~0.28 second, behind one worth ~0.2 (results/dpsniper_round5.md).
-EVENTS = 2
-
-
-def run_one(name: str, runs: int, seed: int, events: int = EVENTS) -> dict:
+def run_one(name: str, runs: int, seed: int, events: int = PLANNED_EVENTS) -> dict:
+    """One row: ``audit_search`` with ``total_runs=runs`` (the library's plan and planned
+    settings, plan.py), exact ε off in the pilots and the final audit (2^10-pattern quadratures
+    on SVT5/SVT6)."""
     m, base = dpsniper_suite(EPS)[name]
-    gen, pairs, rungs, pilot, final = plan(m, base, runs, seed)
     t = time.perf_counter()
-    s = audit_search(m, base, gen, claimed_epsilon=EPS, runs=final, pilot_runs=pilot,
-                     seed=seed, alpha=ALPHA, rungs=rungs, max_pairs=64, certify="auto",
-                     exact=False, pattern_pilots=True, events=events,
-                     pilot_options={"selection_fraction": 0.5, "events": 1,
-                                    "structure_events": False})
+    s = audit_search(m, base, claimed_epsilon=EPS, total_runs=runs, seed=seed, alpha=ALPHA,
+                     exact=False, events=events)
     secs = time.perf_counter() - t
     r = s.report
     exact = None
@@ -104,8 +58,10 @@ def run_one(name: str, runs: int, seed: int, events: int = EVENTS) -> dict:
                                            m.output_distribution(s.d1))[1:])
         except NotImplementedError:
             exact = None
+    p = s.plan
     return {"mechanism": name, "runs_budget": runs, "runs_used": s.total_runs,
-            "neighbours": gen, "pairs_piloted": pairs, "rungs": rungs, "pilot_runs_rung0": pilot,
+            "neighbours": p.neighbours, "pairs_piloted": p.pairs, "rungs": p.rungs,
+            "pilot_runs_rung0": p.pilot_runs,
             "final_runs": r.runs, "events_certified": events, "pair": s.pattern,
             "d0": list(s.d0), "d1": list(s.d1),
             "bound": r.epsilon_lower_bound, "point_estimate": r.epsilon_point_estimate,
@@ -139,8 +95,8 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--events", type=int, default=EVENTS,
-                    help=f"events the final audit certifies (default {EVENTS})")
+    ap.add_argument("--events", type=int, default=PLANNED_EVENTS,
+                    help=f"events the final audit certifies (default {PLANNED_EVENTS})")
     ap.add_argument("--from-partial", action="store_true",
                     help="only rebuild the JSON/Markdown from the per-row .partial.jsonl files")
     args = ap.parse_args()

@@ -133,7 +133,8 @@ def command(
     name: Annotated[str, typer.Argument(
         help="Mechanism (" + ", ".join(sorted(MECHANISMS)) + ") or learner audit case "
         "(ltheory.privacy.learners.audit_cases(), e.g. exponential/thresholds-n8-eps1).")],
-    runs: Annotated[int, typer.Option("--runs", help="Total runs (half per dataset).")],
+    runs: Annotated[int, typer.Option("--runs", help="Total runs (half per dataset); with "
+                                      "--search the whole budget, pilots included.")],
     param: Annotated[list[str] | None, typer.Option("--param", "-p",
                                                     help="Mechanism parameter k=v.")] = None,
     claimed_epsilon: Annotated[float | None, typer.Option(
@@ -147,7 +148,9 @@ def command(
     d0: Annotated[str | None, typer.Option("--d0", help="Dataset d0 as JSON.")] = None,
     d1: Annotated[str | None, typer.Option("--d1", help="Dataset d1 as JSON.")] = None,
     search: Annotated[bool, typer.Option("--search",
-                                         help="Search neighbours of d0 first.")] = False,
+                                         help="Search neighbours of d0 first (planned "
+                                         "within --runs: audit_search(total_runs=...)).")
+                      ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     plot: Annotated[str | None, typer.Option("--plot", help="PNG of the two output "
                                              "distributions, event marked.")] = None,
@@ -236,11 +239,12 @@ def command(
 
             prog.start()
         try:
+            found = None
             if search:
-                s = audit_search(m, a, claimed_epsilon=claimed_epsilon,
-                                 claimed_delta=claimed_delta, runs=runs, seed=seed,
-                                 alpha=alpha, progress=progress_cb, tradeoff=tradeoff)
-                report, a, b = s.report, s.d0, s.d1
+                found = audit_search(m, a, claimed_epsilon=claimed_epsilon,
+                                     claimed_delta=claimed_delta, total_runs=runs, seed=seed,
+                                     alpha=alpha, progress=progress_cb, tradeoff=tradeoff)
+                report, a, b = found.report, found.d0, found.d1
             else:
                 report = audit(m, a, b, claimed_epsilon=claimed_epsilon,
                                claimed_delta=claimed_delta, runs=runs, seed=seed,
@@ -258,9 +262,16 @@ def command(
     except ValueError as exc:  # a mechanism's own check of its parameters
         raise fail(f"{type(exc).__name__}: {exc}") from None
     if as_json:
-        typer.echo(report.dumps())
+        if found is None:
+            typer.echo(report.dumps())
+        else:   # the audit's report, plus what the search found and how it spent --runs
+            d = found.to_json()
+            out = d.pop("report")
+            d.pop("ranking")
+            out["search"] = d
+            typer.echo(json.dumps(out, ensure_ascii=False))
     else:
-        _print_report(report)
+        _print_report(report, found)
     raise typer.Exit(1 if report.verdict == "violation" else 0)
 
 
@@ -286,7 +297,7 @@ def _print_worst_case(w: Any) -> None:
     _print_rows(t, rows, w.notes)
 
 
-def _print_report(r: Any) -> None:
+def _print_report(r: Any, found: Any = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -304,7 +315,16 @@ def _print_report(r: Any) -> None:
                  "certification)"),
         ("seconds", f"{r.seconds:.2f}"),
     ]
-    _print_rows(t, rows, r.notes)
+    notes = tuple(r.notes)
+    if found is not None:
+        p = found.plan
+        rows += [("pair found", f"{found.pattern}: d0 = {json.dumps(found.d0)}, "
+                                f"d1 = {json.dumps(found.d1)}"),
+                 ("search", f"{p.pairs} pairs ({p.neighbours}), {p.rungs} rung(s), "
+                            f"{p.pilot_total} pilot runs; {found.total_runs} runs in all "
+                            f"(budget {p.total_runs})")]
+        notes += tuple(found.notes)
+    _print_rows(t, rows, notes)
 
 
 def _print_rows(table: Any, rows: list[tuple[str, Any]], notes: Any) -> None:

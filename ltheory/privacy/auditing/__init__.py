@@ -4,8 +4,9 @@ function of the public API.)"""
 
 from ltheory.privacy.auditing.core import AuditReport, audit, min_runs
 from ltheory.privacy.auditing.outputs import MechanismError
+from ltheory.privacy.auditing.plan import SearchPlan, search_plan
 from ltheory.privacy.auditing.search import SearchReport, audit_search
 from ltheory.privacy.auditing.worst_case import WorstCaseReport, audit_worst_case
 
-__all__ = ["AuditReport", "MechanismError", "SearchReport", "WorstCaseReport", "audit",
-           "audit_search", "audit_worst_case", "min_runs"]
+__all__ = ["AuditReport", "MechanismError", "SearchPlan", "SearchReport", "WorstCaseReport",
+           "audit", "audit_search", "audit_worst_case", "min_runs", "search_plan"]

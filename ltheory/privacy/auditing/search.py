@@ -69,7 +69,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -88,6 +88,12 @@ from ltheory.privacy.auditing.core import (
 from ltheory.privacy.auditing.events import SHRINK
 from ltheory.privacy.auditing.executors import resolve_executor, run_sampling
 from ltheory.privacy.auditing.outputs import batch_kind
+from ltheory.privacy.auditing.plan import (
+    PLANNED_EVENTS,
+    PLANNED_PILOT_OPTIONS,
+    SearchPlan,
+    search_plan,
+)
 from ltheory.privacy.stats import (
     clopper_pearson_lower,
     clopper_pearson_upper,
@@ -118,13 +124,15 @@ class SearchReport:
     partial: bool = False
     total_runs: int = 0
     notes: tuple[str, ...] = ()
+    plan: SearchPlan | None = None     # how a total_runs budget was spent (``search_plan``)
 
     def to_json(self) -> dict:
         """The search as a JSON-ready dict (the audit of the chosen pair under ``"report"``)."""
         return to_jsonable({"pattern": self.pattern, "d0": self.d0, "d1": self.d1,
                           "pairs_considered": self.pairs_considered, "partial": self.partial,
                           "total_runs": self.total_runs, "notes": list(self.notes),
-                          "ranking": list(self.ranking), "report": self.report.to_json()})
+                          "ranking": list(self.ranking), "report": self.report.to_json(),
+                          "plan": None if self.plan is None else asdict(self.plan)})
 
     def dumps(self, **kw: Any) -> str:
         """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
@@ -279,21 +287,57 @@ def neighbouring_candidates(mechanism: Any, dataset: Any, neighbours: Any, seed:
 
 
 def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
-                 claimed_epsilon: float, claimed_delta: float = 0.0, runs: int,
+                 claimed_epsilon: float, claimed_delta: float = 0.0, runs: int | None = None,
+                 total_runs: int | None = None,
                  pilot_runs: int | None = None, seed: int, alpha: float = 0.05,
-                 executor: Any = None, max_pairs: int = 64, rungs: int = 1,
+                 executor: Any = None, max_pairs: int = 64, rungs: int | None = None,
                  time_budget: float | None = None, pilot_options: dict | None = None,
                  discrete_pilots: bool = True, reuse_pilots: bool = False,
-                 pattern_pilots: bool = False, pool_pilots: bool = False,
+                 pattern_pilots: bool | None = None, pool_pilots: bool = False,
                  **audit_kw: Any) -> SearchReport:
     """Find the neighbouring pair where ``mechanism`` leaks most and audit it (module docstring).
-    ``pilot_runs`` (runs per pair in the first rung) defaults to max(runs // 20, 4 × the
-    minimum); ``rungs`` ≥ 1 rounds of successive halving; ``time_budget`` seconds for the
-    pilots (partial result when spent); ``audit_kw`` go to every ``audit`` call, and
-    ``pilot_options`` override them for the pilots (e.g. ``{"selection_fraction": 0.5,
-    "structure_events": False}``: better events from few runs, no classifier fits);
-    ``pool_pilots``: discrete pilots pool their counts per dataset across pairs (module
-    docstring)."""
+
+    Give exactly one of ``total_runs`` and ``runs``:
+
+    * ``total_runs``: the whole budget, pilots and probe included.  The search is planned by
+      ``plan.search_plan`` (neighbour generator, pairs, rungs, pilot runs, final runs) and uses
+      the settings measured best on DP-Sniper's suite unless given here: ``pattern_pilots=True``,
+      ``certify="auto"`` (``"binomial"`` when ``claimed_delta`` > 0), ``events=2`` and
+      ``pilot_options=plan.PLANNED_PILOT_OPTIONS``.  ``neighbours``, ``rungs`` and
+      ``pilot_runs`` then come from the plan (an explicit generator other than "auto" is kept).
+    * ``runs``: the final audit's runs; the pilots come on top.  ``pilot_runs`` (runs per pair
+      in the first rung) defaults to max(runs // 20, 4 × the minimum); ``rungs`` (default 1)
+      ≥ 1 rounds of successive halving.
+
+    ``time_budget`` seconds for the pilots (partial result when spent); ``audit_kw`` go to
+    every ``audit`` call, and ``pilot_options`` override them for the pilots (e.g.
+    ``{"selection_fraction": 0.5, "structure_events": False}``: better events from few runs,
+    no classifier fits); ``pool_pilots``: discrete pilots pool their counts per dataset across
+    pairs (module docstring)."""
+    if (runs is None) == (total_runs is None):
+        raise InvalidInputError("give exactly one of total_runs (the whole budget, pilots "
+                                "included: the search is planned) and runs (the final audit's "
+                                "runs, pilots on top)")
+    plan = None
+    if total_runs is not None:
+        if rungs is not None or pilot_runs is not None:
+            raise InvalidInputError("with total_runs the plan sets rungs and pilot_runs; pass "
+                                    "runs= to set them yourself")
+        plan = search_plan(mechanism, dataset, total_runs, claimed_epsilon=claimed_epsilon,
+                        claimed_delta=claimed_delta, alpha=alpha, seed=seed,
+                        neighbours=neighbours, max_pairs=max_pairs)
+        neighbours, rungs = plan.neighbours, plan.rungs
+        pilot_runs, runs = plan.pilot_runs, plan.final_runs
+        pattern_pilots = True if pattern_pilots is None else pattern_pilots
+        audit_kw.setdefault("certify", "auto" if float(claimed_delta) == 0 else "binomial")
+        audit_kw.setdefault("events", PLANNED_EVENTS)
+        if pilot_options is None:
+            pilot_options = dict(PLANNED_PILOT_OPTIONS)
+    rungs = 1 if rungs is None else rungs
+    pattern_pilots = bool(pattern_pilots)
+    if isinstance(runs, bool) or not isinstance(runs, int | np.integer):
+        raise InvalidInputError(f"runs must be an integer, got {runs!r}")
+    runs = int(runs)
     valid, n_candidates = neighbouring_candidates(mechanism, dataset, neighbours, seed, "audit")
     root = np.random.SeedSequence(seed)
     pilot_ss, final_ss, pick_ss = root.spawn(3)
@@ -417,7 +461,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
             d.pop(k, None)
         ranking.append(d)
     return SearchReport(final, best["pattern"], a, b, tuple(ranking), n_candidates, partial,
-                        used + final.runs, tuple(notes))
+                        used + final.runs, tuple(notes), plan)
 
 
 def _exact(mechanism: Any, a: Any, b: Any, delta: float, want: bool) -> float | None:
