@@ -121,7 +121,8 @@ def soundness_structure(n_audits: int = 200, runs: int = 100_000,
     return rows
 
 
-def soundness_planned(n_audits: int = 200, total_runs: int = 200_000) -> list[dict]:
+def soundness_planned(n_audits: int = 200, total_runs: int = 200_000,
+                      only: list[int] | None = None) -> list[dict]:
     """Issue 14: the exceedance measurement for planned neighbour searches
     (``audit_search(total_runs=...)``: the pilots choose the pair, the final audit certifies two
     events with Poisson run counts).  Each search's bound is compared with the exact ε of the
@@ -137,7 +138,9 @@ def soundness_planned(n_audits: int = 200, total_runs: int = 200_000) -> list[di
              ("truncated geometric, the suite's base", *suite["TruncatedGeometric"], None),
              ("4 Laplace at 0.25 in parallel, base 0 (every pair: eps 1)", par, (0.0,), 1.0)]
     rows = []
-    for label, m, base, known in cases:
+    for i, (label, m, base, known) in enumerate(cases):
+        if only is not None and i not in only:
+            continue
         t = time.perf_counter()
         cache: dict = {}
         above, bounds, pairs = 0, [], {}
@@ -246,20 +249,24 @@ def main() -> None:
     ap.add_argument("--soundness-structure", action="store_true",
                     help="only the issue-14 exceedance measurement (200 seeds per case)")
     ap.add_argument("--soundness-planned", action="store_true",
-                    help="only the exceedance measurement of planned searches (200 per case)")
+                    help="only the exceedance measurement of planned searches (--audits per "
+                         "case, --cases 0-3)")
     ap.add_argument("--audits", type=int, default=200,
                     help="with --soundness-structure: seeded audits per case")
     ap.add_argument("--cases", type=int, nargs="*", default=None,
-                    help="with --soundness-structure: only these case indices (0-4)")
+                    help="with --soundness-structure (0-4) or --soundness-planned (0-3): only "
+                         "these case indices")
     ap.add_argument("--certify", nargs="*", default=None,
                     help="with --soundness-structure: only these certification tests")
     args = ap.parse_args()
     if args.soundness_planned:
-        rows = soundness_planned(20 if args.quick else args.audits)
+        rows = soundness_planned(20 if args.quick else args.audits, only=args.cases)
         out = Path(__file__).resolve().parent / "results" / ("quick" if args.quick else "")
         out.mkdir(parents=True, exist_ok=True)
-        (out / "soundness_planned.json").write_text(json.dumps(rows, indent=1,
-                                                               ensure_ascii=False))
+        tag = "" if args.cases is None else "_" + "_".join(map(str, args.cases))
+        tag += "" if args.audits == 500 else f"_{args.audits}"
+        (out / f"soundness_planned{tag}.json").write_text(json.dumps(rows, indent=1,
+                                                                     ensure_ascii=False))
         return
     if args.soundness_structure:
         rows = soundness_structure(50 if args.quick else args.audits, only=args.cases,

@@ -41,7 +41,7 @@ def family(event: str) -> str:
     return "linear discriminant" if event.startswith("(") else "other"
 
 
-def run_one(name: str, runs: int, seed: int, events: int = PLANNED_EVENTS) -> dict:
+def run_one(name: str, runs: int, seed: int, events: int | str = PLANNED_EVENTS) -> dict:
     """One row: ``audit_search`` with ``total_runs=runs`` (the library's plan and planned
     settings, plan.py), exact ε off in the pilots and the final audit (2^10-pattern quadratures
     on SVT5/SVT6)."""
@@ -62,7 +62,8 @@ def run_one(name: str, runs: int, seed: int, events: int = PLANNED_EVENTS) -> di
     return {"mechanism": name, "runs_budget": runs, "runs_used": s.total_runs,
             "neighbours": p.neighbours, "pairs_piloted": p.pairs, "rungs": p.rungs,
             "pilot_runs_rung0": p.pilot_runs,
-            "final_runs": r.runs, "events_certified": events, "pair": s.pattern,
+            "final_runs": r.runs, "events_setting": events,
+            "events_certified": r.events_certified, "pair": s.pattern,
             "d0": list(s.d0), "d1": list(s.d1),
             "bound": r.epsilon_lower_bound, "point_estimate": r.epsilon_point_estimate,
             "exact_epsilon_at_pair": exact, "true_epsilon": getattr(m, "true_epsilon", None),
@@ -73,7 +74,7 @@ def run_one(name: str, runs: int, seed: int, events: int = PLANNED_EVENTS) -> di
 
 def markdown(rows: list[dict], published: dict) -> str:
     out = ["| mechanism | DP-Sniper (LR / NN) | ltheory | ratio | ceiling | family (test) | "
-           "pair found | runs | s |", "|---|---|---|---|---|---|---|---|---|"]
+           "events | pair found | runs | s |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         p = published[r["mechanism"]]
         lr, nn = p["logistic_regression"]["eps_lcb"], p["neural_network"]["eps_lcb"]
@@ -84,7 +85,8 @@ def markdown(rows: list[dict], published: dict) -> str:
                                                   if r.get("infeasible") else "")
         old = " ¹" if r.get("round") == 1 else ""
         out.append(f"| {r['mechanism']}{old} | {lr:.4f} / {nn:.4f} | {r['bound']:.4f} | "
-                   f"{ratio:.3f}{mark} | {ceil} | {r['family']} ({r['test']}) | {r['pair']} | "
+                   f"{ratio:.3f}{mark} | {ceil} | {r['family']} ({r['test']}) | "
+                   f"{r.get('events_certified', 1)} | {r['pair']} | "
                    f"{r['runs_used']:.3g} | {r['seconds']:.0f} |")
     return "\n".join(out)
 
@@ -95,8 +97,10 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--events", type=int, default=PLANNED_EVENTS,
-                    help=f"events the final audit certifies (default {PLANNED_EVENTS})")
+    ap.add_argument("--events", type=lambda x: x if x == "auto" else int(x),
+                    default=PLANNED_EVENTS,
+                    help=f"events the final audit certifies: a number or auto (default "
+                         f"{PLANNED_EVENTS})")
     ap.add_argument("--from-partial", action="store_true",
                     help="only rebuild the JSON/Markdown from the per-row .partial.jsonl files")
     args = ap.parse_args()
@@ -147,8 +151,8 @@ def main() -> None:
             r["infeasible"] = mech.get(r["mechanism"], {}).get("infeasible", {}).get(
                 f"{float(size):.0e}")
     meta = {"claimed_epsilon": EPS, "alpha": ALPHA, "pilot_share": PILOT_SHARE,
-            "events_certified": sorted({r.get("events_certified", 1) for t in tables.values()
-                                        for r in t["rows"]}),
+            "events": sorted({str(r.get("events_setting", r.get("events_certified", 1)))
+                              for t in tables.values() for r in t["rows"]}),
             "seed": args.seed, "cpus": os.cpu_count(), "load_at_end": os.getloadavg(),
             "published": str(PUBLISHED.relative_to(HERE.parent))}
     target.write_text(json.dumps({"meta": meta, "tables": tables}, indent=1,
@@ -156,9 +160,11 @@ def main() -> None:
     md = ["# DP-Sniper's suite at claimed ε = 0.1 (α = 0.05, pair found by ltheory's search)", "",
           "DP-Sniper: Bichsel et al. 2021 (IEEE S&P), published eps_lcb of its logistic-"
           "regression and neural-network runs (~2.3·10^8 runs, confidence 0.9); ratio = "
-          "ltheory / the larger.  Runs include the pair search's pilots.  The final audit "
-          f"certifies the {'/'.join(map(str, meta['events_certified']))} best events of its "
-          "selection split (Bonferroni over them).  Ceiling: the largest "
+          "ltheory / the larger.  Runs include the pair search's pilots.  Each row is "
+          "`audit_search(total_runs=runs)`: the library's plan (plan.py).  The final audit "
+          f"certifies events = {'/'.join(meta['events'])} of the best events of its selection "
+          "split (auto: one or two, decided on that split; Bonferroni over them; column "
+          "'events').  Ceiling: the largest "
           "bound any event on any pair of the search space certifies from exact probabilities "
           "with all runs spent on certification (runs/2 per dataset, expected counts; "
           "benchmarks/bench_dpsniper_ceilings.py, results/dpsniper_ceilings.json; blank where "

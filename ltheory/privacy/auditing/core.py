@@ -38,7 +38,13 @@ import numpy as np
 from ltheory.errors import InvalidInputError
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
-from ltheory.privacy.auditing.events import SCREEN, SHRINK, Candidate, select_events
+from ltheory.privacy.auditing.events import (
+    SCREEN,
+    SHRINK,
+    Candidate,
+    events_to_certify,
+    select_events,
+)
 from ltheory.privacy.auditing.executors import (
     chunk_runs,
     n_chunks,
@@ -116,7 +122,7 @@ def _same(d0: Any, d1: Any) -> bool:
 
 
 def _check_params(claimed_epsilon: Any, claimed_delta: Any, runs: Any, alpha: Any,
-                  selection_fraction: float, events: int) -> tuple[float, float, int, float]:
+                  selection_fraction: float, events: int | str) -> tuple[float, float, int, float]:
     try:
         eps = float(claimed_epsilon)
         delta = float(claimed_delta)
@@ -138,8 +144,9 @@ def _check_params(claimed_epsilon: Any, claimed_delta: Any, runs: Any, alpha: An
     if not (0.0 < selection_fraction < 1.0):
         raise InvalidInputError(f"selection_fraction must be in (0, 1), got "
                                 f"{selection_fraction!r}")
-    if not isinstance(events, int) or events < 1:
-        raise InvalidInputError(f"events must be an integer >= 1, got {events!r}")
+    if events != "auto" and (isinstance(events, bool) or not isinstance(events, int)
+                             or events < 1):
+        raise InvalidInputError(f"events must be an integer >= 1 or 'auto', got {events!r}")
     return eps, delta, int(runs), a
 
 
@@ -151,10 +158,10 @@ def split_runs(runs: int, selection_fraction: float) -> tuple[int, int]:
 
 
 def min_runs(claimed_epsilon: float, claimed_delta: float = 0.0, alpha: float = 0.05,
-             selection_fraction: float = 0.1, events: int = 1) -> int:
+             selection_fraction: float = 0.1, events: int | str = 1) -> int:
     """The fewest total runs whose best possible outcome (a perfectly separating event) could
     certify a bound above ``claimed_epsilon``."""
-    a_each = alpha / (2 * events)
+    a_each = alpha / (2 * (2 if events == "auto" else events))
 
     def ok(r: int) -> bool:
         _, n_c = split_runs(r, selection_fraction)
@@ -212,7 +219,7 @@ def exact_distributions(mechanism: Any, d0: Any, d1: Any) -> tuple[np.ndarray, n
 
 def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
           claimed_delta: float = 0.0, runs: int, seed: int | None, alpha: float = 0.05,
-          executor: Any = None, selection_fraction: float = 0.1, events: int = 1,
+          executor: Any = None, selection_fraction: float = 0.1, events: int | str = 1,
           tradeoff: bool | int = False, verify_neighbours: bool = True,
           progress: Callable[[int, int], None] | None = None,
           certify: str = "binomial", structure_events: bool = True,
@@ -226,7 +233,9 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
     draws fresh entropy, reported back); ``executor`` None (serial, or a local process pool from
     2·10^6 runs), "serial", "process", or any ``concurrent.futures.Executor``;
     ``selection_fraction`` the share of runs used to choose the event; ``events`` how many events
-    are certified (Bonferroni); ``tradeoff`` adds the (ε, δ) curve (True = 41 points, or an int):
+    are certified (Bonferroni), or "auto": one or two, decided on the selection split by
+    ``events.events_to_certify`` (the runner-up's expected gain against the Bonferroni cost);
+    ``tradeoff`` adds the (ε, δ) curve (True = 41 points, or an int):
     ``delta_lower_bound(ε) = p_lower − e^ε·p_upper`` for the certified event (sound at level α
     simultaneously for every ε) and, in exact mode, ``delta_exact(ε)``; ``verify_neighbours=False``
     skips the neighbour check (for relations the auditor cannot check); ``progress(done, total)``
@@ -285,7 +294,8 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
             raise InvalidInputError(f"selection_samples must be a pair (outputs on d0, outputs "
                                     f"on d1) of at least {MIN_SELECTION} runs each") from None
         n_sel, n_cert = 0, runs // 2
-    a_each = alpha / (2 * events)
+    k_max = 2 if events == "auto" else int(events)
+    a_each = alpha / (2 * k_max)
     if n_cert <= 0 or max_certifiable_epsilon(n_cert, a_each, delta) <= eps:
         need = min_runs(eps, delta, alpha, selection_fraction, events)
         raise InvalidInputError(f"runs={runs} is too few: even a perfectly separating event could "
@@ -333,10 +343,14 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         k0, k1 = batch_kind(s0), batch_kind(s1)
         if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
             raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
-        chosen: list[Candidate] = select_events(s0, s1, n_cert, a_each, delta, top=events,
+        chosen: list[Candidate] = select_events(s0, s1, n_cert, a_each, delta, top=k_max,
                                                 test=test, structure=structure_events,
                                                 lean=lean_events, shrink=selection_shrink,
                                                 screen=selection_screen)
+        if events == "auto":       # decided on the selection split: α/(2k) fixed from here
+            chosen, why = events_to_certify(chosen, n_cert, alpha, delta)
+            a_each = alpha / (2 * len(chosen))
+            notes.append(why)
         evs = [c.event for c in chosen]
         c0 = run_counting(ex, mechanism, d0, streams[2], n_c0, evs, tick)
         c1 = run_counting(ex, mechanism, d1, streams[3], n_c1, evs, tick)

@@ -33,11 +33,12 @@ from ltheory.privacy.auditing.core import check_neighbours, min_runs
 PILOT_SHARE = 0.12
 #: Fewest runs per pair in the first rung before the plan falls back to fewer pairs or rungs.
 MIN_PILOT = 20_000
-#: Events the planned final audit certifies (the best of its selection split, Bonferroni over
-#: them): on SVT34Parallel the split ranked the event worth ~0.28 second, and over seeds 1–8 on
-#: five rows two events removed the large misses for 0.3–1.7% elsewhere
-#: (results/dpsniper_round5.md, dpsniper_events_seeds.json).
-PLANNED_EVENTS = 2
+#: Events the planned final audit certifies: "auto", one or two decided on its selection split
+#: (``events.events_to_certify``).  Over 24 seed-rows of the suite at 2·10^7 (results/
+#: dpsniper_round6.md) it matched the better of one and two events on every one: two where the
+#: ranking was uncertain (a rare first event on Laplace, the block events of SVT34Parallel), one
+#: where a clear winner would only pay the Bonferroni step (ReportNoisyMax1, SVT1, SVT2).
+PLANNED_EVENTS = "auto"
 #: Pilot audits' settings in a planned search: half of each pilot selects (better events from
 #: few runs), one event, no classifier fits.
 PLANNED_PILOT_OPTIONS = {"selection_fraction": 0.5, "events": 1, "structure_events": False}

@@ -302,7 +302,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     * ``total_runs``: the whole budget, pilots and probe included.  The search is planned by
       ``plan.search_plan`` (neighbour generator, pairs, rungs, pilot runs, final runs) and uses
       the settings measured best on DP-Sniper's suite unless given here: ``pattern_pilots=True``,
-      ``certify="auto"`` (``"binomial"`` when ``claimed_delta`` > 0), ``events=2`` and
+      ``certify="auto"`` (``"binomial"`` when ``claimed_delta`` > 0), ``events="auto"`` and
       ``pilot_options=plan.PLANNED_PILOT_OPTIONS``.  ``neighbours``, ``rungs`` and
       ``pilot_runs`` then come from the plan (an explicit generator other than "auto" is kept).
     * ``runs``: the final audit's runs; the pilots come on top.  ``pilot_runs`` (runs per pair

@@ -1,0 +1,69 @@
+"""``audit(events="auto")``: one or two certified events, decided on the selection split
+(``events.events_to_certify``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ltheory.errors import InvalidInputError
+from ltheory.privacy import audit
+from ltheory.privacy.auditing.core import min_runs
+from ltheory.privacy.auditing.events import Candidate, Score, ThresholdEvent, events_to_certify
+from ltheory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse
+
+N_CERT = 7_899_875
+
+
+def _cand(t: float, projected: float, counts: tuple[int, int], n: int = 438_882) -> Candidate:
+    return Candidate(ThresholdEvent(Score(), t, False), 1, projected, counts, n, "poisson")
+
+
+def test_a_rare_first_event_gets_a_second() -> None:
+    """The Laplace row of the suite on seed 1: 'output ≤ −76.4' won the selection split on 70
+    vs 140 runs (worth 0.054), ahead of a frequent event worth 0.098."""
+    rare = _cand(-76.4, 0.2127, (70, 140))
+    frequent = _cand(-2.7, 0.0934, (156_260, 173_179))
+    chosen, why = events_to_certify([rare, frequent], N_CERT, 0.05, 0.0)
+    assert len(chosen) == 2 and "2 certified" in why
+
+
+def test_a_clear_winner_is_certified_alone() -> None:
+    strong = _cand(-2.7, 0.0934, (156_260, 173_179))
+    weak = _cand(5.0, 0.02, (60_000, 61_000))
+    chosen, why = events_to_certify([strong, weak], N_CERT, 0.05, 0.0)
+    assert chosen == [strong] and "1 certified" in why
+    # falsifiable: the same pair with the runner-up as good as the winner takes both
+    close = _cand(3.0, 0.0930, (150_000, 166_000))
+    assert len(events_to_certify([strong, close], N_CERT, 0.05, 0.0)[0]) == 2
+
+
+def test_one_candidate_is_one_event() -> None:
+    only = _cand(0.0, 0.1, (1_000, 1_200))
+    assert events_to_certify([only], N_CERT, 0.05, 0.0)[0] == [only]
+
+
+def test_audit_with_auto_events_certifies_one_or_two_and_says_why() -> None:
+    r = audit(RandomizedResponse(1.0), ((0, 0),), ((0, 1),), claimed_epsilon=1.0,
+              runs=200_000, seed=0, events="auto")
+    assert r.events_certified in (1, 2) and any("events=auto" in n for n in r.notes)
+    assert 0.8 < r.epsilon_lower_bound <= 1.0
+    lap = audit(LaplaceMechanism(1.0), ((0, 0),), ((0, 1),), claimed_epsilon=1.0,
+                runs=200_000, seed=1, events="auto", certify="auto")
+    assert lap.epsilon_lower_bound <= 1.0 and lap.events_certified in (1, 2)
+
+
+def test_auto_events_never_certifies_more_than_two() -> None:
+    r = audit(LaplaceMechanism(0.5), ((0, 0),), ((0, 1),), claimed_epsilon=0.5,
+              runs=100_000, seed=2, events="auto")
+    assert r.events_certified <= 2 and len(r.counts["bounds_per_event"]) <= 2
+
+
+@pytest.mark.parametrize("bad", ["two", 0, True, 1.5, None])
+def test_bad_events_are_clear_errors(bad) -> None:
+    with pytest.raises(InvalidInputError, match="events must be"):
+        audit(RandomizedResponse(1.0), ((0, 0),), ((0, 1),), claimed_epsilon=1.0,
+              runs=20_000, seed=0, events=bad)
+
+
+def test_min_runs_of_auto_is_that_of_two_events() -> None:
+    assert min_runs(0.5, events="auto") == min_runs(0.5, events=2)
