@@ -9,6 +9,7 @@ identical draws.
 
 Run:  nice -n 10 python benchmarks/bench_dpsniper_events.py [--rows Laplace SVT1 ...]
       [--seeds 1 2 ...] [--events 1 2 auto] [--runs 2e7]
+      python benchmarks/bench_dpsniper_events.py --table   (the Markdown table of the JSON)
 """
 
 from __future__ import annotations
@@ -21,11 +22,36 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_dpsniper_suite import run_one  # noqa: E402
+from bench_dpsniper_suite import PUBLISHED, run_one  # noqa: E402
 
 OUT = HERE / "results" / "dpsniper_events_seeds.json"
+WHAT = ("1 / 2 / auto certified events in the final audit of audit_search(total_runs=2e7) "
+        "(bench_dpsniper_suite.run_one: the library's plan, the suite's settings otherwise), "
+        "per row and seed, claimed eps 0.1, alpha 0.05; the pilots, pair and certification "
+        "draws of a seed are the same for every setting")
 DEFAULT = {"Laplace": range(1, 5), "ReportNoisyMax1": range(1, 9), "SVT1": range(1, 5),
            "SVT2": range(1, 4), "SVT34Parallel": range(1, 6)}
+
+
+def table(data: dict) -> str:
+    """One line per (row, seed): each setting's bound / DP-Sniper's (✓ when ≥ 1), and the
+    number of events auto certified."""
+    best = {r["mechanism"]: r["best"] for r in json.loads(PUBLISHED.read_text())["mechanisms"]}
+    by: dict = {}
+    for r in data["rows"]:
+        by.setdefault((r["name"], r["seed"]), {})[str(r["events"])] = r
+    def show(cell: dict, key: str, name: str) -> str:
+        if key not in cell:
+            return ""
+        q = cell[key]["bound"] / best[name]
+        k = f" ({cell[key]['certified']})" if key == "auto" else ""
+        return f"{q:.3f}{' ✓' if q >= 1 else ''}{k}"
+
+    lines = ["| row | seed | 1 event | 2 events | auto (k) |", "|---|---|---|---|---|"]
+    for (name, seed), cell in sorted(by.items()):
+        lines.append(f"| {name} | {seed} | " + " | ".join(show(cell, k, name) for k in
+                                                           ("1", "2", "auto")) + " |")
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -35,8 +61,14 @@ def main() -> None:
                     help="default: the seeds of the round-5 measurement per row")
     ap.add_argument("--events", nargs="*", default=["auto"])
     ap.add_argument("--runs", type=float, default=2e7)
+    ap.add_argument("--table", action="store_true", help="print the table of the JSON, run nothing")
     args = ap.parse_args()
     data = json.loads(OUT.read_text()) if OUT.exists() else {"rows": []}
+    data["what"] = WHAT
+    data.pop("dpsniper_best", None)        # benchmarks/data/dpsniper_published.json has them
+    if args.table:
+        print(table(data))
+        return
     for name in args.rows:
         for seed in args.seeds or DEFAULT.get(name, range(1, 9)):
             for ev in args.events:

@@ -162,9 +162,12 @@ def main() -> None:
           "regression and neural-network runs (~2.3·10^8 runs, confidence 0.9); ratio = "
           "ltheory / the larger.  Runs include the pair search's pilots.  Each row is "
           "`audit_search(total_runs=runs)`: the library's plan (plan.py).  The final audit "
-          f"certifies events = {'/'.join(meta['events'])} of the best events of its selection "
-          "split (auto: one or two, decided on that split; Bonferroni over them; column "
-          "'events').  Ceiling: the largest "
+          + ("certifies the best event of its selection split, or the two best (events="
+             "auto: decided on that split; Bonferroni over them; column 'events')"
+             if meta["events"] == ["auto"] else
+             f"certifies the {'/'.join(meta['events'])} best events of its selection split "
+             "(Bonferroni over them)")
+          + ".  Ceiling: the largest "
           "bound any event on any pair of the search space certifies from exact probabilities "
           "with all runs spent on certification (runs/2 per dataset, expected counts; "
           "benchmarks/bench_dpsniper_ceilings.py, results/dpsniper_ceilings.json; blank where "

@@ -67,3 +67,27 @@ def test_bad_events_are_clear_errors(bad) -> None:
 
 def test_min_runs_of_auto_is_that_of_two_events() -> None:
     assert min_runs(0.5, events="auto") == min_runs(0.5, events=2)
+
+
+def test_nested_events_count_as_one_bet() -> None:
+    """Two nested tail thresholds (0.5% of their runs apart) with nearly the same projection:
+    without their overlap the
+    rule sees two independent bets and certifies both; with the selection samples it sees the
+    difference of two nearly identical estimates and certifies one (falsifiable both ways)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    s0 = rng.laplace(0.0, 10.0, 400_000)
+    s1 = rng.laplace(1.0, 10.0, 400_000)
+    n = 200_000                       # the half that scored the candidates
+    a = ThresholdEvent(Score(), -20.0, False)
+    b = ThresholdEvent(Score(), -20.05, False)
+    ka = (int((s0[n:] <= -20.0).sum()), int((s1[n:] <= -20.0).sum()))
+    kb = (int((s0[n:] <= -20.05).sum()), int((s1[n:] <= -20.05).sum()))
+    c1 = Candidate(a, 1, 0.0900, ka, n, "poisson")
+    c2 = Candidate(b, 1, 0.0899, kb, n, "poisson")
+    assert len(events_to_certify([c1, c2], N_CERT, 0.05, 0.0)[0]) == 2
+    assert len(events_to_certify([c1, c2], N_CERT, 0.05, 0.0, (s0, s1))[0]) == 1
+    # two disjoint events with the same projections stay two bets
+    c3 = Candidate(ThresholdEvent(Score(), 20.0, True), 0, 0.0899, kb[::-1], n, "poisson")
+    assert len(events_to_certify([c1, c3], N_CERT, 0.05, 0.0, (s0, s1))[0]) == 2

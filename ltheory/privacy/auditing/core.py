@@ -348,7 +348,7 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
                                                 lean=lean_events, shrink=selection_shrink,
                                                 screen=selection_screen)
         if events == "auto":       # decided on the selection split: α/(2k) fixed from here
-            chosen, why = events_to_certify(chosen, n_cert, alpha, delta)
+            chosen, why = events_to_certify(chosen, n_cert, alpha, delta, (s0, s1))
             a_each = alpha / (2 * len(chosen))
             notes.append(why)
         evs = [c.event for c in chosen]

@@ -450,7 +450,8 @@ def _pick(blocks: list[_Block], delta: float, screen: float | None) -> list[Cand
     return cands
 
 
-def events_to_certify(cands: list[Candidate], n_cert: int, alpha: float, delta: float
+def events_to_certify(cands: list[Candidate], n_cert: int, alpha: float, delta: float,
+                      samples: tuple[Batch, Batch] | None = None
                       ) -> tuple[list[Candidate], str]:
     """How many of the two best candidates to certify (``audit(events="auto")``), decided on
     the selection split alone — so the Bonferroni level α/(2k) is fixed before any
@@ -459,17 +460,19 @@ def events_to_certify(cands: list[Candidate], n_cert: int, alpha: float, delta: 
     Certifying the second event as well costs the first the step from α/2 to α/4 per bound
     (its projected bound at α/2 minus at α/4, frequencies unshrunk); it gains
     E[(v2 − v1)⁺], the expected excess of the second event's true value over the first's,
-    with v_i ~ N(projected_i, s_i²) and s_i = sqrt(1/(k0+½) + 1/(k1+½)) the standard error of
-    the log-ratio on the selection counts.  Two events when the gain exceeds the cost: a rare
-    event ranked first on a few dozen runs (Laplace, suite seed 1: 70 vs 140 runs, worth 0.054
-    against 0.098 for the runner-up) gets its insurance, two far-apart candidates do not pay
-    for it.  Returns (the candidates to certify, a note saying why)."""
+    with v2 − v1 ~ N(projected_2 − projected_1, σ²) and σ² the variance of the difference of
+    the two log-ratio estimates on the selection counts: Σ over both datasets of
+    1/k_A + 1/k_B − 2·s·k_AB/(k_A·k_B) (k_AB runs in both events, s = +1 when the events
+    point the same way, −1 otherwise; each count +½), from ``samples`` (the selection split,
+    scaled to the half that scored the candidates), or without the overlap term when
+    ``samples`` is None.  Nested or overlapping events thus count as one bet, not two.
+    Two events when the gain exceeds the cost: a rare event ranked first on a few dozen runs
+    (Laplace, suite seed 1: 70 vs 140 runs, worth 0.054 against 0.098 for the runner-up) gets
+    its insurance; a clear winner, or a runner-up that is nearly the same event, does not.
+    Returns (the candidates to certify, a note saying why)."""
     if len(cands) < 2:
         return cands[:1], "events=auto: one candidate event, one certified"
     c1, c2 = cands[0], cands[1]
-
-    def se(c: Candidate) -> float:
-        return math.sqrt(sum(1.0 / (k + 0.5) for k in c.sel_counts))
 
     def plug(c: Candidate, a_each: float) -> float:
         k0, k1 = c.sel_counts
@@ -480,9 +483,20 @@ def events_to_certify(cands: list[Candidate], n_cert: int, alpha: float, delta: 
     def finite(x: float) -> float:
         return x if math.isfinite(x) else 0.0
 
+    if samples is not None and len(samples[0]) and len(samples[1]):
+        sign = 1.0 if c1.direction == c2.direction else -1.0
+        var = 0.0
+        for b in samples:
+            a1, a2 = c1.event.contains(b), c2.event.contains(b)
+            ka, kb = np.count_nonzero(a1) + 0.5, np.count_nonzero(a2) + 0.5
+            kab = float(np.count_nonzero(a1 & a2))
+            var += 1 / ka + 1 / kb - 2 * sign * kab / (ka * kb)
+        var *= len(samples[0]) / max(c1.sel_n, 1)     # to the size that scored them
+    else:
+        var = sum(1.0 / (k + 0.5) for k in (*c1.sel_counts, *c2.sel_counts))
+    sigma = math.sqrt(max(var, 1e-12))
     cost = max(finite(plug(c1, alpha / 2)) - finite(plug(c1, alpha / 4)), 0.0)
     mu = finite(c2.projected) - finite(c1.projected)
-    sigma = math.hypot(se(c1), se(c2))
     z = mu / sigma
     gain = mu * 0.5 * math.erfc(-z / math.sqrt(2)) + sigma * math.exp(-z * z / 2) / math.sqrt(
         2 * math.pi)
