@@ -125,8 +125,9 @@ def soundness_planned(n_audits: int = 200, total_runs: int = 200_000,
                       only: list[int] | None = None) -> list[dict]:
     """Issue 14: the exceedance measurement for planned neighbour searches
     (``audit_search(total_runs=...)``: the pilots choose the pair, the final audit certifies one
-    or two events, ``events="auto"``, with Poisson run counts).  Each search's bound is compared with the exact ε of the
-    pair it chose; bound > exact counts as an exceedance (the target: at most α = 5%)."""
+    or two events, ``events="auto"``, with Poisson run counts).  Each search's bound is compared
+    with the exact ε of the pair it chose; bound > exact counts as an exceedance (the target: at
+    most α = 5%)."""
     from ltheory.privacy.auditing.exact import aligned
     from ltheory.privacy.statdp_mechanisms import NoisyHist, Parallel, dpsniper_suite
 
