@@ -33,24 +33,25 @@ DEFAULT = {"Laplace": range(1, 5), "ReportNoisyMax1": range(1, 9), "SVT1": range
            "SVT2": range(1, 4), "SVT34Parallel": range(1, 6)}
 
 
+def _cell(cell: dict, key: str, best: float) -> str:
+    """One setting's bound / DP-Sniper's (✓ when ≥ 1; auto: with the events it certified)."""
+    if key not in cell:
+        return ""
+    q = cell[key]["bound"] / best
+    k = f" ({cell[key]['certified']})" if key == "auto" else ""
+    return f"{q:.3f}{' ✓' if q >= 1 else ''}{k}"
+
+
 def table(data: dict) -> str:
-    """One line per (row, seed): each setting's bound / DP-Sniper's (✓ when ≥ 1), and the
-    number of events auto certified."""
+    """One line per (row, seed) with each setting's bound over DP-Sniper's."""
     best = {r["mechanism"]: r["best"] for r in json.loads(PUBLISHED.read_text())["mechanisms"]}
     by: dict = {}
     for r in data["rows"]:
         by.setdefault((r["name"], r["seed"]), {})[str(r["events"])] = r
-    def show(cell: dict, key: str, name: str) -> str:
-        if key not in cell:
-            return ""
-        q = cell[key]["bound"] / best[name]
-        k = f" ({cell[key]['certified']})" if key == "auto" else ""
-        return f"{q:.3f}{' ✓' if q >= 1 else ''}{k}"
-
     lines = ["| row | seed | 1 event | 2 events | auto (k) |", "|---|---|---|---|---|"]
     for (name, seed), cell in sorted(by.items()):
-        lines.append(f"| {name} | {seed} | " + " | ".join(show(cell, k, name) for k in
-                                                           ("1", "2", "auto")) + " |")
+        lines.append(f"| {name} | {seed} | "
+                     + " | ".join(_cell(cell, k, best[name]) for k in ("1", "2", "auto")) + " |")
     return "\n".join(lines)
 
 

@@ -157,11 +157,17 @@ def split_runs(runs: int, selection_fraction: float) -> tuple[int, int]:
     return n_sel, max(per - n_sel, 0)
 
 
+def _max_events(events: int | str) -> int:
+    """The most events an ``events`` setting certifies (Bonferroni over them): 2 for "auto"
+    (``events.events_to_certify`` picks one or two), else the number itself."""
+    return 2 if events == "auto" else int(events)
+
+
 def min_runs(claimed_epsilon: float, claimed_delta: float = 0.0, alpha: float = 0.05,
              selection_fraction: float = 0.1, events: int | str = 1) -> int:
     """The fewest total runs whose best possible outcome (a perfectly separating event) could
     certify a bound above ``claimed_epsilon``."""
-    a_each = alpha / (2 * (2 if events == "auto" else events))
+    a_each = alpha / (2 * _max_events(events))
 
     def ok(r: int) -> bool:
         _, n_c = split_runs(r, selection_fraction)
@@ -294,8 +300,7 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
             raise InvalidInputError(f"selection_samples must be a pair (outputs on d0, outputs "
                                     f"on d1) of at least {MIN_SELECTION} runs each") from None
         n_sel, n_cert = 0, runs // 2
-    k_max = 2 if events == "auto" else int(events)
-    a_each = alpha / (2 * k_max)
+    a_each = alpha / (2 * _max_events(events))
     if n_cert <= 0 or max_certifiable_epsilon(n_cert, a_each, delta) <= eps:
         need = min_runs(eps, delta, alpha, selection_fraction, events)
         raise InvalidInputError(f"runs={runs} is too few: even a perfectly separating event could "
@@ -343,8 +348,9 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         k0, k1 = batch_kind(s0), batch_kind(s1)
         if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
             raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
-        chosen: list[Candidate] = select_events(s0, s1, n_cert, a_each, delta, top=k_max,
-                                                test=test, structure=structure_events,
+        chosen: list[Candidate] = select_events(s0, s1, n_cert, a_each, delta,
+                                                top=_max_events(events), test=test,
+                                                structure=structure_events,
                                                 lean=lean_events, shrink=selection_shrink,
                                                 screen=selection_screen)
         if events == "auto":       # decided on the selection split: α/(2k) fixed from here
