@@ -21,6 +21,8 @@ Candidate families (all chosen on the *selection* split only; DESIGN.md, "audit"
 * **Structure scores** (``features``, vector outputs): naive-Bayes log-ratios over coordinate
   and ⊤/⊥-pattern groups, sign counts of coordinates (or first differences) against their
   medians, and a logistic-regression classifier on structure features; their threshold events.
+  The sign counts' positions are projected from the independence model of ``count_model``
+  (per-coordinate frequencies from every run) when the observed counts fit it.
 
 Each candidate is scored by the bound it is *projected* to give on the certification split
 (selection-split frequencies, shrunk to their one-sided 98% Clopper–Pearson bounds, scaled to
@@ -40,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from ltheory.privacy.auditing.count_model import model_projections
 from ltheory.privacy.auditing.features import structure_scores
 from ltheory.privacy.auditing.outputs import Batch, batch_kind
 from ltheory.privacy.stats import (
@@ -274,6 +277,9 @@ class _Block:
     cb: np.ndarray
     n_ev: int
     make: Any
+    #: projections from the independence model of ``count_model`` (the screen then credits
+    #: the family as a whole: the model, not a position's own few runs, places the cut)
+    modelled: bool = False
 
 
 # --------------------------------------------------------------------------- selection
@@ -406,10 +412,17 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
     ge1 = n_ev - np.searchsorted(v1, grid, side="left")
     le0 = np.searchsorted(v0, grid, side="right")
     le1 = np.searchsorted(v1, grid, side="right")
+    model = None
+    if getattr(score, "kind", None) == "signs" and len(v0) == len(v1):
+        (i0, w), (i1, _) = score.signs(ev[0]), score.signs(ev[1])
+        model = model_projections(
+            i0, i1, w, grid,
+            lambda ca, cb: _projected(ca, cb, n_ev, n_cert, a_each, delta, test, 0.5), shrink)
     for geq, (k0, k1) in ((True, (ge0, ge1)), (False, (le0, le1))):
         for direction in (0, 1):
             ca, cb = (k0, k1) if direction == 0 else (k1, k0)
-            proj = _projected(ca, cb, n_ev, n_cert, a_each, delta, test, shrink)
+            proj = _projected(ca, cb, n_ev, n_cert, a_each, delta, test, shrink) \
+                if model is None else model[(geq, direction)]
 
             def make(i: int, credible: bool, ca: np.ndarray = ca, cb: np.ndarray = cb,
                      proj: np.ndarray = proj, k0: np.ndarray = k0, k1: np.ndarray = k1,
@@ -419,7 +432,7 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
                                  _best_test(ca[i], cb[i], n_ev, n_cert, a_each, delta, test,
                                             shrink), credible)
 
-            out.append(_Block(proj, ca, cb, n_ev, make))
+            out.append(_Block(proj, ca, cb, n_ev, make, model is not None))
 
 
 def credible_positions(ca: np.ndarray, cb: np.ndarray, n_ev: int, delta: float,
@@ -436,6 +449,8 @@ def _pick(blocks: list[_Block], delta: float, screen: float | None) -> list[Cand
     masks = [credible_positions(b.ca, b.cb, b.n_ev, delta, screen / n_pos)
              if screen is not None and n_pos else np.zeros(len(b.proj), dtype=bool)
              for b in blocks]
+    masks = [np.isfinite(b.proj) if b.modelled and m.any() else m
+             for b, m in zip(blocks, masks, strict=True)]
     any_credible = any(m.any() for m in masks)
     cands = []
     for b, m in zip(blocks, masks, strict=True):

@@ -27,7 +27,9 @@ Scores (each a ``LinearScore`` of groups of features, picklable, so events run o
   independent (RAPPOR bits, parallel compositions, noisy histograms);
 * ``count`` — the number of continuous coordinates (or differences) on the side of their median
   that the fit half says is more likely under d0: the sign statistic, near-sufficient for many
-  small Laplace shifts (LaplaceParallel), where the sum of coordinates is not;
+  small Laplace shifts (LaplaceParallel), where the sum of coordinates is not.  Where to cut it
+  is chosen from the independence model of ``count_model`` when the counts fit it (a tail
+  position's own few runs cannot resolve the best cut);
 * ``logistic`` — a logistic-regression classifier of d0 against d1 on all features
   (scikit-learn, L2, lbfgs; skipped with a note if scikit-learn is missing).  Logistic
   regression rather than gradient boosting: its score is linear in the features, so with these
@@ -256,6 +258,19 @@ class LinearScore:
 
     def describe(self) -> str:
         return self.label
+
+    def signs(self, b: Any) -> tuple[np.ndarray, np.ndarray]:
+        """For a "signs" score: the indicators ``1[o_j above its median]`` (runs × m) of the
+        coordinates it counts, and their signs (±1), so that the score is ``indicators @ signs``
+        (``count_model``)."""
+        if self.kind != "signs":
+            raise ValueError(f"signs() is for sign-count scores, not {self.kind!r}")
+        a = np.asarray(b, dtype=float)
+        used = [(c, float(w[0])) for c, w in zip(self.features.coords, self.weights, strict=True)
+                if w[0] != 0]
+        ind = np.column_stack([c.above(c.values(a)) for c, _ in used]) if used \
+            else np.zeros((len(a), 0))
+        return ind, np.array([s for _, s in used])
 
 
 def _block_scores(feats: StructureFeatures, ws: list[np.ndarray]) -> list[LinearScore]:
