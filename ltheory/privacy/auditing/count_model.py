@@ -21,10 +21,13 @@ estimated from *every* eval-half run.  ``model_projections`` then
    an expected count ≥ ``MIN_EXPECTED``; df = bins − 1).  If either test rejects at
    ``GOF_LEVEL`` (dependent coordinates: sparse-vector codes, prefix sums) there is no model
    and the empirical projections stand;
-3. projects each position from the model's expected counts, and shrinks like the empirical
-   projection does: the ``quantile`` (the selection's shrink level, 2% by default) of the
-   projection over a parametric bootstrap of the ``p_j`` (binomial resampling, ``BOOTSTRAP``
-   draws, fixed seed), so a position is worth what the model says with 98% confidence.
+3. projects each position from the model's tail probabilities, shrunk as the empirical
+   projection shrinks its frequencies: the more likely side's to its lower ``quantile`` and the
+   other side's to its upper one (the selection's shrink level, 2% by default), over a
+   parametric bootstrap of the ``p_j`` (binomial resampling, ``BOOTSTRAP`` draws, fixed seed).
+   A first version took the 2% quantile of the projection itself (one shrink, not one per
+   side): it favoured the model over the other families' doubly shrunk projections, and the
+   count took PrefixSum's row at 2·10^7 from the logistic classifier (0.940 → 0.861).
 
 Only the *choice* of the event moves: the model sees selection runs only, and the chosen event is
 certified on fresh runs by the same test as every other.  A wrong model costs power, never
@@ -137,7 +140,8 @@ def model_projections(ind0: np.ndarray, ind1: np.ndarray, w: np.ndarray, grid: n
         for direction in (0, 1):
             ta, tb = (t0, t1) if direction == 0 else (t1, t0)
             na, nb = (n0, n1) if direction == 0 else (n1, n0)
-            proj = np.asarray(project(ta * na, tb * nb), dtype=float)
-            proj = np.where(np.isnan(proj), -np.inf, proj)
-            out[(geq, direction)] = np.quantile(proj, quantile, axis=0, method="lower")
+            ka = np.quantile(ta, quantile, axis=0, method="lower") * na
+            kb = np.quantile(tb, 1.0 - quantile, axis=0, method="higher") * nb
+            proj = np.asarray(project(ka, kb), dtype=float)
+            out[(geq, direction)] = np.where(np.isnan(proj), -np.inf, proj)
     return out
