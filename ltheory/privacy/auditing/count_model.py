@@ -25,9 +25,9 @@ estimated from *every* eval-half run.  ``model_projections`` then
    projection shrinks its frequencies: the more likely side's to its lower ``quantile`` and the
    other side's to its upper one (the selection's shrink level, 2% by default), over a
    parametric bootstrap of the ``p_j`` (binomial resampling, ``BOOTSTRAP`` draws, fixed seed).
-   A first version took the 2% quantile of the projection itself (one shrink, not one per
-   side): it favoured the model over the other families' doubly shrunk projections, and the
-   count took PrefixSum's row at 2·10^7 from the logistic classifier (0.940 → 0.861).
+   A well-estimated cut can still beat a stronger event that is estimated noisily: PrefixSum
+   at 2·10^7, where the count of first differences displaced the logistic classifier
+   (0.940 → 0.861; benchmarks/results/dpsniper_round7.md).
 
 Only the *choice* of the event moves: the model sees selection runs only, and the chosen event is
 certified on fresh runs by the same test as every other.  A wrong model costs power, never
