@@ -126,15 +126,17 @@ def model_projections(ind0: np.ndarray, ind1: np.ndarray, w: np.ndarray, grid: n
     g0, lo = signed_count_pmf(b0, w)
     g1, _ = signed_count_pmf(b1, w)
     values = lo + np.arange(g0.shape[-1])
-    # P(S ≥ t) and P(S ≤ t) for each bootstrap draw and grid point
     ge_idx = np.searchsorted(values, grid, side="left")
     le_idx = np.searchsorted(values, grid, side="right")
-    ge0 = np.concatenate([np.cumsum(g0[:, ::-1], axis=1)[:, ::-1],
-                          np.zeros((len(g0), 1))], axis=1)[:, ge_idx]
-    ge1 = np.concatenate([np.cumsum(g1[:, ::-1], axis=1)[:, ::-1],
-                          np.zeros((len(g1), 1))], axis=1)[:, ge_idx]
-    le0 = np.concatenate([np.zeros((len(g0), 1)), np.cumsum(g0, axis=1)], axis=1)[:, le_idx]
-    le1 = np.concatenate([np.zeros((len(g1), 1)), np.cumsum(g1, axis=1)], axis=1)[:, le_idx]
+
+    def tails(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """P(S ≥ t) and P(S ≤ t) per bootstrap draw (rows) and grid point t."""
+        pad = np.zeros((len(g), 1))
+        ge = np.concatenate([np.cumsum(g[:, ::-1], axis=1)[:, ::-1], pad], axis=1)
+        le = np.concatenate([pad, np.cumsum(g, axis=1)], axis=1)
+        return ge[:, ge_idx], le[:, le_idx]
+
+    (ge0, le0), (ge1, le1) = tails(g0), tails(g1)
     out: dict[tuple[bool, int], np.ndarray] = {}
     for geq, (t0, t1) in ((True, (ge0, ge1)), (False, (le0, le1))):
         for direction in (0, 1):

@@ -406,15 +406,19 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
     if len(grid) > MAX_THRESHOLDS:
         pooled = np.concatenate([f0, f1])
         grid = np.unique(np.quantile(pooled, np.linspace(0, 1, MAX_THRESHOLDS)))
-    v0, v1 = np.sort(score(ev[0])), np.sort(score(ev[1]))
+    signs = getattr(score, "kind", None) == "signs"
+    if signs:              # the indicators feed the count model too
+        (i0, w), (i1, _) = score.signs(ev[0]), score.signs(ev[1])
+        v0, v1 = np.sort(i0 @ w), np.sort(i1 @ w)
+    else:
+        v0, v1 = np.sort(score(ev[0])), np.sort(score(ev[1]))
     n_ev = len(v0)
     ge0 = n_ev - np.searchsorted(v0, grid, side="left")
     ge1 = n_ev - np.searchsorted(v1, grid, side="left")
     le0 = np.searchsorted(v0, grid, side="right")
     le1 = np.searchsorted(v1, grid, side="right")
     model = None
-    if getattr(score, "kind", None) == "signs" and len(v0) == len(v1):
-        (i0, w), (i1, _) = score.signs(ev[0]), score.signs(ev[1])
+    if signs and len(v0) == len(v1):
         model = model_projections(
             i0, i1, w, grid,
             lambda ca, cb: _projected(ca, cb, n_ev, n_cert, a_each, delta, test, 0.5), shrink)

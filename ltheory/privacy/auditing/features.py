@@ -249,12 +249,8 @@ class LinearScore:
             for c, w in zip(cells, self.weights, strict=True):
                 s += np.where(c >= 0, w[np.maximum(c, 0)], 0.0)
             return s
-        a = np.asarray(b, dtype=float)
-        s = np.zeros(len(a))
-        for c, w in zip(self.features.coords, self.weights, strict=True):
-            if w[0] != 0:
-                s += w[0] * c.above(c.values(a))
-        return s
+        ind, signs = self.signs(b)
+        return ind @ signs
 
     def describe(self) -> str:
         return self.label
