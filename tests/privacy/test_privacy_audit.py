@@ -24,7 +24,11 @@ from ltheory.privacy.mechanisms import (
     TabulatedMechanism,
     thresholds,
 )
-from ltheory.privacy.stats import max_certifiable_epsilon
+from ltheory.privacy.stats import (
+    epsilon_lower_bound,
+    max_certifiable_epsilon,
+    poisson_epsilon_lower_bound,
+)
 
 D0, D1 = ((0, 0),), ((0, 1),)
 EM = ExponentialMechanism(thresholds(7), 1.0)
@@ -53,6 +57,32 @@ def test_public_import_and_report() -> None:
     assert d["verdict"] == "consistent" and "chosen_event" not in d
     assert set(d) >= {"epsilon_lower_bound", "epsilon_point_estimate", "exact_epsilon", "event",
                       "counts", "runs", "alpha", "seconds", "verdict"}
+
+
+@pytest.mark.parametrize("certify", ["binomial", "poisson"])
+def test_every_certified_event_is_reported_with_its_counts_and_bound(certify: str) -> None:
+    """``counts["per_event"]`` lists each certified event; each bound is recomputed here from
+    that event's own counts at the Bonferroni level α/(2k), and the reported bound is theirs."""
+    r = audit(LaplaceMechanism(1.0), D0, D1, claimed_epsilon=1.0, runs=60_000, seed=3,
+              events=2, certify=certify)
+    per = r.counts["per_event"]
+    assert len(per) == len(r.certified_events) == r.events_certified == 2
+    assert [e.describe() for e in r.certified_events] == [p["event"] for p in per]
+    assert r.chosen_event in r.certified_events
+    c = r.counts["certification"]
+    a_each = r.alpha / (2 * len(per))
+    for p, b in zip(per, r.counts["bounds_per_event"], strict=True):
+        ka, kb = (p["d0"], p["d1"]) if p["more_likely_under"] == "d0" else (p["d1"], p["d0"])
+        na, nb = (c["n_d0"], c["n_d1"]) if p["more_likely_under"] == "d0" \
+            else (c["n_d1"], c["n_d0"])
+        want = poisson_epsilon_lower_bound(ka, kb, 2 * a_each) if certify == "poisson" \
+            else epsilon_lower_bound(ka, na, kb, nb, a_each, 0.0)
+        assert p["bound"] == b == pytest.approx(float(want))
+    best = max(per, key=lambda p: p["bound"])
+    assert r.event == best["event"] and r.epsilon_lower_bound == pytest.approx(best["bound"])
+    assert (c["d0"], c["d1"]) == (best["d0"], best["d1"])
+    d = r.to_json()
+    assert "certified_events" not in d and len(d["counts"]["per_event"]) == 2
 
 
 def test_deterministic_given_seed() -> None:

@@ -98,12 +98,16 @@ class AuditReport:
     notes: tuple[str, ...] = ()
     certification_test: str = "binomial"
     chosen_event: Any = field(default=None, compare=False, repr=False)
+    #: every certified event object, in ``counts["per_event"]``'s order (the reported one is
+    #: ``chosen_event``; each event's counts and bound are in ``counts["per_event"]``)
+    certified_events: tuple = field(default=(), compare=False, repr=False)
 
     def to_json(self) -> dict:
-        """The report as a JSON-ready dict (the chosen event object is left out; ``event``
-        describes it)."""
+        """The report as a JSON-ready dict (the event objects are left out; ``event`` and
+        ``counts["per_event"]`` describe them)."""
         d = asdict(self)
         d.pop("chosen_event")
+        d.pop("certified_events")
         return to_jsonable(d)
 
     def dumps(self, **kw: Any) -> str:
@@ -412,10 +416,15 @@ def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         counts={"selection": {"d0": c.sel_counts[0], "d1": c.sel_counts[1], "n": c.sel_n},
                 "certification": {"d0": int(c0[best_i]), "d1": int(c1[best_i]), "n": n_cert,
                                   "n_d0": n_c0, "n_d1": n_c1},
-                "bounds_per_event": bounds},
+                "bounds_per_event": bounds,
+                "per_event": [{"event": ch.event.describe(),
+                               "more_likely_under": "d0" if ch.direction == 0 else "d1",
+                               "d0": int(c0[i]), "d1": int(c1[i]), "bound": bounds[i]}
+                              for i, ch in enumerate(chosen)]},
         p_lower=p_lo, p_upper=p_up,
         runs=runs if certify == "binomial" else 2 * n_sel + n_c0 + n_c1,
         selection_runs=len(s0) + len(s1) if given else 2 * n_sel,
         certification_runs=n_c0 + n_c1, alpha=alpha, events_certified=len(chosen),
         seed=seed_used, seconds=time.perf_counter() - t0, tradeoff=curve, notes=tuple(notes),
-        certification_test=c.test, chosen_event=c.event)
+        certification_test=c.test, chosen_event=c.event,
+        certified_events=tuple(ch.event for ch in chosen))
