@@ -54,8 +54,7 @@ def event_probabilities(event, scale: float, d0: float, d1: float) -> tuple[floa
         return tuple(float(tail(event.t, loc=d, scale=scale)) for d in (d0, d1))
     if getattr(score, "kind", None) != "signs":
         return None
-    used = [(c, float(w[0])) for c, w in zip(score.features.coords, score.weights, strict=True)
-            if w[0] != 0]
+    used = score.counted()
     if any(c.diff or len(c.atoms) for c, _ in used):
         return None
     med = np.array([c.median for c, _ in used])

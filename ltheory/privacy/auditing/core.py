@@ -30,7 +30,7 @@ import json
 import math
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -105,7 +105,7 @@ class AuditReport:
     def to_json(self) -> dict:
         """The report as a JSON-ready dict (the event objects are left out; ``event`` and
         ``counts["per_event"]`` describe them)."""
-        d = asdict(self)
+        d = asdict(replace(self, chosen_event=None, certified_events=()))  # no deep copies
         d.pop("chosen_event")
         d.pop("certified_events")
         return to_jsonable(d)

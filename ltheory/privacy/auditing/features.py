@@ -255,15 +255,19 @@ class LinearScore:
     def describe(self) -> str:
         return self.label
 
+    def counted(self) -> list[tuple[Coord, float]]:
+        """For a "signs" score: the coordinates it counts, each with its sign (±1)."""
+        if self.kind != "signs":
+            raise ValueError(f"signs() is for sign-count scores, not {self.kind!r}")
+        return [(c, float(w[0])) for c, w in zip(self.features.coords, self.weights, strict=True)
+                if w[0] != 0]
+
     def signs(self, b: Any) -> tuple[np.ndarray, np.ndarray]:
         """For a "signs" score: the indicators ``1[o_j above its median]`` (runs × m) of the
         coordinates it counts, and their signs (±1), so that the score is ``indicators @ signs``
         (``count_model``)."""
-        if self.kind != "signs":
-            raise ValueError(f"signs() is for sign-count scores, not {self.kind!r}")
+        used = self.counted()
         a = np.asarray(b, dtype=float)
-        used = [(c, float(w[0])) for c, w in zip(self.features.coords, self.weights, strict=True)
-                if w[0] != 0]
         ind = np.column_stack([c.above(c.values(a)) for c, _ in used]) if used \
             else np.zeros((len(a), 0))
         return ind, np.array([s for _, s in used])
