@@ -59,6 +59,23 @@ estimate of what the whole output leaks); the final audit keeps every event fami
 at 2·10^7 the pilot audits picked "X-shape above h=2" (final audits on two seeds: 0.103,
 0.111) over "half-half h=8" (0.141, 0.189), whose leak sits in the rare code of a ⊤ at the
 last query — the pilot audits' ~6,000 selection runs see it ~50 times.
+*Binned pilots* (``binned_pilots=True``; on in planned searches): when the probe's outputs are
+scalars and not few-valued (the noisy-max values of ReportNoisyMax3/4, the Laplace mechanism),
+each pilot draws its runs from its own seed, adds them to the pair's earlier rungs' samples, and
+ranks the pair by the plug-in projection of the likelihood-ratio prefixes of quantile bins of
+the pooled samples (about ``PILOT_BIN_RUNS`` runs per bin, 8 to ``PILOT_CELLS`` bins): every
+pilot run counts and no event is certified inside a pilot.  The pilot audits they replace chose
+an event on a quarter of the pilot's runs and valued it on another half with two 98% shrinks,
+so at 2·10^6 (15,000 runs per dataset per pair) every pair's projection was negative and the
+ranking was close to noise.  Over 40 seeds at 2·10^6 (``benchmarks/bench_binned_pilots.py``)
+the pilot audits chose one of the two worst pairs, "all above" or "all below", on 29
+(ReportNoisyMax4, exact ε = ∞ there; mean certified bound 0.363) and 30 (ReportNoisyMax3, ε =
+0.25; mean 0.184); binned pilots on 37 (0.421) and 36 (0.208).  At 2·10^7 (12 seeds) both
+chose them on 12 of 12 for ReportNoisyMax4, and the pilot audits on 12, binned pilots on 11 for
+ReportNoisyMax3.  Binned pilots take 4–6× less time (no audit, no event selection).  Each pair's
+maximum over cells carries the same winner's curse (its null value is ~0.15 at 2·10^6), and the
+bins are coarse: a leak confined to a rarer tail than one bin is ranked by what the bin shows
+of it.
 ``time_budget`` (seconds) stops
 the pilots when spent; the best pair piloted so far is audited and the report says
 ``partial``.
@@ -109,6 +126,8 @@ PILOT_CELLS = 64
 PROBE_RUNS = 2_000
 #: Most values of a coordinate counted as discrete for pattern pilots (``pattern_pilots``).
 PATTERN_VALUES = 3
+#: Pooled pilot runs per quantile bin of the binned pilots (``binned_pilots``).
+PILOT_BIN_RUNS = 1_000
 
 
 @dataclass(frozen=True)
@@ -294,7 +313,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                  time_budget: float | None = None, pilot_options: dict | None = None,
                  discrete_pilots: bool = True, reuse_pilots: bool = False,
                  pattern_pilots: bool | None = None, pool_pilots: bool = False,
-                 **audit_kw: Any) -> SearchReport:
+                 binned_pilots: bool | None = None, **audit_kw: Any) -> SearchReport:
     """Find the neighbouring pair where ``mechanism`` leaks most and audit it (module docstring).
 
     Give exactly one of ``total_runs`` and ``runs``:
@@ -302,6 +321,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     * ``total_runs``: the whole budget, pilots and probe included.  The search is planned by
       ``plan.search_plan`` (neighbour generator, pairs, rungs, pilot runs, final runs) and uses
       the settings measured best on DP-Sniper's suite unless given here: ``pattern_pilots=True``,
+      ``binned_pilots=True``,
       ``certify="auto"`` (``"binomial"`` when ``claimed_delta`` > 0), ``events="auto"`` and
       ``pilot_options=plan.PLANNED_PILOT_OPTIONS``.  ``neighbours``, ``rungs`` and
       ``pilot_runs`` then come from the plan (an explicit generator other than "auto" is kept).
@@ -329,6 +349,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
         neighbours, rungs = plan.neighbours, plan.rungs
         pilot_runs, runs = plan.pilot_runs, plan.final_runs
         pattern_pilots = True if pattern_pilots is None else pattern_pilots
+        binned_pilots = True if binned_pilots is None else binned_pilots
         audit_kw.setdefault("certify", "auto" if float(claimed_delta) == 0 else "binomial")
         audit_kw.setdefault("events", PLANNED_EVENTS)
         if pilot_options is None:
@@ -357,12 +378,17 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     rung_ss = pilot_ss.spawn(rungs)
     used, partial, notes = 0, False, []
     discrete = False
+    probe_info: dict = {}
     if discrete_pilots:                # a small probe (its own stream) decides the pilot kind
         _, a0, b0 = valid[0]
         probe = min(pilot // 2, PROBE_RUNS)
         discrete = _few_outputs(mechanism, a0, b0, probe, pilot_ss.spawn(1)[0], executor,
-                                patterns=pattern_pilots)
+                                patterns=pattern_pilots, info=probe_info)
         used += 2 * probe
+    binned = bool(binned_pilots) and not discrete and probe_info.get("columns") == 1
+    if binned:
+        notes.append("binned pilots: pairs ranked by the plug-in projection of quantile bins "
+                     "of the (scalar) outputs")
     blocks = discrete if isinstance(discrete, tuple) and isinstance(discrete[0], tuple) \
         else None
     cols = discrete if isinstance(discrete, tuple) and blocks is None else None
@@ -416,6 +442,21 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                              "plug-in pilot; ranked by a pilot audit")
                 for k in ("_cells", "_n", "_pool", "_blocks"):
                     d.pop(k, None)
+            if binned:                         # plug-in pilots: quantile bins of scalars
+                got = _binned_pilot(mechanism, a, b, pilot, int(s), executor, d)
+                used += 2 * (pilot // 2)       # spent whether or not the pilot could use them
+                if got:
+                    if "exact_epsilon" not in d:
+                        d["exact_epsilon"] = _exact(mechanism, a, b, float(claimed_delta),
+                                                    bool(pilot_kw.get("exact", True)))
+                    c, nn = _bin_counts(d["_x"])
+                    d.update({"rung": rung, "pilot_runs": 2 * len(d["_x"][0]),
+                              "projected_bound": _lr_prefix_projection(c, nn, n_final, alpha,
+                                                                       test),
+                              "pilot_lower_bound": -np.inf, "pilot_point_estimate": None,
+                              "pilot_event": f"plug-in ({len(c)} quantile bins of the output)"})
+                    done.append(d)
+                    continue
             r = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon,
                       claimed_delta=claimed_delta, runs=pilot, seed=int(s), alpha=alpha,
                       executor=executor, **pilot_kw)
@@ -457,7 +498,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                   executor=executor, **final_kw)
     ranking = []
     for d in alive:
-        for k in ("_pair", "_cells", "_n", "_pool", "_blocks"):
+        for k in ("_pair", "_cells", "_n", "_pool", "_blocks", "_x"):
             d.pop(k, None)
         ranking.append(d)
     return SearchReport(final, best["pattern"], a, b, tuple(ranking), n_candidates, partial,
@@ -492,7 +533,7 @@ def _draw_rows(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequenc
 
 
 def _few_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequence,
-                 executor: Any, patterns: bool = False
+                 executor: Any, patterns: bool = False, info: dict | None = None
                  ) -> tuple[int, ...] | tuple[tuple[int, ...], ...] | None | bool:
     """Whether n runs on each of a, b show at most ``PILOT_CELLS`` distinct outputs (and on
     average at least 4 runs per output).  With ``patterns``, when they do not but the
@@ -500,12 +541,15 @@ def _few_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSeque
     beside continuous ones, those coordinates (the discrete projection of the output, e.g. the
     ⊤/⊥ pattern of a sparse vector that also releases values); when their joint values are
     too many but they form at least two blocks of consecutive coordinates, each few-valued,
-    the blocks (a tuple of column tuples); else None / False."""
+    the blocks (a tuple of column tuples); else None / False.  ``info`` (a dict) receives
+    ``"columns"``: the number of output coordinates (1 for scalar outputs), when numeric."""
     if n < 1:
         return False
     rows = _draw_rows(mechanism, a, b, n, ss, executor)
     if rows is None:
         return False
+    if info is not None:
+        info["columns"] = rows[0].shape[1]
     pooled = np.concatenate(rows)
     cap = _cell_cap(n)
     if len(np.unique(pooled, axis=0)) <= cap:
@@ -618,6 +662,50 @@ def _block_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor:
     return True
 
 
+def _binned_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor: Any,
+                  d: dict) -> bool:
+    """Draw runs // 2 outputs on each of a, b from ``seed`` and add them to the pair's pilot
+    samples ``d["_x"]`` (scalar outputs; False when they are not)."""
+    rows = _draw_rows(mechanism, a, b, runs // 2, np.random.SeedSequence(seed), executor)
+    if rows is None or rows[0].shape[1] != 1:
+        return False
+    old = d.get("_x")
+    d["_x"] = tuple(r[:, 0] if old is None else np.concatenate([o, r[:, 0]])
+                    for o, r in zip(old or (None, None), rows, strict=True))
+    return True
+
+
+def _bin_counts(x: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Counts of the two samples ``x`` in quantile bins of their pooled values (about
+    ``PILOT_BIN_RUNS`` pooled runs per bin, between 8 and ``PILOT_CELLS`` bins; atoms of the
+    output keep a bin of their own): a (bins × 2) count matrix and the two sample sizes."""
+    pooled = np.concatenate(x)
+    k = int(np.clip(len(pooled) // PILOT_BIN_RUNS, 8, PILOT_CELLS))
+    edges = np.unique(np.quantile(pooled, np.linspace(0, 1, k + 1)[1:-1]))
+    c = np.stack([np.bincount(np.searchsorted(edges, xi, side="right"),
+                              minlength=len(edges) + 1) for xi in x], axis=1).astype(float)
+    return c, np.array([len(x[0]), len(x[1])], dtype=float)
+
+
+def _lr_prefix_projection(c: np.ndarray, nn: np.ndarray, n_final: int, alpha: float,
+                          test: str) -> float:
+    """The best bound a likelihood-ratio prefix of the cells with counts ``c`` (cells × 2, out
+    of ``nn`` runs) would certify with ``n_final`` runs per dataset, at the smoothed (add-½)
+    frequencies."""
+    p = (c + 0.5) / (nn + 0.5 * len(c))
+    best = -np.inf
+    for i in (0, 1):
+        pa, pb = p[:, i], p[:, 1 - i]
+        o = np.argsort(-(np.log(pa) - np.log(pb)), kind="stable")
+        ka, kb = np.cumsum(pa[o]) * n_final, np.cumsum(pb[o]) * n_final
+        v = epsilon_lower_bound(ka, n_final, kb, n_final, alpha / 2)
+        if test in ("poisson", "auto"):
+            pv = poisson_epsilon_lower_bound(ka, kb, alpha)
+            v = pv if test == "poisson" else np.maximum(v, pv)
+        best = max(best, float(np.max(v)))
+    return best
+
+
 def _plugin_projection(d: dict, n_final: int, alpha: float, test: str,
                        pool: dict | None = None) -> float:
     """The best bound a likelihood-ratio prefix of output values would certify with ``n_final``
@@ -632,18 +720,7 @@ def _plugin_projection(d: dict, n_final: int, alpha: float, test: str,
     else:
         c = np.array([[v[1], v[2]] for v in d["_cells"].values()], dtype=float)
         nn = np.array([d["_n"], d["_n"]], dtype=float)
-    p = (c + 0.5) / (nn + 0.5 * len(c))
-    best = -np.inf
-    for i in (0, 1):
-        pa, pb = p[:, i], p[:, 1 - i]
-        o = np.argsort(-(np.log(pa) - np.log(pb)), kind="stable")
-        ka, kb = np.cumsum(pa[o]) * n_final, np.cumsum(pb[o]) * n_final
-        v = epsilon_lower_bound(ka, n_final, kb, n_final, alpha / 2)
-        if test in ("poisson", "auto"):
-            pv = poisson_epsilon_lower_bound(ka, kb, alpha)
-            v = pv if test == "poisson" else np.maximum(v, pv)
-        best = max(best, float(np.max(v)))
-    return best
+    return _lr_prefix_projection(c, nn, n_final, alpha, test)
 
 
 def _pooled_samples(d: dict, pick_ss: np.random.SeedSequence) -> tuple[np.ndarray, np.ndarray]:
