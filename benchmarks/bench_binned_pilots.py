@@ -67,6 +67,8 @@ def main() -> None:
     ap.add_argument("--runs", nargs="+", type=float, default=[2e6, 2e7])
     ap.add_argument("--seeds", type=int, nargs="+", default=[40, 12],
                     help="seeds per budget (0..k-1), one number per --runs entry")
+    ap.add_argument("--settings", nargs="+", choices=["on", "off"], default=["on", "off"],
+                    help="binned pilots on, off or both (default both)")
     ap.add_argument("--out", default=str(HERE / "results" / "binned_pilots.json"))
     args = ap.parse_args()
     seeds = args.seeds * len(args.runs) if len(args.seeds) == 1 else args.seeds
@@ -74,7 +76,7 @@ def main() -> None:
     for runs, k in zip(args.runs, seeds, strict=True):
         for name in args.rows:
             for seed in range(k):
-                for binned in (True, False):
+                for binned in (x == "on" for x in args.settings):
                     rows.append(run(name, int(runs), seed, binned))
                     print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
     summ = summary(rows)
