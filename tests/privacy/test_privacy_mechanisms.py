@@ -120,3 +120,36 @@ def test_neighbour_relations() -> None:
     assert are_neighbours((0.0, 1.0), (1.0, 0.0), "query_answers")
     assert not are_neighbours((0.0, 1.0), (2.0, 0.0), "query_answers")
     assert are_neighbours(((0, 0), (1, 1)), ((0, 0),), "add_remove")
+
+
+@pytest.mark.parametrize(("variant", "c"), [(1, 2), (4, 1), (5, 1), (6, 1)])
+def test_svt_exact_distribution_matches_one_quadrature_per_pattern(variant: int, c: int) -> None:
+    """The vectorised quadrature against an independent reference: one scalar adaptive
+    quadrature per ⊤/⊥ pattern of P(pattern) = ∫ f_ρ(r) Π_i P(pattern_i | r) dr."""
+    from scipy import integrate
+
+    m = SparseVector(0.5, variant=variant, threshold=1.0, c=c)
+    q = np.array([1.0, 0.0, 2.0, 1.0, 0.0])
+    got = m.output_distribution(tuple(q))
+    rs, _, ns, _ = m._scales()
+
+    def p_above(i: int, r: float) -> float:
+        z = 1.0 + r - q[i]
+        if ns is None:
+            return 1.0 if z <= 0 else 0.0
+        return 1 - 0.5 * math.exp(z / ns) if z < 0 else 0.5 * math.exp(-z / ns)
+
+    pts = sorted({float(x - 1.0) for x in q} | {0.0})
+    ref = {}
+    for pat in got:
+        def f(r: float, pat: tuple = pat) -> float:
+            v = math.exp(-abs(r) / rs) / (2 * rs)
+            for i, s in enumerate(pat):
+                v *= p_above(i, r) if s == 1 else (1 - p_above(i, r)) if s == 0 else 1.0
+            return v
+        ref[pat] = sum(integrate.quad(f, a, b, epsabs=1e-14, epsrel=1e-12, limit=500)[0]
+                       for a, b in zip([-2000.0, *pts], [*pts, 2000.0], strict=True))
+    total = sum(ref.values())
+    assert sum(got.values()) == pytest.approx(1.0, abs=1e-12)
+    for pat, v in got.items():
+        assert v == pytest.approx(ref[pat] / total, rel=1e-9, abs=1e-15)
