@@ -65,7 +65,8 @@ each pilot draws its runs from its own seed, adds them to the pair's earlier run
 ranks the pair by the plug-in projection of the likelihood-ratio prefixes of quantile bins of
 the pooled samples (about ``PILOT_BIN_RUNS`` runs per bin, 8 to ``PILOT_CELLS`` bins): every
 pilot run counts and no event is certified inside a pilot.  The pilot audits they replace chose
-an event on a quarter of the pilot's runs and valued it on another half with two 98% shrinks,
+an event on half of the pilot's runs (cuts from one quarter, scored on another) and valued it on
+the other half, shrinking twice (98% Clopper–Pearson),
 so at 2·10^6 (15,000 runs per dataset per pair) every pair's projection was negative and the
 ranking was close to noise.  Over 40 seeds at 2·10^6 (``benchmarks/bench_binned_pilots.py``)
 the pilot audits chose one of the two worst pairs, "all above" or "all below", on 29
@@ -677,8 +678,9 @@ def _binned_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor
 
 def _bin_counts(x: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Counts of the two samples ``x`` in quantile bins of their pooled values (about
-    ``PILOT_BIN_RUNS`` pooled runs per bin, between 8 and ``PILOT_CELLS`` bins; atoms of the
-    output keep a bin of their own): a (bins × 2) count matrix and the two sample sizes."""
+    ``PILOT_BIN_RUNS`` pooled runs per bin, between 8 and ``PILOT_CELLS`` bins; the edges are
+    the distinct quantiles, so an atom of the output is never split across bins): a (bins × 2)
+    count matrix and the two sample sizes."""
     pooled = np.concatenate(x)
     k = int(np.clip(len(pooled) // PILOT_BIN_RUNS, 8, PILOT_CELLS))
     edges = np.unique(np.quantile(pooled, np.linspace(0, 1, k + 1)[1:-1]))
