@@ -122,8 +122,8 @@ def main() -> None:
             probs = event_probabilities(ev, scale, d0, d1)
             if probs is not None:
                 p0, p1 = probs
-                e.update(p0=p0, p1=p1, exact_log_ratio=abs(math.log(p0 / p1)),
-                         above_exact=pe["bound"] > abs(math.log(p0 / p1)),
+                exact = abs(math.log(p0 / p1))
+                e.update(p0=p0, p1=p1, exact_log_ratio=exact, above_exact=pe["bound"] > exact,
                          z=[z_score(pe["d0"], c["n_d0"], p0), z_score(pe["d1"], c["n_d1"], p1)])
             events.append(e)
         row = {"seed": seed, "pair": [d0, d1], "bound": r.epsilon_lower_bound, "event": r.event,

@@ -597,11 +597,9 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
         for enc in encoders:
             _cell_candidates(fit, ev, n_cert, a_each, delta, blocks, enc, test, shrink)
         for sc in scores:
-            if whole and sc.col is None and sc.w is None:     # nothing fitted
-                _threshold_candidates(sc, (s0, s1), (s0, s1), n_cert, a_each, delta, blocks,
-                                      test, shrink)
-            else:
-                _threshold_candidates(sc, fit, ev, n_cert, a_each, delta, blocks, test, shrink)
+            unfitted = whole and sc.col is None and sc.w is None   # fits nothing but its cuts
+            _threshold_candidates(sc, (s0, s1) if unfitted else fit, (s0, s1) if unfitted else ev,
+                                  n_cert, a_each, delta, blocks, test, shrink)
         return _pick(blocks, delta, screen)
 
     cands = candidates(shrink)

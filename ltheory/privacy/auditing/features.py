@@ -258,7 +258,8 @@ class LinearScore:
     def counted(self) -> list[tuple[Coord, float]]:
         """For a "signs" score: the coordinates it counts, each with its sign (±1)."""
         if self.kind != "signs":
-            raise ValueError(f"signs() is for sign-count scores, not {self.kind!r}")
+            raise ValueError(f"counted() and signs() are for sign-count scores, not "
+                             f"{self.kind!r}")
         return [(c, float(w[0])) for c, w in zip(self.features.coords, self.weights, strict=True)
                 if w[0] != 0]
 

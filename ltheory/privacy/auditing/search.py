@@ -405,6 +405,13 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     n_final = runs // 2 if reuse_pilots else split_runs(runs, sel_frac)[1]
     test = audit_kw.get("certify", "binomial")
     test = test if float(claimed_delta) == 0 else "binomial"
+
+    def pilot_exact(d: dict) -> None:
+        """The pair's exact ε in its ranking row (once per pair), as a pilot audit reports it."""
+        if "exact_epsilon" not in d:
+            d["exact_epsilon"] = _exact(mechanism, *d["_pair"], float(claimed_delta),
+                                        bool(pilot_kw.get("exact", True)))
+
     for rung in range(rungs):
         seeds = rung_ss[rung].generate_state(len(alive))
         done = []
@@ -428,15 +435,10 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                         event = ("plug-in per block (likelihood-ratio prefixes of each "
                                  "block's codes; the best block)")
                     else:
-                        if "exact_epsilon" not in d:
-                            d["exact_epsilon"] = _exact(mechanism, a, b, float(claimed_delta),
-                                                        bool(pilot_kw.get("exact", True)))
+                        pilot_exact(d)
                         projected = _plugin_projection(d, n_final, alpha, test, pool)
                         event = "plug-in (likelihood-ratio prefixes of outputs)"
-                    d.update({"rung": rung, "pilot_runs": d["_n"] * 2,
-                              "projected_bound": projected, "pilot_lower_bound": -np.inf,
-                              "pilot_point_estimate": None, "pilot_event": event})
-                    done.append(d)
+                    done.append(_plugin_ranked(d, rung, d["_n"] * 2, projected, event))
                     continue
                 what = "block codes" if blocks is not None else "outputs"
                 notes.append(f"pair {d['pattern']!r}: too many distinct {what} for the "
@@ -447,16 +449,12 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                 got = _binned_pilot(mechanism, a, b, pilot, int(s), executor, d)
                 used += 2 * (pilot // 2)       # spent whether or not the pilot could use them
                 if got:
-                    if "exact_epsilon" not in d:
-                        d["exact_epsilon"] = _exact(mechanism, a, b, float(claimed_delta),
-                                                    bool(pilot_kw.get("exact", True)))
+                    pilot_exact(d)
                     c, nn = _bin_counts(d["_x"])
-                    d.update({"rung": rung, "pilot_runs": 2 * len(d["_x"][0]),
-                              "projected_bound": _lr_prefix_projection(c, nn, n_final, alpha,
-                                                                       test),
-                              "pilot_lower_bound": -np.inf, "pilot_point_estimate": None,
-                              "pilot_event": f"plug-in ({len(c)} quantile bins of the output)"})
-                    done.append(d)
+                    done.append(_plugin_ranked(
+                        d, rung, 2 * len(d["_x"][0]),
+                        _lr_prefix_projection(c, nn, n_final, alpha, test),
+                        f"plug-in ({len(c)} quantile bins of the output)"))
                     continue
             r = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon,
                       claimed_delta=claimed_delta, runs=pilot, seed=int(s), alpha=alpha,
@@ -661,6 +659,14 @@ def _block_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor:
             return False
     d["_n"] = d.get("_n", 0) + n
     return True
+
+
+def _plugin_ranked(d: dict, rung: int, pilot_runs: int, projected: float, event: str) -> dict:
+    """``d`` completed as the ranking row of a plug-in pilot (discrete, per-block or binned):
+    no event is certified inside such a pilot, so it has no pilot lower bound."""
+    d.update({"rung": rung, "pilot_runs": pilot_runs, "projected_bound": projected,
+              "pilot_lower_bound": -np.inf, "pilot_point_estimate": None, "pilot_event": event})
+    return d
 
 
 def _binned_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor: Any,
