@@ -161,6 +161,19 @@ def test_pooled_pilots_share_a_datasets_runs_across_pairs() -> None:
     assert on.ranking[0]["exact_epsilon"] >= eps[(3 * len(eps)) // 4]
 
 
+def test_planned_searches_pool_pilots_unless_told_not_to() -> None:
+    # total_runs= (the planned search) pools the discrete pilots per dataset by default
+    # (benchmarks/bench_pool_pilots.py); pool_pilots=False keeps each pair's own counts
+    m = SparseVector(1.0, 1, threshold=0.5, c=1)
+    kw = dict(claimed_epsilon=1.0, total_runs=400_000, seed=3, exact=False)
+    on = audit_search(m, (1.0,) * 4, **kw)
+    assert on.ranking and all("pooled_runs" in r for r in on.ranking)
+    assert any(max(r["pooled_runs"]) > r["pilot_runs"] // 2 for r in on.ranking)
+    off = audit_search(m, (1.0,) * 4, pool_pilots=False, **kw)
+    assert not any("pooled_runs" in r for r in off.ranking)
+    assert on.plan == off.plan and on.total_runs == off.total_runs
+
+
 def test_pooled_projection_equals_own_counts_when_the_pool_is_the_pair() -> None:
     from ltheory.privacy.auditing.search import _plugin_projection
 

@@ -38,18 +38,23 @@ makes the winner's pooled pilot runs its selection split (``audit(selection_samp
 every final run certifies — sound (the pilot runs come from the pilot streams, independent of
 the final audit's) but off by default: on SVT1/SVT4 the pooled runs (~1.5·10^5 per dataset at
 2·10^7) chose much weaker events than the final audit's own 10% split.
-*Pooled pilots* (``pool_pilots=True``, off by default): the plug-in projection of a pair uses
-every discrete pilot run drawn on each of its two datasets so far, by any pair (the StatDP
-patterns share datasets: 16 of the 33 extended pairs on 10 queries start from the base
+*Pooled pilots* (``pool_pilots=True``; on in planned searches): the plug-in projection of a
+pair uses every discrete pilot run drawn on each of its two datasets so far, by any pair (the
+StatDP patterns share datasets: 16 of the 33 extended pairs on 10 queries start from the base
 answers), each side with its own run count; a pair's own counts still decide cells and
-``reuse_pilots``.  All rung pairs are ranked at the rung's final pooled counts.  On SVT2 at
-2·10^7 (33 pairs, 3 rungs), where the plug-in projection's sd at the last rung is 0.02–0.03
-against ceiling gaps of ~0.005 between good and mediocre pairs, pooling raised the share of
-pilot picks whose ceiling is ≥ 0.0872 from 19/32 to 22/32 seeds (≥ 0.0859: 19 → 25; mean
-ceiling 0.0829 → 0.0858); but the final bound on a good pair is itself a draw of sd ~0.01, and
-on the suite's seed it lost more rows than it gained (results/dpsniper_round4.md), so it is
-opt-in.  The pooled runs are pilot runs (pilot streams): the final audit's streams are
-untouched, so soundness is unchanged.
+``reuse_pilots``.  All rung pairs are ranked at the rung's final pooled counts.  Pooled runs
+are independent draws of the same dataset, so pooling only lowers the variance of each side's
+frequencies; it is the share of sd against the gaps between pairs that decides the choice (on
+SVT2 at 2·10^7 the plug-in projection's sd at the last rung is 0.02–0.03 against ceiling gaps
+of ~0.005).  Measured by ``benchmarks/bench_pool_pilots.py`` (the planned rungs with pilot
+counts drawn from the exact distributions, 1,000 seeds per row; the chosen pair scored by its
+ceiling, so the final audit's own draw is left out), pooling raises the mean ceiling of the
+chosen pair by 0.002–0.020 at 2·10^6 (SVT4 0.119 → 0.139, SVT1/SVT2 0.042 → 0.049, report
+noisy max 1/2 +0.002) and on SVT1/SVT2 at 2·10^7 (0.0837 → 0.0857; picks within 0.002 of the
+best pair 722 → 811 of 1,000), and leaves the other rows within 0.0001
+(results/pool_pilots_simulate.json).  The final bound on a good pair is itself a draw of sd
+~0.01 at 2·10^7, so one seed's table moves both ways.  The pooled runs are pilot runs (pilot
+streams): the final audit's streams are untouched, so soundness is unchanged.
 *Pattern pilots* (``pattern_pilots=True``, off by default): when the probe's outputs are not
 few-valued but their low-cardinality coordinates (at most ``PATTERN_VALUES`` values each) take
 few joint values beside continuous ones — the ⊤/⊥ codes of a sparse vector that also releases
@@ -313,7 +318,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                  executor: Any = None, max_pairs: int = 64, rungs: int | None = None,
                  time_budget: float | None = None, pilot_options: dict | None = None,
                  discrete_pilots: bool = True, reuse_pilots: bool = False,
-                 pattern_pilots: bool | None = None, pool_pilots: bool = False,
+                 pattern_pilots: bool | None = None, pool_pilots: bool | None = None,
                  binned_pilots: bool | None = None, **audit_kw: Any) -> SearchReport:
     """Find the neighbouring pair where ``mechanism`` leaks most and audit it (module docstring).
 
@@ -322,7 +327,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     * ``total_runs``: the whole budget, pilots and probe included.  The search is planned by
       ``plan.search_plan`` (neighbour generator, pairs, rungs, pilot runs, final runs) and uses
       the settings measured best on DP-Sniper's suite unless given here: ``pattern_pilots=True``,
-      ``binned_pilots=True``,
+      ``pool_pilots=True``, ``binned_pilots=True``,
       ``certify="auto"`` (``"binomial"`` when ``claimed_delta`` > 0), ``events="auto"`` and
       ``pilot_options=plan.PLANNED_PILOT_OPTIONS``.  ``neighbours``, ``rungs`` and
       ``pilot_runs`` then come from the plan (an explicit generator other than "auto" is kept).
@@ -351,6 +356,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
         pilot_runs, runs = plan.pilot_runs, plan.final_runs
         pattern_pilots = True if pattern_pilots is None else pattern_pilots
         binned_pilots = True if binned_pilots is None else binned_pilots
+        pool_pilots = True if pool_pilots is None else pool_pilots
         audit_kw.setdefault("certify", "auto" if float(claimed_delta) == 0 else "binomial")
         audit_kw.setdefault("events", PLANNED_EVENTS)
         if pilot_options is None:
