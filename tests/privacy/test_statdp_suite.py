@@ -136,6 +136,55 @@ def test_sign_count_finds_many_small_laplace_shifts() -> None:
     assert 0.2 < r.epsilon_lower_bound <= 0.5
 
 
+def _one_sign_counts(scores):
+    return [s for s in scores if s.describe().startswith("count of all")]
+
+
+def test_one_sign_count_is_offered_beside_the_fitted_one() -> None:
+    """20 Laplace coordinates at ε = 0.01 each (scale 100, moved by 1): on 5,000 fit runs the
+    fitted signs are noise, so the count with one sign for all is offered too, fitting nothing
+    but the label-free medians; where every fitted sign agrees (ε = 0.5 each) it *is* the
+    fitted count, which is then left out; coordinates with atoms (a sparse vector's withheld
+    releases) are not counted."""
+    s0, s1 = _draw(Parallel([NoisyHist(0.01) for _ in range(20)]), (0.0,), (1.0,), 5_000)
+    scores, _ = structure_scores(s0, s1)
+    (one,) = [s for s in _one_sign_counts(scores) if "first differences" not in s.describe()]
+    assert one.unfitted and one.kind == "signs"
+    assert [(c.col, sign) for c, sign in one.counted()] == [(j, 1.0) for j in range(20)]
+    fitted = [s for s in scores if s.describe().startswith("count of 20 coordinates")
+              or s.describe().startswith("count of 19 coordinates")]
+    assert fitted and not fitted[0].unfitted
+    assert len({sign for _, sign in fitted[0].counted()}) == 2      # mixed: noise
+    # ε = 0.5 per coordinate: the fitted signs all agree, so only the unfitted count remains
+    s0, s1 = _draw(Parallel([NoisyHist(0.5) for _ in range(5)]), (0.0,), (1.0,), 5_000)
+    scores, _ = structure_scores(s0, s1)
+    counts = [s.describe() for s in scores if s.describe().startswith("count of")
+              and "first differences" not in s.describe()]
+    assert counts == ["count of all 5 coordinates above their median"]
+    # atoms: NumericalSVT's releases are 0 when withheld; PrefixSum's coordinates have none
+    s0, s1 = _draw(Parallel([NumericalSVT(0.1, c=2), PrefixSum(0.1)]), (1.0,) * 4, (2.0,) * 4,
+                   5_000)
+    scores, _ = structure_scores(s0, s1)
+    for s in _one_sign_counts(scores):
+        assert all(not len(c.atoms) for c, _ in s.counted())
+        assert all(c.col >= 8 for c, _ in s.counted())               # the prefix sums only
+
+
+def test_one_sign_count_is_chosen_on_the_whole_selection_split() -> None:
+    """The same 20 coordinates at 5·10^4 selection runs per dataset: the one-sign count wins,
+    scored on all the selection runs (the fitted families on half of them), and an audit that
+    certifies it stays below the pair's ε (0.2)."""
+    m = Parallel([NoisyHist(0.01) for _ in range(20)])
+    s0, s1 = _draw(m, (0.0,), (1.0,), 50_000)
+    best = select_events(s0, s1, 150_000, 0.0125, 0.0, test="poisson")[0]
+    assert best.event.describe().startswith("count of all 20 coordinates above their median")
+    assert best.credible and best.sel_n == 50_000
+    r = audit(m, (0.0,), (1.0,), claimed_epsilon=0.2, runs=400_000, seed=2, certify="auto",
+              selection_fraction=0.25)
+    assert r.event.startswith("count of all 20")
+    assert 0.03 < r.epsilon_lower_bound <= 0.2
+
+
 def test_logistic_and_naive_bayes_scores_separate_rappor_bits() -> None:
     m = OneTimeRappor()
     s0, s1 = _draw(m, (0.0,), (1.0,), 50_000)

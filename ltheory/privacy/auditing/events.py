@@ -597,7 +597,9 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
         for enc in encoders:
             _cell_candidates(fit, ev, n_cert, a_each, delta, blocks, enc, test, shrink)
         for sc in scores:
-            unfitted = whole and sc.col is None and sc.w is None   # fits nothing but its cuts
+            # fits nothing but its cuts (a scalar output's own thresholds; a one-sign count)
+            unfitted = getattr(sc, "unfitted", False) or (whole and sc.col is None
+                                                           and sc.w is None)
             _threshold_candidates(sc, (s0, s1) if unfitted else fit, (s0, s1) if unfitted else ev,
                                   n_cert, a_each, delta, blocks, test, shrink)
         return _pick(blocks, delta, screen)
