@@ -220,6 +220,13 @@ class Score:
             return "(" + " ".join(terms[:8]) + (" …" if len(terms) > 8 else "") + ")"
         return "output" if self.col is None else f"output[{self.col}]"
 
+    @property
+    def unfitted(self) -> bool:
+        """The scalar output itself: its thresholds fit nothing but their cuts, so
+        ``select_events`` scores them on the whole selection split (a coordinate's or a linear
+        form's thresholds stay cross-fitted)."""
+        return self.col is None and self.w is None
+
 
 # --------------------------------------------------------------------------- events
 @dataclass(frozen=True)
@@ -564,7 +571,6 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     unscreened one.  ``screen=None`` turns the screen off.  This only changes which event is
     chosen, before any certification run: soundness is that of the certification."""
     kind = batch_kind(s0)
-    whole = kind == "scalar"
     if crossfit and len(s0) >= 2 * MIN_HALF:
         (a0, b0), (a1, b1) = _split(s0), _split(s1)
         fit, ev = (a0, a1), (b0, b1)
@@ -597,10 +603,9 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
         for enc in encoders:
             _cell_candidates(fit, ev, n_cert, a_each, delta, blocks, enc, test, shrink)
         for sc in scores:
-            # fits nothing but its cuts (a scalar output's own thresholds; a one-sign count)
-            unfitted = getattr(sc, "unfitted", False) or (whole and sc.col is None
-                                                           and sc.w is None)
-            _threshold_candidates(sc, (s0, s1) if unfitted else fit, (s0, s1) if unfitted else ev,
+            # a score that fits nothing but its cuts is scored on the whole selection split
+            _threshold_candidates(sc, (s0, s1) if sc.unfitted else fit,
+                                  (s0, s1) if sc.unfitted else ev,
                                   n_cert, a_each, delta, blocks, test, shrink)
         return _pick(blocks, delta, screen)
 

@@ -348,24 +348,17 @@ def structure_scores(fit0: Any, fit1: Any, seed: int = 0) -> tuple[list[LinearSc
             w.append(np.array([float(np.sign(p0 - p1))]))
             used += int(p0 != p1)
         what = "first differences" if diff else "coordinates"
-        # the same count with one sign for all: nothing fitted but the (label-free) medians, so
-        # ``select_events`` scores it on the whole selection split; over the coordinates
-        # without atoms (a shifted noisy quantity, not a release that is often withheld).  It
-        # is what the fitted count should find when every coordinate moves the same way
-        # (parallel compositions, prefix sums), without losing a sign to noise: at 20 × ε =
-        # 0.005 and 4·10^4 fit runs a fitted sign is wrong one time in four.
-        mine = [c.diff == diff and not len(c.atoms) for c in feats.coords]
-        mine_signs = {float(wi[0]) for wi, m in zip(w, mine, strict=True) if m}
-        same = (len(mine_signs) == 1 and 0.0 not in mine_signs      # the fitted count is it
-                and all(bool(wi[0]) == m for wi, m, c in zip(w, mine, feats.coords, strict=True)
-                        if c.diff == diff))
-        if used >= 2 and not (same and sum(mine) >= 2):
+        # the one-sign count (module docstring): every atom-free coordinate of this kind, +1;
+        # when the fitted signs are exactly ±those, the two counts are one statistic
+        one = np.array([float(c.diff == diff and not len(c.atoms)) for c in feats.coords])
+        fitted = np.array([wi[0] for wi in w])
+        if used >= 2 and not (np.array_equal(fitted, one) or np.array_equal(fitted, -one)):
             scores.append(LinearScore(feats, "signs", f"count of {used} {what} on their d0 side "
                                       "of the median", tuple(w)))
-        if sum(mine) >= 2:
+        if one.sum() >= 2:
             scores.append(LinearScore(
-                feats, "signs", f"count of all {sum(mine)} {what} above their median",
-                tuple(np.ones(1) if m else np.zeros(1) for m in mine), unfitted=True))
+                feats, "signs", f"count of all {int(one.sum())} {what} above their median",
+                tuple(one[:, None]), unfitted=True))
     # logistic regression
     try:
         from sklearn.linear_model import LogisticRegression
