@@ -31,6 +31,7 @@ import numpy as np
 from scipy import integrate
 
 from ltheory.errors import InvalidInputError
+from ltheory.validation import check_delta, check_epsilon
 
 __all__ = [
     "ExponentialMechanism",
@@ -51,23 +52,6 @@ __all__ = [
 ]
 
 Dataset = Any
-
-
-def _check_epsilon(epsilon: float) -> float:
-    try:
-        eps = float(epsilon)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"epsilon must be a positive number, got {epsilon!r}") from None
-    if not math.isfinite(eps) or eps <= 0:
-        raise InvalidInputError(f"epsilon must be a finite number > 0, got {epsilon!r}")
-    return eps
-
-
-def _check_delta(delta: float) -> float:
-    d = float(delta)
-    if not (0.0 <= d < 1.0):
-        raise InvalidInputError(f"delta must be in [0, 1), got {delta!r}")
-    return d
 
 
 def count_query(dataset: Dataset) -> float:
@@ -203,7 +187,7 @@ class LaplaceMechanism(Mechanism):
 
     def __init__(self, epsilon: float = 1.0, sensitivity: float = 1.0,
                  query: Callable[[Dataset], float] = count_query) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.sensitivity = float(sensitivity)
         self.query = query
         self.true_epsilon = self.epsilon
@@ -223,7 +207,7 @@ class GeometricMechanism(Mechanism):
     def __init__(self, epsilon: float = 1.0, sensitivity: int = 1,
                  query: Callable[[Dataset], float] = count_query,
                  clamp: tuple[int, int] | None = None) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.sensitivity = int(sensitivity)
         self.query = query
         self.clamp = None if clamp is None else (int(clamp[0]), int(clamp[1]))
@@ -275,7 +259,7 @@ class RandomizedResponse(Mechanism):
     name = "randomized_response"
 
     def __init__(self, epsilon: float = 1.0, categories: int = 2, index: int = 0) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.k = int(categories)
         if self.k < 2:
             raise InvalidInputError(f"categories must be >= 2, got {categories!r}")
@@ -339,7 +323,7 @@ class ExponentialMechanism(Mechanism):
 
     def __init__(self, hypotheses: Any = None, epsilon: float = 1.0,
                  sensitivity: float = 1.0) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.matrix, self._cls = _hypothesis_matrix(thresholds(8) if hypotheses is None
                                                     else hypotheses)
         self.sensitivity = float(sensitivity)
@@ -392,7 +376,7 @@ class ReportNoisyMax(Mechanism):
 
     def __init__(self, epsilon: float = 1.0, noise: str = "laplace",
                  sensitivity: float = 1.0) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         if noise not in ("laplace", "exponential"):
             raise InvalidInputError(f"noise must be 'laplace' or 'exponential', got {noise!r}")
         self.noise = noise
@@ -503,7 +487,7 @@ class SparseVector(Mechanism):
 
     def __init__(self, epsilon: float = 1.0, variant: int = 1, threshold: float = 0.0,
                  c: int = 1, sensitivity: float = 1.0) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         if int(variant) not in _SVT_TRUE:
             raise InvalidInputError(f"variant must be one of 1..6, got {variant!r}")
         self.variant = int(variant)
@@ -641,7 +625,7 @@ class Histogram(Mechanism):
 
     def __init__(self, epsilon: float = 1.0, bins: int = 4, wrong_scale: bool = False,
                  relation: str = "substitution") -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.bins = int(bins)
         if relation not in ("substitution", "add_remove"):
             raise InvalidInputError(f"relation must be 'substitution' or 'add_remove', got "
@@ -672,8 +656,8 @@ class StableHistogram(Mechanism):
     name = "stable_histogram"
 
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-3, bins: int = 4) -> None:
-        self.epsilon = _check_epsilon(epsilon)
-        self.delta = _check_delta(delta)
+        self.epsilon = check_epsilon(epsilon)
+        self.delta = check_delta(delta)
         if self.delta == 0:
             raise InvalidInputError("the stable histogram needs delta > 0")
         self.bins = int(bins)
@@ -701,7 +685,7 @@ class MultiplicativeWeights(Mechanism):
 
     def __init__(self, epsilon: float = 1.0, bins: int = 4, rounds: int = 2,
                  queries: Any = None) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         for name, v in (("bins", bins), ("rounds", rounds)):
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
                 raise InvalidInputError(f"multiplicative weights: {name} must be an integer "
@@ -743,8 +727,8 @@ class TabulatedMechanism(Mechanism):
     neighbour_relation = "tabulated"
 
     def __init__(self, table: dict, epsilon: float = 1.0, delta: float = 0.0) -> None:
-        self.epsilon = _check_epsilon(epsilon)
-        self.delta = _check_delta(delta)
+        self.epsilon = check_epsilon(epsilon)
+        self.delta = check_delta(delta)
         self.table = {}
         for d, dist in table.items():
             p = np.array(list(dist.values()), dtype=float)

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.mechanisms import Mechanism, ReportNoisyMax, _answers, _check_epsilon
+from ltheory.privacy.mechanisms import Mechanism, ReportNoisyMax, _answers
+from ltheory.validation import check_epsilon
 
 __all__ = [
     "NoisyHist",
@@ -52,7 +53,7 @@ class NoisyHist(Mechanism):
 
     def __init__(self, epsilon: float = 0.1, scale: float | None = None,
                  sensitivity: float = 1.0) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.sensitivity = float(sensitivity)
         self.scale = self.sensitivity / self.epsilon if scale is None else float(scale)
         if not (self.scale > 0 and math.isfinite(self.scale)):
@@ -78,7 +79,7 @@ class TruncatedGeometric(Mechanism):
     neighbour_relation = "single_entry"
 
     def __init__(self, epsilon: float = 0.1, n: int = 5) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
             raise InvalidInputError(f"n must be an integer >= 1, got {n!r}")
         self.n = int(n)
@@ -161,7 +162,7 @@ class NumericalSVT(Mechanism):
 
     def __init__(self, epsilon: float = 0.1, threshold: float = 1.0, c: int = 2,
                  sensitivity: float = 1.0) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.threshold = float(threshold)
         if isinstance(c, bool) or not isinstance(c, int | np.integer) or c < 1:
             raise InvalidInputError(f"c must be an integer >= 1, got {c!r}")
@@ -198,7 +199,7 @@ class PrefixSum(Mechanism):
     neighbour_relation = "query_answers"
 
     def __init__(self, epsilon: float = 0.1, sensitivity: float = 1.0, k: int = 10) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.sensitivity = float(sensitivity)
         self.true_epsilon = k * self.epsilon
 
@@ -258,7 +259,7 @@ class Rappor(Mechanism):
         self.f, self.p, self.q = float(f), float(p), float(q)
         self.hashes, self.bits = int(hashes), int(bits)
         self.instantaneous = bool(instantaneous)
-        self.epsilon = _check_epsilon(epsilon)       # the audited claim, not RAPPOR's own bound
+        self.epsilon = check_epsilon(epsilon)       # the audited claim, not RAPPOR's own bound
         p1, p0 = self.bit_probabilities()
         self.true_epsilon = 2 * self.hashes * max(math.log(p1 / p0), math.log((1 - p0) / (1 - p1)))
         if not self.instantaneous:

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.mechanisms import Mechanism, _check_delta, _check_epsilon
+from ltheory.privacy.mechanisms import Mechanism
 
-__all__ = ["ScalarQueryAdapter", "require", "random_state_from", "_check_delta", "_check_epsilon"]
+__all__ = ["ScalarQueryAdapter", "require", "random_state_from"]
 
 
 def positive(name: str, v: Any) -> float:

@@ -26,13 +26,12 @@ import numpy as np
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.adapters._common import (
     ScalarQueryAdapter,
-    _check_delta,
-    _check_epsilon,
     positive,
     random_state_from,
     require,
     scalar_answer,
 )
+from ltheory.validation import check_delta, check_epsilon
 
 __all__ = ["DiffprivlibExponential", "DiffprivlibGaussian", "DiffprivlibGeometric",
            "DiffprivlibLaplace", "DiffprivlibSnapping"]
@@ -69,8 +68,8 @@ class DiffprivlibLaplace(_DiffprivlibScalar):
     name = "diffprivlib.Laplace"
 
     def __init__(self, epsilon: float = 1.0, sensitivity: float = 1.0, delta: float = 0.0) -> None:
-        self.epsilon = _check_epsilon(epsilon)
-        self.delta = _check_delta(delta)
+        self.epsilon = check_epsilon(epsilon)
+        self.delta = check_delta(delta)
         self.sensitivity = positive("sensitivity", sensitivity)
         self.true_epsilon = None
 
@@ -85,7 +84,7 @@ class DiffprivlibGeometric(_DiffprivlibScalar):
     name = "diffprivlib.Geometric"
 
     def __init__(self, epsilon: float = 1.0, sensitivity: int = 1) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         if isinstance(sensitivity, bool) or int(sensitivity) != sensitivity or sensitivity < 1:
             raise InvalidInputError(f"sensitivity must be an integer >= 1, got {sensitivity!r}")
         self.sensitivity = int(sensitivity)
@@ -110,8 +109,8 @@ class DiffprivlibGaussian(_DiffprivlibScalar):
 
     def __init__(self, epsilon: float = 0.5, delta: float = 1e-5, sensitivity: float = 1.0,
                  analytic: bool = False) -> None:
-        self.epsilon = _check_epsilon(epsilon)
-        self.delta = _check_delta(delta)
+        self.epsilon = check_epsilon(epsilon)
+        self.delta = check_delta(delta)
         if self.delta <= 0:
             raise InvalidInputError("the Gaussian mechanism needs delta > 0")
         if not analytic and self.epsilon > 1:
@@ -136,7 +135,7 @@ class DiffprivlibExponential(_DiffprivlibScalar):
 
     def __init__(self, epsilon: float = 1.0, sensitivity: float = 1.0,
                  monotonic: bool = False) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.sensitivity = positive("sensitivity", sensitivity)
         self.monotonic = bool(monotonic)
 
@@ -175,7 +174,7 @@ class DiffprivlibSnapping(_DiffprivlibScalar):
 
     def __init__(self, epsilon: float = 1.0, sensitivity: float = 1.0, lower: float = -100.0,
                  upper: float = 100.0) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.sensitivity = positive("sensitivity", sensitivity)
         if not (float(lower) < float(upper)):
             raise InvalidInputError(f"lower must be < upper, got {lower!r}, {upper!r}")

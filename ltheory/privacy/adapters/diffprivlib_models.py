@@ -42,7 +42,8 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.adapters._common import _check_epsilon, random_state_from, require
+from ltheory.privacy.adapters._common import random_state_from, require
+from ltheory.validation import check_epsilon
 
 __all__ = ["MODELS", "DiffprivlibModel", "model_neighbours"]
 
@@ -101,7 +102,7 @@ class DiffprivlibModel:
             raise InvalidInputError("decision trees have no fixed-length parameter vector; use "
                                     "output='predictions'")
         self.model, self.output = model, output
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.classes = tuple(int(c) for c in classes)
         if len(self.classes) < 2:
             raise InvalidInputError("classes needs at least two labels")

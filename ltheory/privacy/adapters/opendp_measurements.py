@@ -28,11 +28,11 @@ import numpy as np
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.adapters._common import (
     ScalarQueryAdapter,
-    _check_delta,
     positive,
     require,
     scalar_answer,
 )
+from ltheory.validation import check_delta
 
 __all__ = ["OpenDPGaussian", "OpenDPGeometric", "OpenDPLaplace", "OpenDPNoisyMax",
            "OpenDPRandomizedResponse"]
@@ -119,7 +119,7 @@ class OpenDPGaussian(_OpenDP):
     def __init__(self, scale: float = 4.0, delta: float = 1e-5, sensitivity: float = 1.0) -> None:
         self.scale = positive("scale", scale)
         self.sensitivity = positive("sensitivity", sensitivity)
-        self.delta = _check_delta(delta)
+        self.delta = check_delta(delta)
         if self.delta <= 0:
             raise InvalidInputError("the Gaussian measurement is audited at a delta > 0")
         dp = _dp()

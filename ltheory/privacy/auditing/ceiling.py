@@ -23,18 +23,17 @@ import math
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.stats import epsilon_lower_bound, poisson_epsilon_lower_bound
+from ltheory.privacy.auditing.projection import projected_bound
 
 GRID = 4_000
 
 
 def certified_at_expectation(pa: np.ndarray, pb: np.ndarray, n: float,
-                             alpha: float = 0.05) -> np.ndarray:
+                             alpha: float = 0.05, delta: float = 0.0) -> np.ndarray:
     """The better of the two certification tests for events of probabilities (pa, pb) with the
-    counts at their expectations n·pa, n·pb (n runs per dataset)."""
-    b = epsilon_lower_bound(pa * n, n, pb * n, n, alpha / 2)
-    p = poisson_epsilon_lower_bound(pa * n, pb * n, alpha)
-    return np.maximum(b, p)
+    counts at their expectations n·pa, n·pb (n runs per dataset): ``projection.projected_bound``
+    with ``test="auto"``."""
+    return projected_bound(pa, pb, n, alpha, delta, "auto")
 
 
 def certification_ceiling(p0: np.ndarray, p1: np.ndarray, n: float, alpha: float = 0.05,

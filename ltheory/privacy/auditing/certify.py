@@ -19,7 +19,6 @@ certification runs are drawn:
 from __future__ import annotations
 
 import dataclasses
-import math
 import time
 import warnings
 from typing import Any
@@ -30,6 +29,7 @@ from ltheory.errors import InvalidInputError, UnrealizableSampleWarning
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.core import AuditReport, audit, split_runs
 from ltheory.privacy.auditing.outputs import MechanismError
+from ltheory.privacy.auditing.projection import best_lr_prefix
 from ltheory.privacy.stats import (
     clopper_pearson_lower,
     clopper_pearson_upper,
@@ -70,20 +70,10 @@ def _draw(mech: Any, d: Any, n: int, rng: np.random.Generator) -> list:
 
 def _choose(keys: list, p0: np.ndarray, p1: np.ndarray, n: int, a_each: float, delta: float
             ) -> tuple[int, set, float]:
-    """(direction, event, projected bound) maximising the bound at the expected counts."""
-    best = (0, set(), -math.inf)
-    for direction, (pa, pb) in enumerate(((p0, p1), (p1, p0))):
-        with np.errstate(divide="ignore"):
-            r = np.log(pa) - np.log(pb)
-        order = [int(i) for i in np.argsort(-r, kind="stable") if pa[i] > 0][:MAX_PREFIXES]
-        if not order:
-            continue
-        ca, cb = np.cumsum(pa[order]), np.cumsum(pb[order])
-        proj = epsilon_lower_bound(np.floor(ca * n), n, np.ceil(cb * n), n, a_each, delta)
-        k = int(np.argmax(proj))
-        if proj[k] > best[2]:
-            best = (direction, {keys[i] for i in order[:k + 1]}, float(proj[k]))
-    return best
+    """(direction, event, projected bound) maximising the binomial bound at the expected
+    counts (``projection.best_lr_prefix``)."""
+    best = best_lr_prefix(p0, p1, n, 2 * a_each, delta, "binomial", MAX_PREFIXES)
+    return best.direction, {keys[i] for i in best.cells}, best.bound
 
 
 def certify_exact_event(mech: Any, d0: Any, d1: Any, *, claimed_epsilon: float,

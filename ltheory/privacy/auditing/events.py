@@ -45,10 +45,8 @@ import numpy as np
 from ltheory.privacy.auditing.count_model import model_projections
 from ltheory.privacy.auditing.features import structure_scores
 from ltheory.privacy.auditing.outputs import Batch, batch_kind
+from ltheory.privacy.auditing.projection import projected_bound, shrunk
 from ltheory.privacy.stats import (
-    clopper_pearson_lower,
-    clopper_pearson_upper,
-    epsilon_lower_bound,
     poisson_epsilon_lower_bound,
 )
 
@@ -293,18 +291,10 @@ class _Block:
 def _projected(ca: np.ndarray, cb: np.ndarray, n_sel: int, n_cert: int, a_each: float,
                delta: float, test: str = "binomial", shrink: float = SHRINK) -> np.ndarray:
     """The bound an event with selection counts (ca, cb) out of n_sel is projected to certify
-    with ``n_cert`` runs per dataset (frequencies shrunk to their 98% Clopper–Pearson bounds).
-    ``test``: "binomial" (two Clopper–Pearson bounds at ``a_each``), "poisson" (the conditional
-    test of ``poisson_epsilon_lower_bound`` at ``2·a_each``) or "auto" (the larger)."""
-    pa = clopper_pearson_lower(ca, n_sel, shrink)
-    pb = clopper_pearson_upper(cb, n_sel, shrink)
-    if test == "poisson":
-        return poisson_epsilon_lower_bound(pa * n_cert, pb * n_cert, 2 * a_each)
-    binom = epsilon_lower_bound(pa * n_cert, n_cert, pb * n_cert, n_cert, a_each, delta)
-    if test == "auto" and delta == 0:
-        return np.maximum(binom, poisson_epsilon_lower_bound(pa * n_cert, pb * n_cert,
-                                                             2 * a_each))
-    return binom
+    with ``n_cert`` runs per dataset, its frequencies shrunk to their Clopper–Pearson bounds at
+    ``shrink`` (``projection.projected_bound`` at the event's level 2·``a_each``)."""
+    pa, pb = shrunk(ca, cb, n_sel, n_sel, shrink)
+    return projected_bound(pa, pb, n_cert, 2 * a_each, delta, test)
 
 
 def _best_test(ka: float, kb: float, n_sel: int, n_cert: int, a_each: float, delta: float,

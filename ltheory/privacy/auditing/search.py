@@ -117,12 +117,7 @@ from ltheory.privacy.auditing.plan import (
     SearchPlan,
     search_plan,
 )
-from ltheory.privacy.stats import (
-    clopper_pearson_lower,
-    clopper_pearson_upper,
-    epsilon_lower_bound,
-    poisson_epsilon_lower_bound,
-)
+from ltheory.privacy.auditing.projection import best_lr_prefix, projected_bound, shrunk
 
 #: Most distinct outputs for discrete pilots: with more cells than this, the plug-in ranking from
 #: a few thousand runs per pair is noise-driven and the likelihood-ratio cells lose to smoother
@@ -436,13 +431,15 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                 used += 2 * (pilot // 2)       # spent whether or not the pilot could use them
                 if got:
                     if blocks is not None:
-                        projected = max(_plugin_projection(c, n_final, alpha, test)
+                        projected = max(_plugin_projection(c, n_final, alpha, test,
+                                                           delta=float(claimed_delta))
                                         for c in d["_blocks"])
                         event = ("plug-in per block (likelihood-ratio prefixes of each "
                                  "block's codes; the best block)")
                     else:
                         pilot_exact(d)
-                        projected = _plugin_projection(d, n_final, alpha, test, pool)
+                        projected = _plugin_projection(d, n_final, alpha, test, pool,
+                                                       float(claimed_delta))
                         event = "plug-in (likelihood-ratio prefixes of outputs)"
                     done.append(_plugin_ranked(d, rung, d["_n"] * 2, projected, event))
                     continue
@@ -459,7 +456,8 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                     c, nn = _bin_counts(d["_x"])
                     done.append(_plugin_ranked(
                         d, rung, 2 * len(d["_x"][0]),
-                        _lr_prefix_projection(c, nn, n_final, alpha, test),
+                        _lr_prefix_projection(c, nn, n_final, alpha, test,
+                                              float(claimed_delta)),
                         f"plug-in ({len(c)} quantile bins of the output)"))
                     continue
             r = audit(mechanism, a, b, claimed_epsilon=claimed_epsilon,
@@ -474,7 +472,8 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
             done.append(d)
         for d in done if pool else ():     # every pair at the rung's final pooled counts
             if "_pool" in d:
-                d["projected_bound"] = _plugin_projection(d, n_final, alpha, test, pool)
+                d["projected_bound"] = _plugin_projection(d, n_final, alpha, test, pool,
+                                                         float(claimed_delta))
                 d["pooled_runs"] = [pool[k][1] for k in d["_pool"]]   # per dataset
         done.sort(key=lambda d: (-d["projected_bound"], -d["pilot_lower_bound"]))
         if partial:
@@ -702,26 +701,16 @@ def _bin_counts(x: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarra
 
 
 def _lr_prefix_projection(c: np.ndarray, nn: np.ndarray, n_final: int, alpha: float,
-                          test: str) -> float:
+                          test: str, delta: float = 0.0) -> float:
     """The best bound a likelihood-ratio prefix of the cells with counts ``c`` (cells × 2, out
     of ``nn`` runs) would certify with ``n_final`` runs per dataset, at the smoothed (add-½)
-    frequencies."""
+    frequencies (``projection.best_lr_prefix`` at level ``alpha``, δ included)."""
     p = (c + 0.5) / (nn + 0.5 * len(c))
-    best = -np.inf
-    for i in (0, 1):
-        pa, pb = p[:, i], p[:, 1 - i]
-        o = np.argsort(-(np.log(pa) - np.log(pb)), kind="stable")
-        ka, kb = np.cumsum(pa[o]) * n_final, np.cumsum(pb[o]) * n_final
-        v = epsilon_lower_bound(ka, n_final, kb, n_final, alpha / 2)
-        if test in ("poisson", "auto"):
-            pv = poisson_epsilon_lower_bound(ka, kb, alpha)
-            v = pv if test == "poisson" else np.maximum(v, pv)
-        best = max(best, float(np.max(v)))
-    return best
+    return best_lr_prefix(p[:, 0], p[:, 1], n_final, alpha, delta, test).bound
 
 
 def _plugin_projection(d: dict, n_final: int, alpha: float, test: str,
-                       pool: dict | None = None) -> float:
+                       pool: dict | None = None, delta: float = 0.0) -> float:
     """The best bound a likelihood-ratio prefix of output values would certify with ``n_final``
     runs per dataset, at the pair's smoothed pooled pilot frequencies (add-½): the pair's own
     pilot runs, or with ``pool`` every pilot run of each of its datasets (from any pair)."""
@@ -734,7 +723,7 @@ def _plugin_projection(d: dict, n_final: int, alpha: float, test: str,
     else:
         c = np.array([[v[1], v[2]] for v in d["_cells"].values()], dtype=float)
         nn = np.array([d["_n"], d["_n"]], dtype=float)
-    return _lr_prefix_projection(c, nn, n_final, alpha, test)
+    return _lr_prefix_projection(c, nn, n_final, alpha, test, delta)
 
 
 def _pooled_samples(d: dict, pick_ss: np.random.SeedSequence) -> tuple[np.ndarray, np.ndarray]:
@@ -761,8 +750,5 @@ def _project(r: AuditReport, runs: int, alpha: float, delta: float) -> float:
     na, nb = (c.get("n_d0", c["n"]), c.get("n_d1", c["n"]))
     na, nb = (na, nb) if first else (nb, na)
     _, n_final = split_runs(runs, r.selection_runs / r.runs)
-    pa = clopper_pearson_lower(ka, max(na, 1), SHRINK) * n_final
-    pb = clopper_pearson_upper(kb, max(nb, 1), SHRINK) * n_final
-    if r.certification_test == "poisson":
-        return float(poisson_epsilon_lower_bound(pa, pb, alpha))
-    return float(epsilon_lower_bound(pa, n_final, pb, n_final, alpha / 2, delta))
+    pa, pb = shrunk(ka, kb, max(na, 1), max(nb, 1), SHRINK)
+    return float(projected_bound(pa, pb, n_final, alpha, delta, r.certification_test))

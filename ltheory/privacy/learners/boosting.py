@@ -76,7 +76,8 @@ from ltheory.privacy.learners.base import (
     PrivateLearner,
     check_dataset,
 )
-from ltheory.privacy.mechanisms import ExponentialMechanism, ReportNoisyMax, _check_epsilon
+from ltheory.privacy.mechanisms import ExponentialMechanism, ReportNoisyMax
+from ltheory.validation import check_epsilon
 
 __all__ = ["AUDIT_CASES", "BoostedStumps", "DPOneRule", "DPTopDown", "Ensemble", "LazyBB",
            "OneRule", "OneRuleModel", "TreeModel", "bregman_project", "boolean_dataset"]
@@ -435,7 +436,7 @@ class DPOneRule(_WeakLearnerMixin, _BooleanLearner):
 
     def __init__(self, epsilon: float = 1.0, *, probe: Any = None,
                  n_features: int | None = None) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self._setup_probe(probe, n_features)
 
     @property
@@ -522,7 +523,7 @@ class DPTopDown(_WeakLearnerMixin, _BooleanLearner):
 
     def __init__(self, epsilon: float = 1.0, internal_nodes: int = 1, *, probe: Any = None,
                  n_features: int | None = None) -> None:
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.t = _check_positive_int(internal_nodes, "internal_nodes")
         self._setup_probe(probe, n_features)
 
@@ -751,7 +752,7 @@ class LazyBB(_BooleanLearner):
                                               "Algorithm 1: λ ∈ (0, 1)")
         self.smoothness = _check_open_unit(smoothness, "smoothness",
                                            "Algorithm 1: κ ∈ (0, 1); κ = 1 forbids re-weighting")
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         try:
             self.delta = float(delta)
         except (TypeError, ValueError):

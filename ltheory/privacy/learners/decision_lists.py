@@ -93,7 +93,7 @@ from ltheory.privacy.learners.base import (
     PrivateLearner,
     check_dataset,
 )
-from ltheory.privacy.mechanisms import _check_epsilon
+from ltheory.validation import check_epsilon
 
 __all__ = ["AUDIT_CASES", "NEIGHBOUR_RELATIONS", "FeatureSet", "PrivateDecisionListLearner",
            "RivestDecisionListLearner", "UnrealizableSampleWarning", "conjunction_features",
@@ -347,7 +347,7 @@ class PrivateDecisionListLearner(PrivateLearner):
                                     f", got {neighbours!r}")
         self.neighbour_relation = neighbours
         self.check_realizable = bool(check_realizable)
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         try:
             d = float(delta)
         except (TypeError, ValueError):

@@ -40,7 +40,7 @@ from ltheory.privacy.learners.base import (
     PrivateLearner,
     check_dataset,
 )
-from ltheory.privacy.mechanisms import _check_epsilon
+from ltheory.validation import check_epsilon
 
 __all__ = ["AUDIT_CASES", "ExponentialMechanismLearner"]
 
@@ -98,7 +98,7 @@ class ExponentialMechanismLearner(PrivateLearner):
             raise InvalidInputError("hclass is empty; the exponential mechanism needs at least "
                                     "one hypothesis")
         self.hclass = hclass
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self._matrix = np.asarray(hclass.matrix, dtype=np.int8)
         self._tables = tuple(hclass.to_strings())
 

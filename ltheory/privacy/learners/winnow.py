@@ -77,7 +77,7 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.learners.base import LearnerAuditCase, PrivacyClaim, PrivateLearner
-from ltheory.privacy.mechanisms import _check_epsilon
+from ltheory.validation import check_epsilon
 
 __all__ = ["AUDIT_CASES", "ConfidentWinnow", "DPWinnow", "decision_list_halfspace",
            "winnow_update_bound"]
@@ -243,7 +243,7 @@ class DPWinnow(_OnlineBase):
                  samples: int, horizon: int, threshold: float | None = None,
                  beta: float = 0.05, kappa: float = 0.5) -> None:
         self._check_common(d, rho, kappa)
-        self.epsilon = _check_epsilon(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         try:
             self.delta = float(delta)
         except (TypeError, ValueError):

@@ -1,0 +1,123 @@
+"""The certified bound of an event, and its projection to a planned number of runs.
+
+An audit certifies ``ε_lb`` for an event E and a direction (the dataset under which E is more
+likely, "side a", against the other, "side b") from the counts of E in fresh certification runs.
+Two tests are used (``audit(config=AuditConfig(certify=...))``):
+
+* ``"binomial"`` — two one-sided Clopper–Pearson bounds, ``p_a,lower`` and ``p_b,upper``, at
+  ``level / 2`` each, and ``ε_lb = ln((p_a,lower − δ) / p_b,upper)`` (Ding et al. 2018, StatDP;
+  Jagielski, Ullman & Oprea 2020 for the δ term);
+* ``"poisson"`` — with Poisson numbers of runs on each dataset the counts are independent Poisson
+  variables, and given their sum the count on side a is binomial with success probability
+  ``p_a / (p_a + p_b)``: one Clopper–Pearson bound at ``level`` bounds the ratio
+  (``stats.poisson_epsilon_lower_bound``; needs δ = 0).
+
+``level`` is always the event's whole share of the audit's α (α / k when k events are
+certified, Bonferroni).  ``"auto"`` is the larger of the two, for *projections* only: it is what
+the better test would give, and is used to choose the test before certification.
+
+A *projection* evaluates the same bound at the expected counts ``n·p_a``, ``n·p_b`` of ``n``
+runs per dataset, from probabilities that are either exact, smoothed plug-in frequencies, or
+selection frequencies shrunk to a Clopper–Pearson bound (:func:`shrunk`).  Every place that
+ranks events or pairs — event selection, the pair-search pilots, the exact-event certification
+of the worst-case search and the certification ceiling — calls :func:`projected_bound` (or
+:func:`best_lr_prefix` over likelihood-ratio prefixes of output cells), so they all rank on the
+number the final audit will compute, δ included.
+
+>>> import numpy as np
+>>> float(projected_bound(0.5, 0.25, 10_000, 0.05).round(3))      # ln 2 = 0.693 less the CI
+0.639
+>>> best = best_lr_prefix(np.array([0.7, 0.2, 0.1]), np.array([0.1, 0.2, 0.7]), 10_000, 0.05)
+>>> best.direction, best.cells.tolist()
+(0, [0])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ltheory.privacy.stats import (
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    epsilon_lower_bound,
+    poisson_epsilon_lower_bound,
+)
+
+__all__ = ["TESTS", "LRPrefix", "best_lr_prefix", "certified_bound", "lr_order",
+           "projected_bound", "shrunk"]
+
+#: The certification tests (``"auto"`` only in projections: the better of the two).
+TESTS = ("binomial", "poisson", "auto")
+
+
+def certified_bound(ka: np.ndarray | float, na: np.ndarray | float,
+                    kb: np.ndarray | float, nb: np.ndarray | float, level: float,
+                    delta: float = 0.0, test: str = "binomial") -> np.ndarray:
+    """The bound certified from ``ka`` of ``na`` runs in the event on side a and ``kb`` of
+    ``nb`` on side b, at the event's level (module docstring); −inf where nothing is
+    certified.  With δ > 0 the Poisson test does not apply and ``"auto"`` is binomial."""
+    binom = epsilon_lower_bound(ka, na, kb, nb, level / 2, delta)
+    if test == "binomial" or delta > 0:
+        if test == "poisson":
+            raise ValueError("the Poisson certification test needs delta = 0")
+        return binom
+    pois = poisson_epsilon_lower_bound(ka, kb, level)
+    return pois if test == "poisson" else np.maximum(binom, pois)
+
+
+def projected_bound(pa: np.ndarray | float, pb: np.ndarray | float, n: float, level: float,
+                    delta: float = 0.0, test: str = "binomial") -> np.ndarray:
+    """:func:`certified_bound` at the expected counts of ``n`` runs per dataset for events of
+    probabilities ``pa`` (side a) and ``pb`` (side b)."""
+    pa = np.asarray(pa, dtype=float)
+    pb = np.asarray(pb, dtype=float)
+    return certified_bound(pa * n, n, pb * n, n, level, delta, test)
+
+
+def shrunk(ca: np.ndarray | float, cb: np.ndarray | float, na: np.ndarray | float,
+           nb: np.ndarray | float, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Frequencies ``ca/na`` and ``cb/nb`` shrunk against the winner's curse: the
+    Clopper–Pearson lower bound of side a and the upper bound of side b at ``level``."""
+    return clopper_pearson_lower(ca, na, level), clopper_pearson_upper(cb, nb, level)
+
+
+def lr_order(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    """Indices of the cells with ``pa > 0``, by decreasing likelihood ratio ``pa / pb`` (ties in
+    index order): the Neyman–Pearson order, whose prefixes are the most powerful events."""
+    pa, pb = np.asarray(pa, dtype=float), np.asarray(pb, dtype=float)
+    keep = np.flatnonzero(pa > 0)
+    with np.errstate(divide="ignore"):
+        llr = np.log(pa[keep]) - np.log(pb[keep])
+    return keep[np.argsort(-llr, kind="stable")]
+
+
+@dataclass(frozen=True)
+class LRPrefix:
+    """A likelihood-ratio prefix: the cells of the event (indices), its direction (0: more
+    likely under the first distribution) and its projected bound."""
+
+    direction: int
+    cells: np.ndarray
+    bound: float
+
+
+def best_lr_prefix(p0: np.ndarray, p1: np.ndarray, n: float, level: float,
+                   delta: float = 0.0, test: str = "binomial",
+                   max_prefixes: int | None = None) -> LRPrefix:
+    """The likelihood-ratio prefix of the cells (probabilities ``p0`` under the first dataset,
+    ``p1`` under the second) in either direction whose :func:`projected_bound` with ``n`` runs
+    per dataset is largest (at most ``max_prefixes`` prefixes per direction)."""
+    p0, p1 = np.asarray(p0, dtype=float), np.asarray(p1, dtype=float)
+    best = LRPrefix(0, np.zeros(0, dtype=int), -np.inf)
+    for direction, (pa, pb) in enumerate(((p0, p1), (p1, p0))):
+        order = lr_order(pa, pb)[:max_prefixes]
+        if order.size == 0:
+            continue
+        v = projected_bound(np.cumsum(pa[order]), np.cumsum(pb[order]), n, level, delta, test)
+        v = np.where(np.isnan(v), -np.inf, v)
+        k = int(np.argmax(v))
+        if v[k] > best.bound:
+            best = LRPrefix(direction, order[:k + 1], float(v[k]))
+    return best
