@@ -26,7 +26,7 @@ def picks(name: str, runs: int, seeds: list[int], pool: bool) -> list[dict]:
     m, base = dpsniper_suite(EPS)[name]
     gen, _, rungs, pilot, final = plan(m, base, runs, 2024)
     log: list[tuple] = []
-    projection = search._plugin_projection
+    projection = search.plugin_projection
 
     def logged(d, *args):
         v = projection(d, *args)
@@ -36,7 +36,7 @@ def picks(name: str, runs: int, seeds: list[int], pool: bool) -> list[dict]:
     def stop(mech, a, b, **kw):
         raise _Picked
 
-    search._plugin_projection, audit = logged, search.audit
+    search.plugin_projection, audit = logged, search.audit
     search.audit = stop
     out = []
     try:
@@ -60,7 +60,7 @@ def picks(name: str, runs: int, seeds: list[int], pool: bool) -> list[dict]:
                         "seconds": round(time.perf_counter() - t, 1)})
             print(json.dumps(out[-1]), flush=True)
     finally:
-        search._plugin_projection, search.audit = projection, audit
+        search.plugin_projection, search.audit = projection, audit
     return out
 
 

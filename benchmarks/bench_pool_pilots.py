@@ -6,7 +6,7 @@ distributions the library computes (truncated geometric, report noisy max 1/2, S
 * ``--mode simulate`` (the default): the pilots' ranking alone, many seeds.  Each pilot's counts
   are drawn from the pair's *exact* output distribution (multinomial, the plan's pilot runs,
   rungs and survivors of ``audit_search(total_runs=...)``), the pairs are ranked by the
-  library's plug-in projection (``search._lr_prefix_projection``) of either the pair's own
+  library's plug-in projection (``pilots.lr_prefix_projection``) of either the pair's own
   counts or the counts pooled per dataset over every pair piloted so far, and the chosen pair is
   scored by its *ceiling* at the final audit's certification size (``ceiling.certification_
   ceiling``: the best bound any event of that pair certifies at expected counts).  The final
@@ -35,8 +35,9 @@ import numpy as np
 from ltheory.privacy.auditing.ceiling import certification_ceiling
 from ltheory.privacy.auditing.core import split_runs
 from ltheory.privacy.auditing.exact import aligned
+from ltheory.privacy.auditing.pilots import lr_prefix_projection
 from ltheory.privacy.auditing.plan import search_plan
-from ltheory.privacy.auditing.search import _lr_prefix_projection, audit_search, query_patterns
+from ltheory.privacy.auditing.search import audit_search, query_patterns
 from ltheory.privacy.statdp_mechanisms import dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
@@ -89,7 +90,7 @@ def simulate(pairs: list[dict], plan, n_cert: int, seed: int, pooled: bool) -> d
                 nn = np.array([pool[k0][1], pool[k1][1]], dtype=float)
             else:
                 c, nn = own[i], np.array([n_own[i], n_own[i]], dtype=float)
-            scored.append((_lr_prefix_projection(c, nn, n_cert, ALPHA, "poisson"), i))
+            scored.append((lr_prefix_projection(c, nn, n_cert, ALPHA, "poisson"), i))
         scored.sort(key=lambda t: -t[0])
         alive = [i for _, i in scored]
         if rung < plan.rungs - 1:

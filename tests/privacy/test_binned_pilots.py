@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ltheory.privacy.auditing.search import (
+from ltheory.privacy.auditing.pilots import (
     PILOT_CELLS,
-    _bin_counts,
-    _few_outputs,
-    _lr_prefix_projection,
-    audit_search,
+    bin_counts,
+    lr_prefix_projection,
+    probe_outputs,
 )
+from ltheory.privacy.auditing.search import audit_search
 from ltheory.privacy.mechanisms import Mechanism
 from ltheory.privacy.statdp_mechanisms import NoisyMaxValue
 
@@ -38,13 +38,13 @@ def test_bin_counts_cover_both_samples_with_a_bounded_number_of_bins() -> None:
     rng = np.random.default_rng(0)
     for n in (500, 20_000, 200_000):
         x = (rng.normal(0, 1, n), rng.normal(0.5, 1, n))
-        c, nn = _bin_counts(x)
+        c, nn = bin_counts(x)
         assert c.shape[1] == 2 and list(nn) == [n, n]
         assert c[:, 0].sum() == n and c[:, 1].sum() == n
         assert 8 <= len(c) <= PILOT_CELLS + 1
     # an atom keeps its mass in one bin instead of splitting (edges are unique)
     x = (np.zeros(5000), np.concatenate([np.zeros(2500), rng.normal(0, 1, 2500)]))
-    c, _ = _bin_counts(x)
+    c, _ = bin_counts(x)
     assert c[:, 0].max() == 5000
 
 
@@ -53,7 +53,7 @@ def test_lr_prefix_projection_grows_with_the_separation() -> None:
     same = np.array([[5000.0, 5000.0], [5000.0, 5000.0]])
     apart = np.array([[6000.0, 4000.0], [4000.0, 6000.0]])
     further = np.array([[7000.0, 3000.0], [3000.0, 7000.0]])
-    vals = [_lr_prefix_projection(c, nn, 10**6, 0.05, "auto") for c in (same, apart, further)]
+    vals = [lr_prefix_projection(c, nn, 10**6, 0.05, "auto") for c in (same, apart, further)]
     assert vals[0] <= 0 < vals[1] < vals[2]
     # the bound at these frequencies: log(0.7/0.3) less the certification's margin
     assert vals[2] == pytest.approx(np.log(7000.5 / 3000.5), abs=0.02)
@@ -61,7 +61,7 @@ def test_lr_prefix_projection_grows_with_the_separation() -> None:
 
 def test_probe_reports_the_number_of_output_columns() -> None:
     info: dict = {}
-    _few_outputs(FirstCoordinate(1.0), (1.0, 1.0), (2.0, 1.0), 500, np.random.SeedSequence(0),
+    probe_outputs(FirstCoordinate(1.0), (1.0, 1.0), (2.0, 1.0), 500, np.random.SeedSequence(0),
                  "serial", patterns=True, info=info)
     assert info["columns"] == 1
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from ltheory.privacy.auditing.features import structure_scores
-from ltheory.privacy.auditing.search import _few_outputs, _runs, audit_search
+from ltheory.privacy.auditing.pilots import consecutive_runs, probe_outputs
+from ltheory.privacy.auditing.search import audit_search
 from ltheory.privacy.mechanisms import Mechanism
 
 
@@ -42,17 +43,17 @@ PAIRS = [("x moves", (0.0, 0.0), (1.0, 0.0)), ("y moves", (0.0, 0.0), (0.0, 1.0)
 
 
 def test_runs_cut_columns_into_consecutive_blocks() -> None:
-    assert _runs((0, 1, 2, 5, 6, 9)) == ((0, 1, 2), (5, 6), (9,))
-    assert _runs((3,)) == ((3,),)
+    assert consecutive_runs((0, 1, 2, 5, 6, 9)) == ((0, 1, 2), (5, 6), (9,))
+    assert consecutive_runs((3,)) == ((3,),)
 
 
 def test_probe_returns_the_blocks_when_joint_codes_are_too_many() -> None:
     m = TwoBlocks(0.2, 0.2)
-    got = _few_outputs(m, (0.0, 0.0), (1.0, 1.0), 2000, np.random.SeedSequence(1), "serial",
+    got = probe_outputs(m, (0.0, 0.0), (1.0, 1.0), 2000, np.random.SeedSequence(1), "serial",
                        patterns=True)
     assert got == ((0, 1, 2, 3, 4, 5), (7, 8, 9, 10, 11, 12))
     # without pattern pilots: not discrete
-    assert _few_outputs(m, (0.0, 0.0), (1.0, 1.0), 2000, np.random.SeedSequence(1), "serial",
+    assert probe_outputs(m, (0.0, 0.0), (1.0, 1.0), 2000, np.random.SeedSequence(1), "serial",
                         patterns=False) is False
 
 

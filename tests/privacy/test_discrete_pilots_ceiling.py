@@ -175,7 +175,7 @@ def test_planned_searches_pool_pilots_unless_told_not_to() -> None:
 
 
 def test_pooled_projection_equals_own_counts_when_the_pool_is_the_pair() -> None:
-    from ltheory.privacy.auditing.search import _plugin_projection
+    from ltheory.privacy.auditing.pilots import plugin_projection
 
     rows = [np.array([float(i)]) for i in range(4)]
     c0, c1 = [500, 300, 150, 50], [400, 300, 200, 100]
@@ -184,8 +184,8 @@ def test_pooled_projection_equals_own_counts_when_the_pool_is_the_pair() -> None
     pool = {k: [{r.tobytes(): [r, c] for r, c in zip(rows, cs, strict=True)}, 1000]
             for k, cs in (("A", c0), ("B", c1))}
     pooled = {"_pool": ("A", "B")}
-    v_own = _plugin_projection(own, 10**6, 0.05, "auto")
-    assert _plugin_projection(pooled, 10**6, 0.05, "auto", pool) == pytest.approx(v_own)
+    v_own = plugin_projection(own, 10**6, 0.05, "auto")
+    assert plugin_projection(pooled, 10**6, 0.05, "auto", pool) == pytest.approx(v_own)
     # ten times the runs on dataset A at the same frequencies: a different (sharper) estimate
     pool["A"] = [{r.tobytes(): [r, 10 * c] for r, c in zip(rows, c0, strict=True)}, 10_000]
-    assert _plugin_projection(pooled, 10**6, 0.05, "auto", pool) != pytest.approx(v_own)
+    assert plugin_projection(pooled, 10**6, 0.05, "auto", pool) != pytest.approx(v_own)

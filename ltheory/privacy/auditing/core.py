@@ -52,8 +52,8 @@ from ltheory.privacy.auditing.executors import (
     run_counting,
     run_sampling,
 )
+from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.auditing.outputs import MechanismError, batch_kind
-from ltheory.privacy.mechanisms import are_neighbours
 from ltheory.privacy.stats import (
     clopper_pearson_lower,
     clopper_pearson_upper,
@@ -113,16 +113,6 @@ class AuditReport:
     def dumps(self, **kw: Any) -> str:
         """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
         return json.dumps(self.to_json(), ensure_ascii=False, **kw)
-
-
-def _same(d0: Any, d1: Any) -> bool:
-    try:
-        r = d0 == d1
-        if isinstance(r, np.ndarray):
-            return bool(np.array_equal(np.asarray(d0), np.asarray(d1)))
-        return bool(r)
-    except Exception:  # noqa: BLE001
-        return False
 
 
 def _check_params(claimed_epsilon: Any, claimed_delta: Any, runs: Any, alpha: Any,
@@ -190,27 +180,6 @@ def min_runs(claimed_epsilon: float, claimed_delta: float = 0.0, alpha: float = 
         else:
             lo = mid + 1
     return lo
-
-
-def check_neighbours(mechanism: Any, d0: Any, d1: Any) -> None:
-    if _same(d0, d1):
-        raise InvalidInputError("d0 and d1 are the same dataset; an audit needs two distinct "
-                                "neighbouring datasets")
-    sens = float(getattr(mechanism, "sensitivity", 1.0))
-    if hasattr(mechanism, "are_neighbours"):
-        ok = mechanism.are_neighbours(d0, d1)
-        rel = getattr(mechanism, "neighbour_relation", "declared")
-    else:
-        rel = getattr(mechanism, "neighbour_relation", "substitution")
-        ok = are_neighbours(d0, d1, rel, sens)
-    if not ok:
-        rules = {"substitution": "same length, exactly one pair differs; two numbers (query "
-                                 f"values) differ by at most the sensitivity {sens:g}",
-                 "add_remove": "one dataset is the other with one record added",
-                 "query_answers": f"answer vectors differing by at most {sens:g} in every "
-                                  "coordinate"}
-        raise InvalidInputError(f"d0 and d1 are not neighbours under the mechanism's relation "
-                                f"{rel!r} ({rules.get(rel, 'as the mechanism declares')})")
 
 
 def exact_distributions(mechanism: Any, d0: Any, d1: Any) -> tuple[np.ndarray, np.ndarray] | None:

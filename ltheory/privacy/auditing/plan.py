@@ -28,6 +28,8 @@ from typing import Any
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing.core import min_runs
+from ltheory.privacy.auditing.neighbours import neighbouring_candidates
+from ltheory.privacy.auditing.pilots import PROBE_RUNS
 
 #: Share of the budget the pilots get.
 PILOT_SHARE = 0.12
@@ -61,8 +63,6 @@ class SearchPlan:
 
 
 def _count_pairs(mechanism: Any, dataset: Any, neighbours: Any, seed: int) -> int:
-    from ltheory.privacy.auditing.search import neighbouring_candidates
-
     try:
         return len(neighbouring_candidates(mechanism, dataset, neighbours, seed)[0])
     except InvalidInputError:        # none of the generator's pairs are neighbours
@@ -109,8 +109,6 @@ def search_plan(mechanism: Any, dataset: Any, total_runs: int, *, claimed_epsilo
         pilot = max(int(PILOT_SHARE * total_runs / weight), 4 * need)
         if pilot >= MIN_PILOT or (gen, rungs) == (options[-1][0], options[-1][2]):
             break
-    from ltheory.privacy.auditing.search import PROBE_RUNS
-
     def margin(n: int) -> int:
         return max(int(10 * math.sqrt(n)), 2 * PROBE_RUNS + int(6 * math.sqrt(n)))
 

@@ -74,11 +74,11 @@ def test_ceiling_and_pilots_use_it() -> None:
     pa, pb = np.array([0.3, 0.01]), np.array([0.1, 0.001])
     assert np.array_equal(certified_at_expectation(pa, pb, 1e5, 0.05),
                           projected_bound(pa, pb, 1e5, 0.05, 0.0, "auto"))
-    from ltheory.privacy.auditing.search import _lr_prefix_projection
+    from ltheory.privacy.auditing.pilots import lr_prefix_projection
     c = np.array([[600.0, 200.0], [400.0, 800.0]])
     nn = np.array([1000.0, 1000.0])
-    at0 = _lr_prefix_projection(c, nn, 10**5, 0.05, "auto")
-    at02 = _lr_prefix_projection(c, nn, 10**5, 0.05, "auto", 0.2)
+    at0 = lr_prefix_projection(c, nn, 10**5, 0.05, "auto")
+    at02 = lr_prefix_projection(c, nn, 10**5, 0.05, "auto", 0.2)
     assert at02 < at0
     p = (c + 0.5) / (nn + 1.0)
     assert at02 == pytest.approx(float(projected_bound(p[0, 0], p[0, 1], 10**5, 0.05, 0.2)))

@@ -1,0 +1,328 @@
+"""Pilots of the neighbour search: cheap runs on each candidate pair that rank the pairs.
+
+A pilot never certifies anything: the final audit of the chosen pair runs on fresh seeds, so
+the pilots only decide *which* pair is audited, and soundness does not depend on them.  A probe
+of ``PROBE_RUNS`` runs per dataset on the first pair (:func:`probe_outputs`) decides the kind:
+
+*Discrete pilots* (``discrete_pilots=True``, default): when a probe of 2·2,000 runs on the
+first pair (its own pilot stream, counted in the budget) shows few distinct outputs (at most
+``PILOT_CELLS`` = 64, and on average at least 4 runs per value), every pilot instead
+draws its runs from its own pilot seed, adds their counts per output value to the pair's earlier
+rungs' counts, and ranks the pair by the *plug-in* projection: the best bound any likelihood-ratio
+prefix of output values (the Neyman–Pearson events of a finite output space) would certify with
+the final audit's runs, from the smoothed pooled frequencies.  It uses every pilot run (no
+selection/certification split inside a pilot, which on rare events left the ranking to chance:
+on SVT1 the split pilots picked pairs near-uniformly).  The final audit then selects among the
+likelihood-ratio cells only (``lean_events``), with unshrunk frequencies.  ``reuse_pilots=True``
+makes the winner's pooled pilot runs its selection split (``audit(selection_samples=...)``), so
+every final run certifies — sound (the pilot runs come from the pilot streams, independent of
+the final audit's) but off by default: on SVT1/SVT4 the pooled runs (~1.5·10^5 per dataset at
+2·10^7) chose much weaker events than the final audit's own 10% split.
+*Pooled pilots* (``pool_pilots=True``; on in planned searches): the plug-in projection of a
+pair uses every discrete pilot run drawn on each of its two datasets so far, by any pair (the
+StatDP patterns share datasets: 16 of the 33 extended pairs on 10 queries start from the base
+answers), each side with its own run count; a pair's own counts still decide cells and
+``reuse_pilots``.  All rung pairs are ranked at the rung's final pooled counts.  Pooled runs
+are independent draws of the same dataset, so pooling only lowers the variance of each side's
+frequencies; it is the share of sd against the gaps between pairs that decides the choice (on
+SVT2 at 2·10^7 the plug-in projection's sd at the last rung is 0.02–0.03 against ceiling gaps
+of ~0.005).  Measured by ``benchmarks/bench_pool_pilots.py`` (the planned rungs with pilot
+counts drawn from the exact distributions, 1,000 seeds per row; the chosen pair scored by its
+ceiling, so the final audit's own draw is left out), pooling raises the mean ceiling of the
+chosen pair by 0.002–0.020 at 2·10^6 (SVT4 0.119 → 0.139, SVT1/SVT2 0.042 → 0.049, report
+noisy max 1/2 +0.002) and on SVT1/SVT2 at 2·10^7 (0.0837 → 0.0857; picks within 0.002 of the
+best pair 722 → 811 of 1,000), and leaves the other rows within 0.0001
+(results/pool_pilots_simulate.json).  The final bound on a good pair is itself a draw of sd
+~0.01 at 2·10^7, so one seed's table moves both ways.  The pooled runs are pilot runs (pilot
+streams): the final audit's streams are untouched, so soundness is unchanged.
+*Pattern pilots* (``pattern_pilots=True``, off by default): when the probe's outputs are not
+few-valued but their low-cardinality coordinates (at most ``PATTERN_VALUES`` values each) take
+few joint values beside continuous ones — the ⊤/⊥ codes of a sparse vector that also releases
+the noisy answers (SVT3 and NumericalSVT of Lyu et al.) — the discrete pilots count those
+coordinates only and rank pairs by the plug-in projection of that discrete part (a lower
+estimate of what the whole output leaks); the final audit keeps every event family.  On SVT3
+at 2·10^7 the pilot audits picked "X-shape above h=2" (final audits on two seeds: 0.103,
+0.111) over "half-half h=8" (0.141, 0.189), whose leak sits in the rare code of a ⊤ at the
+last query — the pilot audits' ~6,000 selection runs see it ~50 times.
+*Binned pilots* (``binned_pilots=True``; on in planned searches): when the probe's outputs are
+scalars and not few-valued (the noisy-max values of ReportNoisyMax3/4, the Laplace mechanism),
+each pilot draws its runs from its own seed, adds them to the pair's earlier rungs' samples, and
+ranks the pair by the plug-in projection of the likelihood-ratio prefixes of quantile bins of
+the pooled samples (about ``PILOT_BIN_RUNS`` runs per bin, 8 to ``PILOT_CELLS`` bins): every
+pilot run counts and no event is certified inside a pilot.  The pilot audits they replace chose
+an event on half of the pilot's runs (cuts from one quarter, scored on another) and valued it on
+the other half, shrinking twice (98% Clopper–Pearson),
+so at 2·10^6 (15,000 runs per dataset per pair) every pair's projection was negative and the
+ranking was close to noise.  Over 40 seeds at 2·10^6 (``benchmarks/bench_binned_pilots.py``)
+the pilot audits chose one of the two worst pairs, "all above" or "all below", on 29
+(ReportNoisyMax4, exact ε = ∞ there; mean certified bound 0.363) and 30 (ReportNoisyMax3, ε =
+0.25; mean 0.184); binned pilots on 37 (0.421) and 36 (0.208).  At 2·10^7 (12 seeds) both
+chose them on 12 of 12 for ReportNoisyMax4, and the pilot audits on 12, binned pilots on 11 for
+ReportNoisyMax3.  Binned pilots take 4–6× less time (no audit, no event selection).  Each pair's
+maximum over cells carries the same winner's curse (its null value is ~0.15 at 2·10^6), and the
+bins are coarse: a leak confined to a rarer tail than one bin is ranked by what the bin shows
+of it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from ltheory.jsonable import to_jsonable
+from ltheory.privacy.auditing.core import AuditReport, split_runs
+from ltheory.privacy.auditing.events import SHRINK
+from ltheory.privacy.auditing.executors import resolve_executor, run_sampling
+from ltheory.privacy.auditing.outputs import batch_kind
+from ltheory.privacy.auditing.projection import best_lr_prefix, projected_bound, shrunk
+
+#: Most distinct outputs for discrete pilots: with more cells than this, the plug-in ranking from
+#: a few thousand runs per pair is noise-driven and the likelihood-ratio cells lose to smoother
+#: families in the final selection (SVT6, 2^10 patterns: 0.20 instead of 0.31 at 2e7).
+PILOT_CELLS = 64
+#: Runs per dataset of the probe deciding whether the pilots are discrete.
+PROBE_RUNS = 2_000
+#: Most values of a coordinate counted as discrete for pattern pilots (``pattern_pilots``).
+PATTERN_VALUES = 3
+#: Pooled pilot runs per quantile bin of the binned pilots (``binned_pilots``).
+PILOT_BIN_RUNS = 1_000
+
+
+
+def draw_rows(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequence,
+               executor: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """n outputs on each of a and b (seeds spawned from ``ss``) as float rows, or None when
+    they are not numeric arrays of one shape (the pilots then cannot count them as cells)."""
+    ss0, ss1 = ss.spawn(2)
+    ex, owned, _ = resolve_executor(executor, mechanism, 2 * n)
+    try:
+        s0 = run_sampling(ex, mechanism, a, ss0, n)
+        s1 = run_sampling(ex, mechanism, b, ss1, n)
+    finally:
+        if owned:
+            ex.shutdown(wait=True)
+    if batch_kind(s0) == "object" or batch_kind(s0) != batch_kind(s1):
+        return None
+    x0 = np.asarray(s0, dtype=float).reshape(n, -1)
+    x1 = np.asarray(s1, dtype=float).reshape(n, -1)
+    return None if x0.shape[1] != x1.shape[1] else (x0, x1)
+
+
+def probe_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequence,
+                 executor: Any, patterns: bool = False, info: dict | None = None
+                 ) -> tuple[int, ...] | tuple[tuple[int, ...], ...] | None | bool:
+    """Whether n runs on each of a, b show at most ``PILOT_CELLS`` distinct outputs (and on
+    average at least 4 runs per output).  With ``patterns``, when they do not but the
+    low-cardinality coordinates (at most ``PATTERN_VALUES`` values each) take few joint values
+    beside continuous ones, those coordinates (the discrete projection of the output, e.g. the
+    ⊤/⊥ pattern of a sparse vector that also releases values); when their joint values are
+    too many but they form at least two blocks of consecutive coordinates, each few-valued,
+    the blocks (a tuple of column tuples); else None / False.  ``info`` (a dict) receives
+    ``"columns"``: the number of output coordinates (1 for scalar outputs), when numeric."""
+    if n < 1:
+        return False
+    rows = draw_rows(mechanism, a, b, n, ss, executor)
+    if rows is None:
+        return False
+    if info is not None:
+        info["columns"] = rows[0].shape[1]
+    pooled = np.concatenate(rows)
+    cap = cell_cap(n)
+    if len(np.unique(pooled, axis=0)) <= cap:
+        return True
+    if not patterns:
+        return False
+    card = [len(np.unique(pooled[:, j])) for j in range(pooled.shape[1])]
+    cols = tuple(j for j, c in enumerate(card) if 1 < c <= PATTERN_VALUES)
+    if not cols or len(cols) == len(card):
+        return None
+    if len(np.unique(pooled[:, cols], axis=0)) <= cap:
+        return cols
+    # too many joint codes: the blocks (maximal runs of consecutive discrete coordinates, e.g.
+    # the codes of each sparse vector of a parallel composition), when each is few-valued
+    blocks = consecutive_runs(cols)
+    if len(blocks) < 2 or any(len(np.unique(pooled[:, list(bl)], axis=0)) > cap
+                              for bl in blocks):
+        return None
+    return blocks
+
+
+def consecutive_runs(cols: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """``cols`` (increasing) cut into maximal runs of consecutive indices."""
+    out: list[list[int]] = []
+    for j in cols:
+        if out and out[-1][-1] == j - 1:
+            out[-1].append(j)
+        else:
+            out.append([j])
+    return tuple(tuple(r) for r in out)
+
+
+def dataset_key(ds: Any) -> str:
+    """A key identifying a dataset (equal datasets of different pairs share it)."""
+    try:
+        return json.dumps(to_jsonable(ds), sort_keys=True)
+    except (TypeError, ValueError):
+        return repr(ds)
+
+
+def discrete_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor: Any,
+                    d: dict, cols: tuple[int, ...] | None = None,
+                    pool: dict | None = None) -> bool:
+    """Draw runs // 2 outputs on each of a, b from ``seed`` and add their counts per distinct
+    output to ``d["_cells"]`` (key -> [row, count under a, count under b]) and, with ``pool``,
+    to the pooled counts of each dataset (``pool[key] = [{cell: [row, count]}, runs]``); False
+    (nothing recorded) when the outputs take too many distinct values for cells."""
+    n = runs // 2
+    rows = draw_rows(mechanism, a, b, n, np.random.SeedSequence(seed), executor)
+    if rows is None:
+        return False
+    x0, x1 = rows
+    if cols is not None:                       # the discrete projection of the outputs
+        x0, x1 = x0[:, list(cols)], x1[:, list(cols)]
+    cells = d.setdefault("_cells", {})
+    drawn = count_cells(cells, x0, x1)
+    d["_n"] = d.get("_n", 0) + n
+    if len(cells) > cell_cap(d["_n"]):
+        d.pop("_cells")
+        d.pop("_n")
+        return False
+    if pool is not None:
+        keys = (dataset_key(a), dataset_key(b))
+        for key, (u, cnt) in zip(keys, drawn, strict=True):
+            got = pool.setdefault(key, [{}, 0])
+            for row, c in zip(u, cnt, strict=True):
+                got[0].setdefault(row.tobytes(), [row, 0])[1] += int(c)
+            got[1] += n
+        d["_pool"] = keys
+    return True
+
+
+def cell_cap(n: int) -> int:
+    """Most distinct outputs the plug-in pilots count as cells after n runs per dataset: at most
+    ``PILOT_CELLS``, and on average at least 4 runs per cell."""
+    return min(PILOT_CELLS, (2 * n) // 4)
+
+
+def count_cells(cells: dict, x0: np.ndarray, x1: np.ndarray) -> list[tuple[np.ndarray, ...]]:
+    """Add the counts of the distinct rows of x0 (under a) and x1 (under b) to ``cells`` (key ->
+    [row, count under a, count under b]); returns each side's (distinct rows, counts)."""
+    drawn = []
+    for j, x in enumerate((x0, x1)):
+        u, cnt = np.unique(x, axis=0, return_counts=True)
+        drawn.append((u, cnt))
+        for row, c in zip(u, cnt, strict=True):
+            cells.setdefault(row.tobytes(), [row, 0, 0])[1 + j] += int(c)
+    return drawn
+
+
+def block_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor: Any,
+                 d: dict, blocks: tuple[tuple[int, ...], ...]) -> bool:
+    """As ``discrete_pilot``, with counts kept per block of columns (``d["_blocks"]``: one
+    ``{"_cells", "_n"}`` per block): each block's codes are a coarsening of the output, so the
+    plug-in projection of any one of them is a lower estimate of what the pair leaks, whether
+    or not the blocks are independent.  False when a block has too many codes for cells."""
+    n = runs // 2
+    rows = draw_rows(mechanism, a, b, n, np.random.SeedSequence(seed), executor)
+    if rows is None:
+        return False
+    per = d.setdefault("_blocks", [{} for _ in blocks])
+    for bl, got in zip(blocks, per, strict=True):
+        cells = got.setdefault("_cells", {})
+        count_cells(cells, rows[0][:, list(bl)], rows[1][:, list(bl)])
+        got["_n"] = got.get("_n", 0) + n
+        if len(cells) > cell_cap(got["_n"]):
+            d.pop("_blocks")
+            return False
+    d["_n"] = d.get("_n", 0) + n
+    return True
+
+
+def plugin_ranked(d: dict, rung: int, pilot_runs: int, projected: float, event: str) -> dict:
+    """``d`` completed as the ranking row of a plug-in pilot (discrete, per-block or binned):
+    no event is certified inside such a pilot, so it has no pilot lower bound."""
+    d.update({"rung": rung, "pilot_runs": pilot_runs, "projected_bound": projected,
+              "pilot_lower_bound": -np.inf, "pilot_point_estimate": None, "pilot_event": event})
+    return d
+
+
+def binned_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor: Any,
+                  d: dict) -> bool:
+    """Draw runs // 2 outputs on each of a, b from ``seed`` and add them to the pair's pilot
+    samples ``d["_x"]`` (scalar outputs; False when they are not)."""
+    rows = draw_rows(mechanism, a, b, runs // 2, np.random.SeedSequence(seed), executor)
+    if rows is None or rows[0].shape[1] != 1:
+        return False
+    old = d.get("_x")
+    d["_x"] = tuple(r[:, 0] if old is None else np.concatenate([o, r[:, 0]])
+                    for o, r in zip(old or (None, None), rows, strict=True))
+    return True
+
+
+def bin_counts(x: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Counts of the two samples ``x`` in quantile bins of their pooled values (about
+    ``PILOT_BIN_RUNS`` pooled runs per bin, between 8 and ``PILOT_CELLS`` bins; the edges are
+    the distinct quantiles, so an atom of the output is never split across bins): a (bins × 2)
+    count matrix and the two sample sizes."""
+    pooled = np.concatenate(x)
+    k = int(np.clip(len(pooled) // PILOT_BIN_RUNS, 8, PILOT_CELLS))
+    edges = np.unique(np.quantile(pooled, np.linspace(0, 1, k + 1)[1:-1]))
+    c = np.stack([np.bincount(np.searchsorted(edges, xi, side="right"),
+                              minlength=len(edges) + 1) for xi in x], axis=1).astype(float)
+    return c, np.array([len(x[0]), len(x[1])], dtype=float)
+
+
+def lr_prefix_projection(c: np.ndarray, nn: np.ndarray, n_final: int, alpha: float,
+                          test: str, delta: float = 0.0) -> float:
+    """The best bound a likelihood-ratio prefix of the cells with counts ``c`` (cells × 2, out
+    of ``nn`` runs) would certify with ``n_final`` runs per dataset, at the smoothed (add-½)
+    frequencies (``projection.best_lr_prefix`` at level ``alpha``, δ included)."""
+    p = (c + 0.5) / (nn + 0.5 * len(c))
+    return best_lr_prefix(p[:, 0], p[:, 1], n_final, alpha, delta, test).bound
+
+
+def plugin_projection(d: dict, n_final: int, alpha: float, test: str,
+                       pool: dict | None = None, delta: float = 0.0) -> float:
+    """The best bound a likelihood-ratio prefix of output values would certify with ``n_final``
+    runs per dataset, at the pair's smoothed pooled pilot frequencies (add-½): the pair's own
+    pilot runs, or with ``pool`` every pilot run of each of its datasets (from any pair)."""
+    if pool is not None and "_pool" in d:
+        k0, k1 = d["_pool"]
+        cells = list(dict.fromkeys([*pool[k0][0], *pool[k1][0]]))
+        c = np.array([[pool[k][0].get(x, (None, 0))[1] for k in (k0, k1)] for x in cells],
+                     dtype=float)
+        nn = np.array([pool[k0][1], pool[k1][1]], dtype=float)
+    else:
+        c = np.array([[v[1], v[2]] for v in d["_cells"].values()], dtype=float)
+        nn = np.array([d["_n"], d["_n"]], dtype=float)
+    return lr_prefix_projection(c, nn, n_final, alpha, test, delta)
+
+
+def pooled_samples(d: dict, pick_ss: np.random.SeedSequence) -> tuple[np.ndarray, np.ndarray]:
+    """The pair's pooled pilot runs as two batches (rows repeated by count, shuffled with a seed
+    of the search's own stream, so the events' fit/eval halves are random halves)."""
+    rows = np.array([v[0] for v in d["_cells"].values()])
+    rng = np.random.default_rng(pick_ss.spawn(1)[0])
+    out = []
+    for j in (1, 2):
+        cnt = np.array([v[j] for v in d["_cells"].values()])
+        x = np.repeat(rows, cnt, axis=0)
+        x = x[rng.permutation(len(x))]
+        out.append(x[:, 0] if x.shape[1] == 1 else x)
+    return out[0], out[1]
+
+
+def pilot_audit_projection(r: AuditReport, runs: int, alpha: float, delta: float) -> float:
+    """The bound the pilot's certified event is projected to reach with the final ``runs``
+    (pilot frequencies shrunk to their 98% Clopper–Pearson bounds, as in event selection), with
+    the certification test the pilot used."""
+    c = r.counts["certification"]
+    first = r.direction.startswith("P[M(d0)")
+    ka, kb = (c["d0"], c["d1"]) if first else (c["d1"], c["d0"])
+    na, nb = (c.get("n_d0", c["n"]), c.get("n_d1", c["n"]))
+    na, nb = (na, nb) if first else (nb, na)
+    _, n_final = split_runs(runs, r.selection_runs / r.runs)
+    pa, pb = shrunk(ka, kb, max(na, 1), max(nb, 1), SHRINK)
+    return float(projected_bound(pa, pb, n_final, alpha, delta, r.certification_test))
