@@ -2,7 +2,7 @@
 
 For each row (a DP-Sniper suite mechanism with continuous scalar outputs) and budget, runs the
 suite's planned search (``audit_search(total_runs=...)``) once per seed with
-``binned_pilots=True`` (the planned default) and once with ``False`` (the pilot audits), and
+``pilots="auto"`` (binned pilots, the default) and once with ``"cells"`` (pilot audits), and
 records the pair chosen, whether it is one of the row's worst pairs, the certified bound and the
 seconds.  The suite's table is one seed; this is the distribution behind it.
 
@@ -41,7 +41,7 @@ def run(name: str, runs: int, seed: int, binned: bool) -> dict:
     m, base = dpsniper_suite(EPS)[name]
     t = time.perf_counter()
     s = audit_search(m, base, claimed_epsilon=EPS, total_runs=runs, seed=seed, alpha=ALPHA,
-                     binned_pilots=binned)
+                     pilots="auto" if binned else "cells")
     return {"mechanism": name, "runs": runs, "seed": seed, "binned": binned,
             "pair": s.pattern, "worst_pair": s.pattern in WORST.get(name, ()),
             "bound": s.report.epsilon_lower_bound, "event": s.report.event,

@@ -14,6 +14,7 @@ import time
 
 from bench_dpsniper_suite import ALPHA, EPS, plan
 
+import ltheory.privacy.auditing.pilots as pilots
 import ltheory.privacy.auditing.search as search
 from ltheory.privacy.statdp_mechanisms import dpsniper_suite
 
@@ -26,18 +27,18 @@ def picks(name: str, runs: int, seeds: list[int], pool: bool) -> list[dict]:
     m, base = dpsniper_suite(EPS)[name]
     gen, _, rungs, pilot, final = plan(m, base, runs, 2024)
     log: list[tuple] = []
-    projection = search.plugin_projection
+    projection = pilots.plugin_projection
 
     def logged(d, *args):
         v = projection(d, *args)
         log.append((d["pattern"], d["_n"], v))
         return v
 
-    def stop(mech, a, b, **kw):
+    def stop(*args, **kw):
         raise _Picked
 
-    search.plugin_projection, audit = logged, search.audit
-    search.audit = stop
+    pilots.plugin_projection, final_audit = logged, search.run_audit
+    search.run_audit = stop
     out = []
     try:
         for seed in seeds:
@@ -47,9 +48,7 @@ def picks(name: str, runs: int, seeds: list[int], pool: bool) -> list[dict]:
                 search.audit_search(m, base, gen, claimed_epsilon=EPS, runs=final,
                                     pilot_runs=pilot, seed=seed, alpha=ALPHA, rungs=rungs,
                                     max_pairs=64, certify="auto", exact=False,
-                                    pattern_pilots=True, pool_pilots=pool,
-                                    pilot_options={"selection_fraction": 0.5,
-                                                   "structure_events": False})
+                                    pool_pilots=pool)
             except _Picked:
                 pass
             top = max(n for _, n, _ in log)
@@ -60,7 +59,7 @@ def picks(name: str, runs: int, seeds: list[int], pool: bool) -> list[dict]:
                         "seconds": round(time.perf_counter() - t, 1)})
             print(json.dumps(out[-1]), flush=True)
     finally:
-        search.plugin_projection, search.audit = projection, audit
+        pilots.plugin_projection, search.run_audit = projection, final_audit
     return out
 
 

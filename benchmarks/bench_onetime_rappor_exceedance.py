@@ -56,7 +56,7 @@ def main() -> None:
         inside = a.chosen_event.contains(allo)
         cc = a.counts["certification"]
         e0, e1 = p[1.0][inside].sum() * cc["n_d0"], p[0.0][inside].sum() * cc["n_d1"]
-        first = a.direction.startswith("P[M(d0)")
+        first = a.direction == 0
         xa, xb, ya, yb = ((cc["d0"], cc["d1"], e0, e1) if first
                           else (cc["d1"], cc["d0"], e1, e0))
         zs.append(((xa - ya) / math.sqrt(ya), (xb - yb) / math.sqrt(yb)))

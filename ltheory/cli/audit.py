@@ -15,9 +15,11 @@ mechanism's ``default_pair()`` or the case's neighbouring pair; ``--d0``/``--d1`
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import sys
+from collections.abc import Iterator
 from typing import Annotated, Any
 
 import typer
@@ -25,6 +27,7 @@ import typer
 from ltheory.cli.common import fail
 from ltheory.errors import InvalidInputError, LtheoryError
 from ltheory.privacy import mechanisms as mech
+from ltheory.validation import check_delta, check_epsilon, check_int
 
 MECHANISMS: dict[str, tuple[type, dict[str, Any]]] = {
     "laplace": (mech.LaplaceMechanism, {}),
@@ -171,87 +174,14 @@ def command(
                                         "anneal or pilot")] = "auto",
 ) -> None:
     """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
-    from ltheory.privacy.auditing.core import audit
-    from ltheory.privacy.auditing.search import audit_search
-
     try:
-        cases = learner_cases() if name not in MECHANISMS else {}
-        if name not in MECHANISMS and name not in cases:
-            raise InvalidInputError(
-                f"unknown mechanism or learner {name!r}; mechanisms: "
-                + ", ".join(sorted(MECHANISMS)) + "; learners: " + ", ".join(sorted(cases)))
-        if claimed_epsilon is not None and (
-                not claimed_epsilon > 0 or claimed_epsilon == float("inf")):
-            raise InvalidInputError(f"--claimed-epsilon must be a finite number > 0, got "
-                                    f"{claimed_epsilon!r}")
-        if name in cases:
-            m, a, b = build_learner(cases[name], param or [], broken)
-            if claimed_epsilon is None:
-                claimed_epsilon = float(m.claim[0])
-            if claimed_delta is None:
-                claimed_delta = float(m.claim[1])
-        else:
-            if broken:
-                raise InvalidInputError("--broken applies to learner audit cases only")
-            if claimed_epsilon is None:
-                raise InvalidInputError(f"--claimed-epsilon is required to audit the "
-                                        f"mechanism {name!r}")
-            m = build_mechanism(name, param or [], claimed_epsilon)
-            if claimed_delta is None:
-                claimed_delta = float(getattr(m, "delta", 0.0))
-            a, b = m.default_pair()
-        if d0 is not None:
-            a = _dataset(d0, "d0")
-        if d1 is not None:
-            b = _dataset(d1, "d1")
+        m, a, b, eps, delta, is_learner = _resolve(name, param, claimed_epsilon, claimed_delta,
+                                                   broken, d0, d1)
         if worst_case:
-            if name not in cases:
-                raise InvalidInputError("--worst-case applies to learner audit cases only; "
-                                        "for a mechanism use --search")
-            from ltheory.privacy.auditing.worst_case import audit_worst_case
-
-            size = n if n is not None else max(len(a), len(b))
-            wc = audit_worst_case(m, size, method=method, claimed_epsilon=claimed_epsilon,
-                                  claimed_delta=claimed_delta, budget=budget,
-                                  start_pairs=[(a, b)] if size == max(len(a), len(b)) else None,
-                                  certify_runs=runs, alpha=alpha, seed=seed)
-    except LtheoryError as exc:
-        raise fail(str(exc)) from None
-    except ValueError as exc:  # a mechanism's own check of its parameters
-        raise fail(f"{type(exc).__name__}: {exc}") from None
-    if worst_case:
-        if as_json:
-            typer.echo(wc.dumps())
-        else:
-            _print_worst_case(wc)
-        raise typer.Exit(1 if wc.violation else 0)
-    try:
-        progress_cb, prog = None, None
-        if runs >= 1_000_000:
-            from rich.console import Console
-            from rich.progress import Progress
-
-            prog = Progress(console=Console(stderr=True), transient=True)
-            task = prog.add_task(f"auditing {name}", total=None)
-
-            def progress_cb(done: int, total: int) -> None:
-                prog.update(task, completed=done, total=total)
-
-            prog.start()
-        try:
-            found = None
-            if search:
-                found = audit_search(m, a, claimed_epsilon=claimed_epsilon,
-                                     claimed_delta=claimed_delta, total_runs=runs, seed=seed,
-                                     alpha=alpha, progress=progress_cb, tradeoff=tradeoff)
-                report, a, b = found.report, found.d0, found.d1
-            else:
-                report = audit(m, a, b, claimed_epsilon=claimed_epsilon,
-                               claimed_delta=claimed_delta, runs=runs, seed=seed,
-                               alpha=alpha, progress=progress_cb, tradeoff=tradeoff)
-        finally:
-            if prog is not None:
-                prog.stop()
+            _worst_case(m, a, b, eps, delta, is_learner, n, method, budget, runs, alpha, seed,
+                        as_json)
+        found, report, a, b = _audit(m, a, b, name, eps, delta, runs, seed, alpha, search,
+                                     tradeoff)
         if plot:
             from ltheory.privacy.auditing.plot import plot_audit
             plot_audit(m, a, b, report, plot, seed=seed)
@@ -261,18 +191,107 @@ def command(
         raise fail(f"cannot write the plot: {exc.strerror or exc} ({exc.filename})") from None
     except ValueError as exc:  # a mechanism's own check of its parameters
         raise fail(f"{type(exc).__name__}: {exc}") from None
-    if as_json:
-        if found is None:
-            typer.echo(report.dumps())
-        else:   # the audit's report, plus what the search found and how it spent --runs
-            d = found.to_json()
-            out = d.pop("report")
-            d.pop("ranking")
-            out["search"] = d
-            typer.echo(json.dumps(out, ensure_ascii=False))
-    else:
-        _print_report(report, found)
+    _emit(report, found, as_json)
     raise typer.Exit(1 if report.verdict == "violation" else 0)
+
+
+def _resolve(name: str, param: list[str] | None, claimed_epsilon: float | None,
+             claimed_delta: float | None, broken: bool, d0: str | None, d1: str | None
+             ) -> tuple[Any, Any, Any, float, float, bool]:
+    """The mechanism or learner case, its default pair (or --d0/--d1) and the claim."""
+    cases = learner_cases() if name not in MECHANISMS else {}
+    if name not in MECHANISMS and name not in cases:
+        raise InvalidInputError(
+            f"unknown mechanism or learner {name!r}; mechanisms: "
+            + ", ".join(sorted(MECHANISMS)) + "; learners: " + ", ".join(sorted(cases)))
+    if claimed_epsilon is not None:
+        check_epsilon(claimed_epsilon, "--claimed-epsilon")
+    if name in cases:
+        m, a, b = build_learner(cases[name], param or [], broken)
+        eps = float(m.claim[0]) if claimed_epsilon is None else claimed_epsilon
+        delta = float(m.claim[1]) if claimed_delta is None else claimed_delta
+    else:
+        if broken:
+            raise InvalidInputError("--broken applies to learner audit cases only")
+        if claimed_epsilon is None:
+            raise InvalidInputError(f"--claimed-epsilon is required to audit the "
+                                    f"mechanism {name!r}")
+        m = build_mechanism(name, param or [], claimed_epsilon)
+        eps = claimed_epsilon
+        delta = float(getattr(m, "delta", 0.0)) if claimed_delta is None else claimed_delta
+        a, b = m.default_pair()
+    a = _dataset(d0, "d0") if d0 is not None else a
+    b = _dataset(d1, "d1") if d1 is not None else b
+    check_delta(delta, "--claimed-delta")
+    return m, a, b, eps, delta, name in cases
+
+
+def _worst_case(m: Any, a: Any, b: Any, eps: float, delta: float, is_learner: bool,
+                n: int | None, method: str, budget: float, runs: int, alpha: float, seed: int,
+                as_json: bool) -> None:
+    """--worst-case: search the datasets of size n, certify the worst pair; exits."""
+    from ltheory.privacy.auditing.worst_case import audit_worst_case
+
+    if not is_learner:
+        raise InvalidInputError("--worst-case applies to learner audit cases only; for a "
+                                "mechanism use --search")
+    check_int(runs, "--runs (the certification runs of the worst pair)", minimum=2)
+    size = n if n is not None else max(len(a), len(b))
+    wc = audit_worst_case(m, size, method=method, claimed_epsilon=eps, claimed_delta=delta,
+                          budget=budget,
+                          start_pairs=[(a, b)] if size == max(len(a), len(b)) else None,
+                          certify_runs=runs, alpha=alpha, seed=seed)
+    if as_json:
+        typer.echo(wc.dumps())
+    else:
+        _print_worst_case(wc)
+    raise typer.Exit(1 if wc.violation else 0)
+
+
+def _audit(m: Any, a: Any, b: Any, name: str, eps: float, delta: float, runs: int, seed: int,
+           alpha: float, search: bool, tradeoff: bool) -> tuple[Any, Any, Any, Any]:
+    """The plain audit of (a, b), or with --search the planned search around a; a progress
+    bar on stderr from 10^6 runs."""
+    from ltheory.privacy.auditing.core import audit
+    from ltheory.privacy.auditing.search import audit_search
+
+    with _progress_bar(name, runs) as progress:
+        if search:
+            found = audit_search(m, a, claimed_epsilon=eps, claimed_delta=delta,
+                                 total_runs=runs, seed=seed, alpha=alpha, progress=progress,
+                                 tradeoff=tradeoff)
+            return found, found.report, found.d0, found.d1
+        report = audit(m, a, b, claimed_epsilon=eps, claimed_delta=delta, runs=runs,
+                       seed=seed, alpha=alpha, progress=progress, tradeoff=tradeoff)
+        return None, report, a, b
+
+
+@contextlib.contextmanager
+def _progress_bar(name: str, runs: int) -> Iterator[Any]:
+    """A rich progress bar on stderr (from 10^6 runs, when stderr is a terminal), yielding the
+    ``progress(done, total)`` callback or None."""
+    if runs < 1_000_000 or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as prog:
+        task = prog.add_task(f"auditing {name}", total=None)
+        yield lambda done, total: prog.update(task, completed=done, total=total)
+
+
+def _emit(report: Any, found: Any, as_json: bool) -> None:
+    if not as_json:
+        _print_report(report, found)
+    elif found is None:
+        typer.echo(report.dumps())
+    else:   # the audit's report, plus what the search found and how it spent --runs
+        d = found.to_json()
+        out = d.pop("report")
+        d.pop("ranking")
+        out["search"] = d
+        typer.echo(json.dumps(out, ensure_ascii=False))
 
 
 def _print_worst_case(w: Any) -> None:
@@ -309,7 +328,7 @@ def _print_report(r: Any, found: Any = None) -> None:
         ("ε point estimate", f"{r.epsilon_point_estimate:.6g}"),
         ("exact ε", "n/a" if r.exact_epsilon is None else f"{r.exact_epsilon:.6g}"),
         ("event", r.event),
-        ("direction", r.direction),
+        ("direction", r.inequality),
         ("counts", json.dumps(r.counts["certification"])),
         ("runs", f"{r.runs} ({r.selection_runs} selection, {r.certification_runs} "
                  "certification)"),

@@ -9,11 +9,24 @@ where the learner exposes its output distribution, pilot audits otherwise) and c
 as negative controls).
 """
 
-from ltheory.privacy.auditing.core import AuditReport, audit, min_runs
-from ltheory.privacy.auditing.outputs import MechanismError
-from ltheory.privacy.auditing.plan import SearchPlan, search_plan
-from ltheory.privacy.auditing.search import SearchReport, audit_search
-from ltheory.privacy.auditing.worst_case import WorstCaseReport, audit_worst_case
+from ltheory.privacy.auditing import (
+    AuditConfig,
+    AuditReport,
+    MechanismError,
+    SearchPlan,
+    SearchReport,
+    Target,
+    TooFewRunsError,
+    WorstCaseReport,
+    as_target,
+    audit,
+    audit_search,
+    audit_worst_case,
+    certify_pair,
+    min_runs,
+    search_plan,
+)
 
-__all__ = ["AuditReport", "MechanismError", "SearchPlan", "SearchReport", "WorstCaseReport",
-           "audit", "audit_search", "audit_worst_case", "min_runs", "search_plan"]
+__all__ = ["AuditConfig", "AuditReport", "MechanismError", "SearchPlan", "SearchReport", "Target",
+           "TooFewRunsError", "WorstCaseReport", "as_target", "audit", "audit_search",
+           "audit_worst_case", "certify_pair", "min_runs", "search_plan"]

@@ -60,10 +60,9 @@ def test_lr_prefix_projection_grows_with_the_separation() -> None:
 
 
 def test_probe_reports_the_number_of_output_columns() -> None:
-    info: dict = {}
-    probe_outputs(FirstCoordinate(1.0), (1.0, 1.0), (2.0, 1.0), 500, np.random.SeedSequence(0),
-                 "serial", patterns=True, info=info)
-    assert info["columns"] == 1
+    probe = probe_outputs(FirstCoordinate(1.0), (1.0, 1.0), (2.0, 1.0), 500,
+                          np.random.SeedSequence(0), "serial", patterns=True)
+    assert probe.kind == "numeric" and probe.columns == 1
 
 
 def test_binned_pilots_rank_the_only_leaking_pairs_first() -> None:
@@ -103,7 +102,7 @@ def test_vector_outputs_keep_pilot_audits() -> None:
 
 def test_binned_pilots_off_gives_the_pilot_audits() -> None:
     s = audit_search(FirstCoordinate(2.0), (1.0,) * 5, claimed_epsilon=0.1,
-                     total_runs=400_000, seed=3, binned_pilots=False)
+                     total_runs=400_000, seed=3, pilots="cells")
     assert not any(n.startswith("binned pilots") for n in s.notes)
 
 
@@ -112,7 +111,7 @@ def test_pilots_only_choose_the_pair_the_final_audit_is_the_same() -> None:
     (ReportNoisyMax4 at seed 2024), it certifies the same event and bound from the same runs."""
     m = NoisyMaxValue(0.1, "exponential")
     on, off = (audit_search(m, (1.0,) * 5, claimed_epsilon=0.1, total_runs=2_000_000,
-                            seed=2024, binned_pilots=b) for b in (True, False))
+                            seed=2024, pilots=k) for k in ("auto", "cells"))
     assert on.pattern == off.pattern
     assert on.report.event == off.report.event
     assert on.report.epsilon_lower_bound == off.report.epsilon_lower_bound

@@ -51,10 +51,10 @@ def test_probe_returns_the_blocks_when_joint_codes_are_too_many() -> None:
     m = TwoBlocks(0.2, 0.2)
     got = probe_outputs(m, (0.0, 0.0), (1.0, 1.0), 2000, np.random.SeedSequence(1), "serial",
                        patterns=True)
-    assert got == ((0, 1, 2, 3, 4, 5), (7, 8, 9, 10, 11, 12))
+    assert got.kind == "blocks" and got.blocks == ((0, 1, 2, 3, 4, 5), (7, 8, 9, 10, 11, 12))
     # without pattern pilots: not discrete
     assert probe_outputs(m, (0.0, 0.0), (1.0, 1.0), 2000, np.random.SeedSequence(1), "serial",
-                        patterns=False) is False
+                         patterns=False).kind == "numeric"
 
 
 @pytest.mark.parametrize("leaky", ["x", "y"])
@@ -64,8 +64,7 @@ def test_block_pilots_rank_the_pair_whose_block_leaks(leaky: str) -> None:
     a, b = (0.12, 0.01) if leaky == "x" else (0.01, 0.12)
     m = TwoBlocks(a, b)
     kw = dict(runs=200_000, pilot_runs=20_000, seed=5, certify="auto", exact=False,
-              executor="serial", pattern_pilots=True,
-              pilot_options={"selection_fraction": 0.5, "structure_events": False})
+              executor="serial")
     true_eps = 6 * max(a, b) + (1 / 50 if leaky == "x" else 0)
     s = audit_search(m, (0.0, 0.0), PAIRS, claimed_epsilon=true_eps, **kw)
     assert any(n.startswith("pattern pilots per block") for n in s.notes)
@@ -107,8 +106,7 @@ def test_block_pilots_on_svt34_parallel_pick_a_pair_where_svt4_leaks() -> None:
     from ltheory.privacy.statdp_mechanisms import dpsniper_suite
     m, base = dpsniper_suite(0.3)["SVT34Parallel"]
     kw = dict(claimed_epsilon=0.3, runs=400_000, pilot_runs=40_000, seed=2, certify="auto",
-              exact=False, pattern_pilots=True,
-              pilot_options={"selection_fraction": 0.5, "structure_events": False})
+              exact=False)
     s = audit_search(m, base, "patterns", **kw)
     assert any("['0..9', '20..29']" in n for n in s.notes)
     assert all(r["pilot_event"].startswith("plug-in per block") for r in s.ranking)

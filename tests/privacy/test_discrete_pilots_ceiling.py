@@ -11,7 +11,8 @@ import pytest
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing.ceiling import certification_ceiling, certified_at_expectation
-from ltheory.privacy.auditing.core import audit
+from ltheory.privacy.auditing.config import AuditConfig
+from ltheory.privacy.auditing.core import audit, run_audit
 from ltheory.privacy.auditing.exact import aligned, exact_epsilon
 from ltheory.privacy.auditing.search import audit_search, candidate_pairs
 from ltheory.privacy.mechanisms import ReportNoisyMax, SparseVector
@@ -70,7 +71,7 @@ def test_discrete_pilots_rank_the_worst_svt_split_first() -> None:
                  for _, a, b in candidate_pairs(m, (1.0,) * 4, "extended", 0))
     assert s.ranking[0]["exact_epsilon"] >= eps[(3 * len(eps)) // 4]
     off = audit_search(m, (1.0,) * 4, "extended", claimed_epsilon=1.0, runs=400_000,
-                       pilot_runs=30_000, seed=0, rungs=2, discrete_pilots=False)
+                       pilot_runs=30_000, seed=0, rungs=2, pilots="audit")
     assert not any(r["pilot_event"].startswith("plug-in") for r in off.ranking)
 
 
@@ -78,8 +79,9 @@ def test_selection_samples_all_runs_certify_and_bad_input() -> None:
     m = TruncatedGeometric(0.5, 5)
     rng = np.random.default_rng(0)
     s0, s1 = m.sample((2.0,), 20_000, rng), m.sample((1.0,), 20_000, rng)
-    r = audit(m, (2.0,), (1.0,), claimed_epsilon=0.5, runs=100_000, seed=1,
-              selection_samples=(s0, s1))
+    binomial = AuditConfig(certify="binomial")
+    r = run_audit(m, (2.0,), (1.0,), 0.5, 0.0, 0.05, 100_000, 1, binomial,
+                  selection_samples=(s0, s1))
     assert r.certification_runs == 100_000 and r.selection_runs == 40_000
     assert 0 < r.epsilon_lower_bound <= m.true_epsilon + 0.05
     lean = audit(m, (2.0,), (1.0,), claimed_epsilon=0.5, runs=100_000, seed=1,
@@ -89,8 +91,8 @@ def test_selection_samples_all_runs_certify_and_bad_input() -> None:
         audit(m, (2.0,), (1.0,), claimed_epsilon=0.5, runs=100_000, seed=1,
               selection_shrink=1.5)
     with pytest.raises(InvalidInputError, match="selection_samples"):
-        audit(m, (2.0,), (1.0,), claimed_epsilon=0.5, runs=100_000, seed=1,
-              selection_samples=(s0[:3], s1))
+        run_audit(m, (2.0,), (1.0,), 0.5, 0.0, 0.05, 100_000, 1, binomial,
+                  selection_samples=(s0[:3], s1))
 
 
 def test_ceiling_bounds_every_event_and_is_attained() -> None:
@@ -126,8 +128,8 @@ def test_pattern_pilots_rank_svt3_by_its_top_bottom_pattern() -> None:
     from ltheory.privacy.statdp_mechanisms import dpsniper_suite
     m, base = dpsniper_suite(0.5)["SVT3"]
     kw = dict(claimed_epsilon=0.5, runs=200_000, pilot_runs=20_000, seed=1, certify="auto",
-              exact=False, pilot_options={"selection_fraction": 0.5, "structure_events": False})
-    s = audit_search(m, base, "patterns", pattern_pilots=True, **kw)
+              exact=False)
+    s = audit_search(m, base, "patterns", **kw)
     assert any(n.startswith("pattern pilots") and "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]" in n
                for n in s.notes)
     assert all(r["pilot_event"].startswith("plug-in") for r in s.ranking)
@@ -144,12 +146,12 @@ def test_pooled_pilots_share_a_datasets_runs_across_pairs() -> None:
     m = SparseVector(1.0, 1, threshold=0.5, c=1)
     kw = dict(claimed_epsilon=1.0, runs=400_000, pilot_runs=20_000, seed=1, rungs=2,
               exact=True)
-    on = audit_search(m, (1.0,) * 4, "extended", pool_pilots=True, **kw)
+    on = audit_search(m, (1.0,) * 4, "extended", **kw)        # the default: pooled
     own = [r["pilot_runs"] // 2 for r in on.ranking]
     pooled = [r["pooled_runs"] for r in on.ranking]
     assert all(min(p) >= o for p, o in zip(pooled, own, strict=True))
     assert any(max(p) > 2 * o for p, o in zip(pooled, own, strict=True))
-    off = audit_search(m, (1.0,) * 4, "extended", **kw)          # the default: own runs only
+    off = audit_search(m, (1.0,) * 4, "extended", pool_pilots=False, **kw)   # own runs only
     assert not any("pooled_runs" in r for r in off.ranking)
     # same pilot streams, other counts: the projections move (the pooled rule is in use)
     proj_on = {r["pattern"]: r["projected_bound"] for r in on.ranking}

@@ -2,11 +2,20 @@
 neighbour search and executors.  (Named ``auditing`` so that ``ltheory.privacy.audit`` stays the
 function of the public API.)"""
 
-from ltheory.privacy.auditing.core import AuditReport, audit, min_runs
+from ltheory.privacy.auditing.config import AuditConfig
+from ltheory.privacy.auditing.core import (
+    AuditReport,
+    TooFewRunsError,
+    audit,
+    certify_pair,
+    min_runs,
+)
 from ltheory.privacy.auditing.outputs import MechanismError
 from ltheory.privacy.auditing.plan import SearchPlan, search_plan
 from ltheory.privacy.auditing.search import SearchReport, audit_search
+from ltheory.privacy.auditing.target import Target, as_target
 from ltheory.privacy.auditing.worst_case import WorstCaseReport, audit_worst_case
 
-__all__ = ["AuditReport", "MechanismError", "SearchPlan", "SearchReport", "WorstCaseReport",
-           "audit", "audit_search", "audit_worst_case", "min_runs", "search_plan"]
+__all__ = ["AuditConfig", "AuditReport", "MechanismError", "SearchPlan", "SearchReport", "Target",
+           "TooFewRunsError", "WorstCaseReport", "as_target", "audit", "audit_search",
+           "audit_worst_case", "certify_pair", "min_runs", "search_plan"]

@@ -11,14 +11,12 @@ certification runs are drawn:
   (``stats.epsilon_lower_bound``).  Using every run for certification (no selection split) gives
   tighter bounds than a blind audit when the worst event is rare, and checks the sampler against
   the exact distribution it was chosen from.
-* :func:`audit_at` — ``audit`` (selection split, then certification) against the claim, also
-  when the runs are too few to certify above the claim (the bound does not depend on the claimed
-  ε; only the verdict does).
+* :func:`audit_at` — ``core.certify_pair`` (selection split, then certification, no claim)
+  judged against the claim: the bound does not depend on the claimed ε, only the verdict does.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import time
 import warnings
 from typing import Any
@@ -27,9 +25,11 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError, UnrealizableSampleWarning
 from ltheory.privacy.auditing import exact as exact_mod
-from ltheory.privacy.auditing.core import AuditReport, audit, split_runs
-from ltheory.privacy.auditing.outputs import MechanismError
+from ltheory.privacy.auditing.config import AuditConfig
+from ltheory.privacy.auditing.core import certify_pair, exact_distributions
 from ltheory.privacy.auditing.projection import best_lr_prefix
+from ltheory.privacy.auditing.report import AuditReport
+from ltheory.privacy.auditing.target import as_target
 from ltheory.privacy.stats import (
     clopper_pearson_lower,
     clopper_pearson_upper,
@@ -49,22 +49,15 @@ def _name(mech: Any) -> str:
 
 
 def _draw(mech: Any, d: Any, n: int, rng: np.random.Generator) -> list:
+    """n outputs as hashable keys (``exact.output_key``; vector outputs as tuples), drawn in
+    chunks of ``CHUNK`` by the target's own way of drawing."""
+    target = as_target(mech)
     out: list = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnrealizableSampleWarning)
         while len(out) < n:
-            k = min(CHUNK, n - len(out))
-            if hasattr(mech, "sample"):
-                batch = mech.sample(d, k, rng)
-            elif hasattr(mech, "fit"):
-                batch = [mech.fit(d, rng) for _ in range(k)]
-            else:
-                batch = [mech(d, rng) for _ in range(k)]
-            if isinstance(batch, np.ndarray) and batch.ndim > 1:
-                batch = [tuple(row.tolist()) for row in batch]
-            out.extend(exact_mod._key(o) for o in batch)
-    if len(out) != n:
-        raise MechanismError(f"the mechanism returned {len(out)} outputs for {n} runs")
+            batch = target.draw(d, min(CHUNK, n - len(out)), rng)
+            out.extend(exact_mod.output_key(o) for o in batch)
     return out
 
 
@@ -107,8 +100,7 @@ def certify_exact_event(mech: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
         exact_epsilon=ex_eps, exact_delta=exact_mod.delta_of_epsilon(p0, p1, claimed_epsilon),
         verdict="violation" if bound > claimed_epsilon else "consistent",
         event=f"{len(event)} output(s) of largest log-ratio under {a_name} vs {b_name}, chosen "
-              "from the exact distributions", direction=f"P[M({a_name}) in E] <= e^eps * "
-              f"P[M({b_name}) in E] + delta",
+              "from the exact distributions", direction=int(direction),
         counts={"selection": None, "certification": {"d0": k0, "d1": k1, "n": n}},
         p_lower=float(clopper_pearson_lower(ka, n, a_each)),
         p_upper=float(clopper_pearson_upper(kb, n, a_each)), runs=2 * n, selection_runs=0,
@@ -117,29 +109,21 @@ def certify_exact_event(mech: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
 
 
 def audit_at(mech: Any, d0: Any, d1: Any, eps: float, delta: float, runs: int, seed: int,
-             alpha: float, executor: Any = None) -> AuditReport:
-    """``audit`` against the claim (ε, δ), also when ``runs`` are too few to certify above ε:
-    then the audit runs against the largest certifiable ε and the verdict is re-taken against
-    the claim (module docstring)."""
-    _, n_cert = split_runs(runs, 0.1)
-    top = max_certifiable_epsilon(n_cert, alpha / 2, delta) if n_cert > 0 else 0.0
-    if not top > 0:
-        raise InvalidInputError(f"runs={runs} are too few for any certified bound at alpha="
-                                f"{alpha:g}, delta={delta:g}; use more runs")
-    cap = min(eps, 0.999 * top)
+             alpha: float, config: AuditConfig | None = None) -> AuditReport:
+    """The certified bound of the pair (``core.certify_pair``, no claim involved) judged
+    against the claim (ε, δ): runs too few to certify above ε still give their bound, and only
+    the verdict depends on the claim."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnrealizableSampleWarning)
-        rep = audit(mech, d0, d1, claimed_epsilon=cap, claimed_delta=delta, runs=runs,
-                    seed=seed, alpha=alpha, executor=executor)
-    if cap == eps:
-        return rep
+        rep = certify_pair(mech, d0, d1, runs=runs, seed=seed, alpha=alpha, delta=delta,
+                           config=config)
     exact_delta = None
-    if rep.exact_epsilon is not None:
-        _, a, b = exact_mod.aligned(mech.output_distribution(d0), mech.output_distribution(d1))
-        exact_delta = exact_mod.delta_of_epsilon(a, b, eps)
-    return dataclasses.replace(
-        rep, claimed_epsilon=eps, exact_delta=exact_delta,
-        verdict="violation" if rep.epsilon_lower_bound > eps else "consistent",
-        notes=rep.notes + (f"runs too few to certify above the claim {eps:g}: audited against "
-                           f"{cap:.4g} (the bound is the same; only the verdict depends on the "
-                           "claim)",))
+    ex = exact_distributions(mech, d0, d1) if rep.exact_epsilon is not None else None
+    if ex is not None:
+        exact_delta = exact_mod.delta_of_epsilon(*ex, eps)
+    top = max_certifiable_epsilon(rep.certification_runs // 2,
+                                  rep.alpha / (2 * rep.events_certified), delta)
+    note = None if top > eps else (
+        f"runs too few to certify above the claim {eps:g} (at most {top:.4g} with these runs): "
+        "the bound is the pair's, only the verdict depends on the claim")
+    return rep.with_claim(eps, exact_delta, note)

@@ -1,147 +1,82 @@
 """The auditor: a sound lower bound on ε from runs on two neighbouring datasets.
 
-Procedure (the ``audit`` contract of DESIGN.md):
+One audit is a short sequence of stages (DESIGN.md, "The auditor"):
 
-1. Draw ``runs // 2`` outputs on each of d0 and d1, in fixed-size chunks with seeds spawned from
-   ``SeedSequence(seed)`` (``executors``).  The first ``selection_fraction`` of each dataset's runs
-   is the *selection* split, the rest the *certification* split (fresh, independent runs).
-2. On the selection split only, choose the ``events`` best events with their directions
-   (``events.select_events``).
-3. On the certification split, count each chosen event under d0 and d1 and form
-   ``ε_lb = ln((p_a,lower − δ) / p_b,upper)`` with one-sided Clopper–Pearson bounds at level
-   α/(2·events) each (Bonferroni over the two bounds of every certified event), and report the
-   largest.  Because the events are fixed before the certification runs are drawn, the reported
-   bound is below the true ε of the pair (at the claimed δ) with probability ≥ 1 − α
-   (Ding et al. 2018, StatDP; Bichsel et al. 2021, DP-Sniper, Section 5; Jagielski, Ullman & Oprea
-   2020 for the (ε, δ) form).  With ``certify="poisson"``/``"auto"`` (δ = 0) the numbers of
-   certification runs are drawn from Poisson(n), so the two counts are independent Poisson
-   variables and, given their sum, the first is binomial with success probability
-   p_a/(p_a + p_b): one Clopper–Pearson bound at level α/events bounds the ratio
-   (``stats.poisson_epsilon_lower_bound``) instead of two at α/(2·events).
-4. If the mechanism exposes ``output_distribution``, also report the exact ε at the claimed δ
-   and δ at the claimed ε (``exact``).
+1. **target** — :func:`~ltheory.privacy.auditing.target.as_target` reads what the mechanism
+   offers; the two datasets are checked to be neighbours under its relation.
+2. **split** — ``runs // 2`` runs on each dataset, the first ``selection_fraction`` of them the
+   *selection* split, the rest the *certification* split (fresh, independent runs: every chunk
+   has its own seed spawned from ``SeedSequence(seed)``, ``executors``).  With
+   ``certify="poisson"``/``"auto"`` the numbers of certification runs are drawn from Poisson(n).
+3. **selection** — on the selection split only, the best event(s) and their directions
+   (``events.select_events``; one or two with ``events="auto"``, decided there).  With
+   ``lean_events="auto"`` an output space that shows few distinct values is searched among its
+   exact-output cells only, unshrunk (their likelihood-ratio prefixes hold the best event).
+4. **certification** — each chosen event counted on the certification split and bounded by the
+   test of ``projection.certified_bound`` at level α/k (k events, Bonferroni): two one-sided
+   Clopper–Pearson bounds ``ε_lb = ln((p_a,lower − δ)/p_b,upper)``, or the Poisson-conditional
+   test of the ratio.  Because the events are fixed before the certification runs are drawn,
+   the reported bound (the largest) is below the true ε of the pair (at the claimed δ) with
+   probability ≥ 1 − α (Ding et al. 2018, StatDP; Bichsel et al. 2021, DP-Sniper, Section 5;
+   Jagielski, Ullman & Oprea 2020 for the (ε, δ) form).
+5. **report** — an :class:`~ltheory.privacy.auditing.report.AuditReport`, with the exact ε (and
+   δ at the claimed ε) where the mechanism offers ``output_distribution``.
 
-The verdict is ``"violation"`` iff the sound bound exceeds the claimed ε.
+The verdict is ``"violation"`` iff the certified bound exceeds the claimed ε.
+
+>>> from ltheory.privacy.mechanisms import RandomizedResponse
+>>> r = audit(RandomizedResponse(1.0), 0, 1, claimed_epsilon=0.5, runs=200_000, seed=0)
+>>> r.verdict, round(r.exact_epsilon, 3), r.epsilon_lower_bound > 0.9
+('violation', 1.0, True)
 """
 
 from __future__ import annotations
 
-import json
 import math
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
-from ltheory.privacy.auditing.events import (
-    SCREEN,
-    SHRINK,
-    Candidate,
-    events_to_certify,
-    select_events,
-)
+from ltheory.privacy.auditing.config import FEW_OUTPUTS, AuditConfig
+from ltheory.privacy.auditing.events import Candidate, events_to_certify, select_events
 from ltheory.privacy.auditing.executors import (
-    chunk_runs,
     n_chunks,
     resolve_executor,
     run_counting,
     run_sampling,
 )
 from ltheory.privacy.auditing.neighbours import check_neighbours
-from ltheory.privacy.auditing.outputs import MechanismError, batch_kind
+from ltheory.privacy.auditing.outputs import Batch, MechanismError, batch_kind, distinct_outputs
+from ltheory.privacy.auditing.projection import certified_bound
+from ltheory.privacy.auditing.report import AuditReport
+from ltheory.privacy.auditing.target import Target, as_target
 from ltheory.privacy.stats import (
     clopper_pearson_lower,
     clopper_pearson_upper,
-    epsilon_lower_bound,
     log_ratio,
     max_certifiable_epsilon,
-    poisson_epsilon_lower_bound,
 )
+from ltheory.validation import check_epsilon_delta, check_int, check_level, check_seed
+
+__all__ = ["AuditReport", "TooFewRunsError", "audit", "certify_pair", "exact_distributions",
+           "min_runs", "split_runs"]
 
 MIN_SELECTION = 50
-
-
 #: The most runs one audit takes (chunk seeds alone are ~1.5 million at 10^11 runs).
 MAX_RUNS = 10**11
 
 
-@dataclass(frozen=True)
-class AuditReport:
-    """The result of ``audit``.  Non-finite numbers serialise as the strings "inf"/"-inf"."""
+class TooFewRunsError(InvalidInputError):
+    """Even a perfectly separating event could not certify above the claim with these runs;
+    ``needed`` is the fewest runs that could."""
 
-    mechanism: str
-    claimed_epsilon: float
-    claimed_delta: float
-    epsilon_lower_bound: float
-    epsilon_point_estimate: float
-    exact_epsilon: float | None
-    exact_delta: float | None
-    verdict: str
-    event: str
-    direction: str
-    counts: dict
-    p_lower: float
-    p_upper: float
-    runs: int
-    selection_runs: int
-    certification_runs: int
-    alpha: float
-    events_certified: int
-    seed: int | None
-    seconds: float
-    tradeoff: tuple | None = None
-    notes: tuple[str, ...] = ()
-    certification_test: str = "binomial"
-    chosen_event: Any = field(default=None, compare=False, repr=False)
-    #: every certified event object, in ``counts["per_event"]``'s order (the reported one is
-    #: ``chosen_event``; each event's counts and bound are in ``counts["per_event"]``)
-    certified_events: tuple = field(default=(), compare=False, repr=False)
-
-    def to_json(self) -> dict:
-        """The report as a JSON-ready dict (the event objects are left out; ``event`` and
-        ``counts["per_event"]`` describe them)."""
-        d = asdict(replace(self, chosen_event=None, certified_events=()))  # no deep copies
-        d.pop("chosen_event")
-        d.pop("certified_events")
-        return to_jsonable(d)
-
-    def dumps(self, **kw: Any) -> str:
-        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
-        return json.dumps(self.to_json(), ensure_ascii=False, **kw)
-
-
-def _check_params(claimed_epsilon: Any, claimed_delta: Any, runs: Any, alpha: Any,
-                  selection_fraction: float, events: int | str) -> tuple[float, float, int, float]:
-    try:
-        eps = float(claimed_epsilon)
-        delta = float(claimed_delta)
-        a = float(alpha)
-    except (TypeError, ValueError):
-        raise InvalidInputError("claimed_epsilon, claimed_delta and alpha must be numbers") \
-            from None
-    if not math.isfinite(eps) or eps <= 0:
-        raise InvalidInputError(f"claimed epsilon must be a finite number > 0, got {eps!r}")
-    if not (0.0 <= delta < 1.0):
-        raise InvalidInputError(f"claimed delta must be in [0, 1), got {delta!r}")
-    if not (0.0 < a < 1.0):
-        raise InvalidInputError(f"alpha must be in (0, 1), got {a!r}")
-    if isinstance(runs, bool) or not isinstance(runs, int | np.integer) or runs < 2:
-        raise InvalidInputError(f"runs must be an integer >= 2, got {runs!r}")
-    if runs > MAX_RUNS:
-        raise InvalidInputError(f"runs={runs} is more than this auditor takes in one call "
-                                f"({MAX_RUNS:.0e}); split the audit or lower runs")
-    if not (0.0 < selection_fraction < 1.0):
-        raise InvalidInputError(f"selection_fraction must be in (0, 1), got "
-                                f"{selection_fraction!r}")
-    if events != "auto" and (isinstance(events, bool) or not isinstance(events, int)
-                             or events < 1):
-        raise InvalidInputError(f"events must be an integer >= 1 or 'auto', got {events!r}")
-    return eps, delta, int(runs), a
+    def __init__(self, message: str, needed: int) -> None:
+        super().__init__(message)
+        self.needed = needed
 
 
 def split_runs(runs: int, selection_fraction: float) -> tuple[int, int]:
@@ -151,17 +86,11 @@ def split_runs(runs: int, selection_fraction: float) -> tuple[int, int]:
     return n_sel, max(per - n_sel, 0)
 
 
-def _max_events(events: int | str) -> int:
-    """The most events an ``events`` setting certifies (Bonferroni over them): 2 for "auto"
-    (``events.events_to_certify`` picks one or two), else the number itself."""
-    return 2 if events == "auto" else int(events)
-
-
 def min_runs(claimed_epsilon: float, claimed_delta: float = 0.0, alpha: float = 0.05,
-             selection_fraction: float = 0.1, events: int | str = 1) -> int:
+             selection_fraction: float = 0.1, events: int | str = "auto") -> int:
     """The fewest total runs whose best possible outcome (a perfectly separating event) could
-    certify a bound above ``claimed_epsilon``."""
-    a_each = alpha / (2 * _max_events(events))
+    certify a bound above ``claimed_epsilon`` with ``events`` certified events."""
+    a_each = alpha / (2 * AuditConfig(events=events).max_events)
 
     def ok(r: int) -> bool:
         _, n_c = split_runs(r, selection_fraction)
@@ -183,217 +112,284 @@ def min_runs(claimed_epsilon: float, claimed_delta: float = 0.0, alpha: float = 
 
 
 def exact_distributions(mechanism: Any, d0: Any, d1: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    fn = getattr(mechanism, "output_distribution", None)
-    if fn is None:
+    """The two exact output distributions on a common support, or None where the target has
+    none."""
+    t = as_target(mechanism)
+    p0 = t.output_distribution(d0)
+    p1 = t.output_distribution(d1) if p0 is not None else None
+    if p0 is None or p1 is None:
         return None
-    try:
-        p0, p1 = fn(d0), fn(d1)
-    except NotImplementedError:
-        return None
-    except Exception as exc:  # noqa: BLE001 - user code
-        raise MechanismError(f"output_distribution raised {type(exc).__name__}: {exc}") from None
     _, a, b = exact_mod.aligned(p0, p1)
     return a, b
 
 
 def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
           claimed_delta: float = 0.0, runs: int, seed: int | None, alpha: float = 0.05,
-          executor: Any = None, selection_fraction: float = 0.1, events: int | str = 1,
-          tradeoff: bool | int = False, verify_neighbours: bool = True,
-          progress: Callable[[int, int], None] | None = None,
-          certify: str = "binomial", structure_events: bool = True,
-          exact: bool = True, lean_events: bool = False,
-          selection_samples: tuple[Any, Any] | None = None,
-          selection_shrink: float = SHRINK,
-          selection_screen: float | None = SCREEN) -> AuditReport:
-    """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1).
+          config: AuditConfig | None = None, **options: Any) -> AuditReport:
+    """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1)
+    (module docstring).
 
-    ``runs`` is the total number of mechanism runs (half on each dataset); ``seed`` an int (None
-    draws fresh entropy, reported back); ``executor`` None (serial, or a local process pool from
-    2·10^6 runs), "serial", "process", or any ``concurrent.futures.Executor``;
-    ``selection_fraction`` the share of runs used to choose the event; ``events`` how many events
-    are certified (Bonferroni), or "auto": one or two, decided on the selection split by
-    ``events.events_to_certify`` (the runner-up's expected gain against the Bonferroni cost);
-    ``tradeoff`` adds the (ε, δ) curve (True = 41 points, or an int):
-    ``delta_lower_bound(ε) = p_lower − e^ε·p_upper`` for the certified event (sound at level α
-    simultaneously for every ε) and, in exact mode, ``delta_exact(ε)``; ``verify_neighbours=False``
-    skips the neighbour check (for relations the auditor cannot check); ``progress(done, total)``
-    is called after every chunk.
-    ``certify``: "binomial" (default: two Clopper–Pearson bounds, Bonferroni), "poisson" (the
-    number of certification runs on each dataset is drawn from Poisson(n), making the event
-    counts Poisson, and one conditional test bounds their ratio: ``stats.
-    poisson_epsilon_lower_bound``; needs claimed_delta = 0) or "auto" (Poisson run counts; each
-    certified event uses the test projected better on the selection split — both are valid
-    given the run counts, and the choice is made before certification).
-    ``structure_events`` adds the structure-score families (``features``) for vector outputs;
-    ``exact=False`` skips the exact ε even where ``output_distribution`` exists (it can cost
-    more than the runs, e.g. quadrature over 2^10 sparse-vector patterns in every pilot);
-    ``lean_events`` keeps only the exact-output cells when outputs take few values;
-    ``selection_samples=(s0, s1)``: outputs on d0 and d1 drawn *before and independently of*
-    this audit (e.g. a search's pilot runs on the pair); the events are chosen on them, no
-    selection split is drawn, and all ``runs`` certify (the caller vouches that the samples do
-    not come from this audit's seed streams — ``audit_search`` draws them from its pilot
-    streams); ``selection_shrink``: the Clopper–Pearson level selection frequencies are shrunk
-    to when projecting (``events.select_events``); ``selection_screen``: the family-wise level
-    of the credibility screen against the winner's curse over many candidate events (None: off;
-    ``events.select_events``).
-    Raises ``InvalidInputError`` on bad input (including too few runs, with the minimum needed) and
+    ``runs``: total runs (half on each dataset); ``seed``: a non-negative int (None draws fresh
+    entropy, reported back); ``alpha``: the failure probability of the certified bound;
+    ``config``: an :class:`AuditConfig` (default: the measured best settings), and
+    ``**options`` any of its fields, applied on top (``audit(..., events=2)``).
+
+    Raises ``InvalidInputError`` on bad input (``TooFewRunsError`` when ``runs`` could not
+    certify above the claim even with a perfect event, naming the minimum) and
     ``MechanismError`` when the mechanism raises or returns unusable outputs.
     """
+    cfg = AuditConfig.from_options(config, options)
+    eps, delta = check_epsilon_delta(claimed_epsilon, claimed_delta,
+                                     ("claimed_epsilon", "claimed_delta"))
+    return run_audit(mechanism, d0, d1, eps, delta, alpha, runs, seed, cfg)
+
+
+def certify_pair(mechanism: Any, d0: Any, d1: Any, *, runs: int, seed: int | None,
+                 alpha: float = 0.05, delta: float = 0.0, config: AuditConfig | None = None,
+                 **options: Any) -> AuditReport:
+    """The certified lower bound on ε at δ for the pair (d0, d1), with no claim to judge: the
+    same stages as :func:`audit`, verdict ``"none"``.  ``report.with_claim(eps)`` judges it
+    against a claim later (the bound does not depend on the claim)."""
+    cfg = AuditConfig.from_options(config, options)
+    _, delta = check_epsilon_delta(1.0, delta, ("claimed_epsilon", "delta"))
+    return run_audit(mechanism, d0, d1, None, delta, alpha, runs, seed, cfg)
+
+
+# --------------------------------------------------------------------------- stages
+@dataclass(frozen=True)
+class _Split:
+    """Runs per dataset: selection, certification (planned), and the drawn certification
+    sizes on d0 and d1 (Poisson draws with ``certify`` != "binomial")."""
+
+    n_sel: int
+    n_cert: int
+    n_c0: int
+    n_c1: int
+
+
+@dataclass(frozen=True)
+class _Selection:
+    chosen: list[Candidate]
+    a_each: float                 # level of each one-sided bound: α / (2·events)
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Certified:
+    bounds: list[float]
+    best: int
+    p_lower: float
+    p_upper: float
+    point: float
+    ka: int
+    kb: int
+
+
+def run_audit(mechanism: Any, d0: Any, d1: Any, eps: float | None, delta: float, alpha: Any,
+              runs: Any, seed: Any, cfg: AuditConfig,
+              selection_samples: tuple[Batch, Batch] | None = None) -> AuditReport:
+    """The stages of an audit (module docstring) for validated (ε or None, δ) and ``cfg``.
+    ``selection_samples=(s0, s1)``: outputs on d0 and d1 drawn before and independently of
+    this audit (a search's pilot runs on the pair, from the pilot streams); the events are
+    chosen on them and all ``runs`` certify."""
     t0 = time.perf_counter()
-    eps, delta, runs, alpha = _check_params(claimed_epsilon, claimed_delta, runs, alpha,
-                                            selection_fraction, events)
-    if not (callable(mechanism) or hasattr(mechanism, "sample") or hasattr(mechanism, "fit")):
-        raise InvalidInputError("mechanism must be callable as mechanism(dataset, rng), offer "
-                                "mechanism.sample(dataset, n, rng), or be a learner with "
-                                ".fit(dataset, rng)")
-    if certify not in ("binomial", "poisson", "auto"):
-        raise InvalidInputError(f"certify must be 'binomial', 'poisson' or 'auto', got "
-                                f"{certify!r}")
-    if certify == "poisson" and delta > 0:
-        raise InvalidInputError("certify='poisson' bounds the ratio of two probabilities, so it "
-                                "needs claimed_delta = 0; use 'binomial' or 'auto'")
-    if not (isinstance(selection_shrink, float | int) and 0 < selection_shrink < 1):
-        raise InvalidInputError(f"selection_shrink must be a level in (0, 1), got "
-                                f"{selection_shrink!r}")
-    if selection_screen is not None and not (isinstance(selection_screen, float | int)
-                                             and 0 < selection_screen < 1):
-        raise InvalidInputError(f"selection_screen must be a level in (0, 1) or None, got "
-                                f"{selection_screen!r}")
-    if verify_neighbours:
-        check_neighbours(mechanism, d0, d1)
-    n_sel, n_cert = split_runs(runs, selection_fraction)
-    given = selection_samples is not None
-    if given:
+    target = as_target(mechanism)
+    alpha = check_level(alpha, "alpha")
+    runs = check_int(runs, "runs", minimum=2, maximum=MAX_RUNS)
+    seed_used, ss = _seed(seed)
+    cfg.for_claim(delta)
+    if cfg.verify_neighbours:
+        check_neighbours(target, d0, d1)
+    streams = ss.spawn(4)   # selection d0, d1, certification d0, d1; then the Poisson sizes
+    split = _split(runs, eps, delta, alpha, cfg, selection_samples, ss)
+    exact = exact_distributions(target, d0, d1) if cfg.exact else None
+    notes: list[str] = []
+    runner = _Runner(target, cfg, runs, split)
+    try:
+        s0, s1 = selection_samples or runner.sample(d0, d1, split.n_sel, streams[:2])
+        sel = _select(s0, s1, split.n_cert, alpha, delta, cfg)
+        c0, c1 = runner.count(d0, d1, split, [c.event for c in sel.chosen], streams[2:])
+    finally:
+        notes += runner.close()
+    cert = _certify(sel, c0, c1, split, delta)
+    sel_runs = len(s0) + len(s1) if selection_samples is not None else 2 * split.n_sel
+    return _report(target, eps, delta, alpha, runs, seed_used, cfg, split, sel, cert, c0, c1,
+                   exact, sel_runs, notes + list(sel.notes), time.perf_counter() - t0)
+
+
+def _seed(seed: Any) -> tuple[int, np.random.SeedSequence]:
+    s = check_seed(seed)
+    if s is None:
+        ss = np.random.SeedSequence()
+        return int(ss.entropy), ss  # type: ignore[arg-type]
+    return s, np.random.SeedSequence(s)
+
+
+def _split(runs: int, eps: float | None, delta: float, alpha: float, cfg: AuditConfig,
+           given: tuple[Batch, Batch] | None, ss: np.random.SeedSequence) -> _Split:
+    """Runs per dataset for selection and certification; refuses runs too few to certify
+    above the claim (or anything, without a claim) even with a perfect event."""
+    n_sel, n_cert = split_runs(runs, cfg.selection_fraction)
+    if given is not None:
         try:
-            g0, g1 = selection_samples
+            g0, g1 = given
             if len(g0) < MIN_SELECTION or len(g1) < MIN_SELECTION:
                 raise ValueError
         except (TypeError, ValueError):
             raise InvalidInputError(f"selection_samples must be a pair (outputs on d0, outputs "
                                     f"on d1) of at least {MIN_SELECTION} runs each") from None
         n_sel, n_cert = 0, runs // 2
-    a_each = alpha / (2 * _max_events(events))
-    if n_cert <= 0 or max_certifiable_epsilon(n_cert, a_each, delta) <= eps:
-        need = min_runs(eps, delta, alpha, selection_fraction, events)
-        raise InvalidInputError(f"runs={runs} is too few: even a perfectly separating event could "
-                                f"not certify epsilon > {eps:g} at alpha={alpha:g}; need at "
-                                f"least {need} runs")
-    notes: list[str] = []
-    ex_dist = exact_distributions(mechanism, d0, d1) if exact else None
-    exact_eps = exact_delta = None
-    if ex_dist is not None:
-        exact_eps = exact_mod.exact_epsilon(*ex_dist, delta)
-        exact_delta = exact_mod.delta_of_epsilon(*ex_dist, eps)
-
-    if seed is None:
-        ss = np.random.SeedSequence()
-        seed_used: int | None = int(ss.entropy)  # type: ignore[arg-type]
-    else:
-        if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-            raise InvalidInputError(f"seed must be a non-negative integer or None, got {seed!r}")
-        ss = np.random.SeedSequence(int(seed))
-        seed_used = int(seed)
-    streams = ss.spawn(4)      # selection d0, selection d1, certification d0, certification d1
+    a_each = alpha / (2 * cfg.max_events)
+    top = max_certifiable_epsilon(n_cert, a_each, delta) if n_cert > 0 else -math.inf
+    floor = 0.0 if eps is None else eps
+    if not top > floor:
+        need = min_runs(max(floor, 1e-9), delta, alpha, cfg.selection_fraction, cfg.events)
+        what = (f"certify epsilon > {eps:g}" if eps is not None else "certify any bound")
+        raise TooFewRunsError(f"runs={runs} is too few: even a perfectly separating event could "
+                              f"not {what} at alpha={alpha:g}; need at least {need} runs",
+                              need)
     n_c0 = n_c1 = n_cert
-    if certify != "binomial":  # Poisson numbers of certification runs (a fifth stream)
+    if cfg.certify != "binomial":   # Poisson numbers of certification runs (a fifth stream)
         pr = np.random.default_rng(ss.spawn(1)[0])
         n_c0, n_c1 = int(pr.poisson(n_cert)), int(pr.poisson(n_cert))
-    test = certify if delta == 0 else "binomial"
-    per_chunk = chunk_runs(mechanism)
-    total_chunks = sum(n_chunks(n, per_chunk) for n in (n_sel, n_sel, n_c0, n_c1))
-    done = [0]
+    return _Split(n_sel, n_cert, n_c0, n_c1)
 
-    def tick(k: int) -> None:
-        done[0] += k
-        if progress:
-            progress(done[0], total_chunks)
 
-    ex, owned, note = resolve_executor(executor, mechanism, runs)
-    if note:
-        notes.append(note)
-    try:
-        if given:
-            s0, s1 = selection_samples
-        else:
-            s0 = run_sampling(ex, mechanism, d0, streams[0], n_sel, tick)
-            s1 = run_sampling(ex, mechanism, d1, streams[1], n_sel, tick)
+class _Runner:
+    """Draws the runs of one audit on its executor (four seed streams: selection d0, d1,
+    certification d0, d1) and reports progress per chunk."""
+
+    def __init__(self, target: Target, cfg: AuditConfig, runs: int, split: _Split) -> None:
+        self.target, self.progress = target, cfg.progress
+        c = target.chunk_runs
+        self.total = sum(n_chunks(n, c) for n in (split.n_sel, split.n_sel, split.n_c0,
+                                                  split.n_c1))
+        self.done = 0
+        self.ex, self.owned, note = resolve_executor(cfg.executor, target, runs)
+        self.notes = [note] if note else []
+
+    def tick(self, k: int) -> None:
+        self.done += k
+        if self.progress:
+            self.progress(self.done, self.total)
+
+    def sample(self, d0: Any, d1: Any, n: int, streams: list[np.random.SeedSequence]
+               ) -> tuple[Batch, Batch]:
+        s0 = run_sampling(self.ex, self.target, d0, streams[0], n, self.tick)
+        s1 = run_sampling(self.ex, self.target, d1, streams[1], n, self.tick)
         k0, k1 = batch_kind(s0), batch_kind(s1)
         if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
             raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
-        chosen: list[Candidate] = select_events(s0, s1, n_cert, a_each, delta,
-                                                top=_max_events(events), test=test,
-                                                structure=structure_events,
-                                                lean=lean_events, shrink=selection_shrink,
-                                                screen=selection_screen)
-        if events == "auto":       # decided on the selection split: α/(2k) fixed from here
-            chosen, why = events_to_certify(chosen, n_cert, alpha, delta, (s0, s1))
-            a_each = alpha / (2 * len(chosen))
-            notes.append(why)
-        evs = [c.event for c in chosen]
-        c0 = run_counting(ex, mechanism, d0, streams[2], n_c0, evs, tick)
-        c1 = run_counting(ex, mechanism, d1, streams[3], n_c1, evs, tick)
-    finally:
-        if owned:
-            ex.shutdown(wait=True)
+        return s0, s1
 
-    best_i, best = 0, -math.inf
+    def count(self, d0: Any, d1: Any, split: _Split, events: list,
+              streams: list[np.random.SeedSequence]) -> tuple[np.ndarray, np.ndarray]:
+        c0 = run_counting(self.ex, self.target, d0, streams[0], split.n_c0, events, self.tick)
+        c1 = run_counting(self.ex, self.target, d1, streams[1], split.n_c1, events, self.tick)
+        return c0, c1
+
+    def close(self) -> list[str]:
+        if self.owned:
+            self.ex.shutdown(wait=True)
+        return self.notes
+
+
+def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
+            cfg: AuditConfig) -> _Selection:
+    """The events to certify, chosen on the selection split only (module docstring)."""
+    few = cfg.lean_events is True or (cfg.lean_events == "auto" and few_outputs(s0, s1))
+    test = cfg.certify if delta == 0 else "binomial"
+    a_each = alpha / (2 * cfg.max_events)
+    chosen = select_events(s0, s1, n_cert, a_each, delta, top=cfg.max_events, test=test,
+                           structure=cfg.structure_events, lean=few,
+                           shrink=cfg.shrink_for(few), screen=cfg.selection_screen)
+    notes: list[str] = []
+    if few and cfg.lean_events == "auto":
+        notes.append("few distinct outputs: events chosen among the exact-output cells "
+                     "(likelihood-ratio prefixes), frequencies unshrunk")
+    if cfg.events == "auto":        # decided on the selection split: α/(2k) fixed from here
+        chosen, why = events_to_certify(chosen, n_cert, alpha, delta, (s0, s1))
+        a_each = alpha / (2 * len(chosen))
+        notes.append(why)
+    return _Selection(chosen, a_each, tuple(notes))
+
+
+def few_outputs(s0: Batch, s1: Batch) -> bool:
+    """Whether the two samples show at most ``FEW_OUTPUTS`` distinct outputs, with on average
+    at least 4 runs per output."""
+    return distinct_outputs(s0, s1) <= min(FEW_OUTPUTS, (len(s0) + len(s1)) // 4)
+
+
+def _certify(sel: _Selection, c0: np.ndarray, c1: np.ndarray, split: _Split,
+             delta: float) -> _Certified:
+    """Each chosen event's certified bound from its counts; the best is reported."""
     bounds = []
-    for i, c in enumerate(chosen):
-        ka, kb = (c0[i], c1[i]) if c.direction == 0 else (c1[i], c0[i])
-        na, nb = (n_c0, n_c1) if c.direction == 0 else (n_c1, n_c0)
-        if c.test == "poisson":
-            b = float(poisson_epsilon_lower_bound(ka, kb, 2 * a_each))
-        else:
-            b = float(epsilon_lower_bound(ka, max(na, 1), kb, max(nb, 1), a_each, delta))
-        bounds.append(b)
-        if b > best or i == 0:
-            best_i, best = i, b
-    c = chosen[best_i]
-    ka, kb = (int(c0[best_i]), int(c1[best_i])) if c.direction == 0 \
-        else (int(c1[best_i]), int(c0[best_i]))
-    na, nb = (max(n_c0, 1), max(n_c1, 1)) if c.direction == 0 else (max(n_c1, 1), max(n_c0, 1))
-    p_lo = float(clopper_pearson_lower(ka, na, a_each))
-    p_up = float(clopper_pearson_upper(kb, nb, a_each))
-    point = log_ratio(ka / na, kb / nb, delta)
+    for i, c in enumerate(sel.chosen):
+        ka, kb, na, nb = _sides(c.direction, c0[i], c1[i], split)
+        bounds.append(float(certified_bound(ka, na, kb, nb, 2 * sel.a_each, delta, c.test)))
+    best = max(range(len(bounds)), key=lambda i: (bounds[i], -i))
+    ka, kb, na, nb = _sides(sel.chosen[best].direction, c0[best], c1[best], split)
+    return _Certified(bounds, best, float(clopper_pearson_lower(ka, na, sel.a_each)),
+                      float(clopper_pearson_upper(kb, nb, sel.a_each)),
+                      float(log_ratio(ka / na, kb / nb, delta)), ka, kb)
+
+
+def _sides(direction: int, k0: Any, k1: Any, split: _Split) -> tuple[int, int, int, int]:
+    """(count on the more likely side, count on the other, their run numbers) of an event."""
+    n0, n1 = max(split.n_c0, 1), max(split.n_c1, 1)
+    return (int(k0), int(k1), n0, n1) if direction == 0 else (int(k1), int(k0), n1, n0)
+
+
+def _report(target: Target, eps: float | None, delta: float, alpha: float, runs: int,
+            seed: int, cfg: AuditConfig, split: _Split, sel: _Selection, cert: _Certified,
+            c0: np.ndarray, c1: np.ndarray, exact: tuple[np.ndarray, np.ndarray] | None,
+            sel_runs: int, notes: list[str], seconds: float) -> AuditReport:
+    best = cert.bounds[cert.best]
     if not best > 0:
         notes.append("inconclusive: no event certified a positive bound (probability above "
                      "delta and a ratio above 1); the bound is the trivial 0")
         best = 0.0
-    a_name, b_name = ("d0", "d1") if c.direction == 0 else ("d1", "d0")
-    direction = f"P[M({a_name}) in E] <= e^eps * P[M({b_name}) in E] + delta"
-    curve = None
-    if tradeoff:
-        m = 41 if tradeoff is True else int(tradeoff)
-        finite = [x for x in (best, exact_eps, point) if x is not None and math.isfinite(x)]
-        top = max([2 * eps] + [1.2 * x for x in finite])
-        pts = []
-        for e in np.linspace(0.0, top, m):
-            row = {"epsilon": float(e),
-                   "delta_lower_bound": float(max(0.0, p_lo - math.exp(e) * p_up))}
-            if ex_dist is not None:
-                row["delta_exact"] = exact_mod.delta_of_epsilon(*ex_dist, float(e))
-            pts.append(row)
-        curve = tuple(pts)
+    c = sel.chosen[cert.best]
+    exact_eps = exact_mod.exact_epsilon(*exact, delta) if exact is not None else None
+    exact_delta = (exact_mod.delta_of_epsilon(*exact, eps)
+                   if exact is not None and eps is not None else None)
+    verdict = "none" if eps is None else "violation" if best > eps else "consistent"
+    curve = _tradeoff(cfg.tradeoff, best, eps, exact_eps, cert, exact) if cfg.tradeoff \
+        else None
+    per_event = [{"event": ch.event.describe(),
+                  "more_likely_under": "d0" if ch.direction == 0 else "d1",
+                  "d0": int(c0[i]), "d1": int(c1[i]), "bound": cert.bounds[i]}
+                 for i, ch in enumerate(sel.chosen)]
+    counts = {"selection": {"d0": c.sel_counts[0], "d1": c.sel_counts[1], "n": c.sel_n},
+              "certification": {"d0": int(c0[cert.best]), "d1": int(c1[cert.best]),
+                                "n": split.n_cert, "n_d0": split.n_c0, "n_d1": split.n_c1},
+              "bounds_per_event": cert.bounds, "per_event": per_event}
     return AuditReport(
-        mechanism=str(getattr(mechanism, "name", type(mechanism).__name__)),
-        claimed_epsilon=eps, claimed_delta=delta,
-        epsilon_lower_bound=float(best), epsilon_point_estimate=float(point),
-        exact_epsilon=exact_eps, exact_delta=exact_delta,
-        verdict="violation" if best > eps else "consistent",
-        event=c.event.describe(), direction=direction,
-        counts={"selection": {"d0": c.sel_counts[0], "d1": c.sel_counts[1], "n": c.sel_n},
-                "certification": {"d0": int(c0[best_i]), "d1": int(c1[best_i]), "n": n_cert,
-                                  "n_d0": n_c0, "n_d1": n_c1},
-                "bounds_per_event": bounds,
-                "per_event": [{"event": ch.event.describe(),
-                               "more_likely_under": "d0" if ch.direction == 0 else "d1",
-                               "d0": int(c0[i]), "d1": int(c1[i]), "bound": bounds[i]}
-                              for i, ch in enumerate(chosen)]},
-        p_lower=p_lo, p_upper=p_up,
-        runs=runs if certify == "binomial" else 2 * n_sel + n_c0 + n_c1,
-        selection_runs=len(s0) + len(s1) if given else 2 * n_sel,
-        certification_runs=n_c0 + n_c1, alpha=alpha, events_certified=len(chosen),
-        seed=seed_used, seconds=time.perf_counter() - t0, tradeoff=curve, notes=tuple(notes),
-        certification_test=c.test, chosen_event=c.event,
-        certified_events=tuple(ch.event for ch in chosen))
+        mechanism=target.name, claimed_epsilon=eps, claimed_delta=delta,
+        epsilon_lower_bound=float(best), epsilon_point_estimate=cert.point,
+        exact_epsilon=exact_eps, exact_delta=exact_delta, verdict=verdict,
+        event=c.event.describe(), direction=int(c.direction), counts=counts,
+        p_lower=cert.p_lower, p_upper=cert.p_upper,
+        runs=2 * split.n_sel + split.n_c0 + split.n_c1 if cfg.certify != "binomial" else runs,
+        selection_runs=sel_runs, certification_runs=split.n_c0 + split.n_c1, alpha=alpha,
+        events_certified=len(sel.chosen), seed=seed, seconds=seconds, tradeoff=curve,
+        notes=tuple(notes), certification_test=c.test, chosen_event=c.event,
+        certified_events=tuple(ch.event for ch in sel.chosen), settings=cfg.to_json())
+
+
+def _tradeoff(points: bool | int, best: float, eps: float | None, exact_eps: float | None,
+              cert: _Certified, exact: tuple[np.ndarray, np.ndarray] | None) -> tuple:
+    """The certified (ε, δ) curve ``δ_lb(ε) = p_lower − e^ε·p_upper`` of the reported event
+    (sound at level α simultaneously for every ε) and, in exact mode, ``δ_exact(ε)``."""
+    m = 41 if points is True else int(points)
+    finite = [x for x in (best, exact_eps, cert.point) if x is not None and math.isfinite(x)]
+    top = max([2 * eps if eps is not None else 0.1] + [1.2 * x for x in finite])
+    pts = []
+    for e in np.linspace(0.0, top, m):
+        row = {"epsilon": float(e),
+               "delta_lower_bound": float(max(0.0, cert.p_lower - math.exp(e) * cert.p_upper))}
+        if exact is not None:
+            row["delta_exact"] = exact_mod.delta_of_epsilon(*exact, float(e))
+        pts.append(row)
+    return tuple(pts)
+

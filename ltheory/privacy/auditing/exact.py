@@ -18,7 +18,9 @@ import numpy as np
 from ltheory.privacy.auditing.outputs import MechanismError
 
 
-def _key(o: Any) -> Hashable:
+def output_key(o: Any) -> Hashable:
+    """An output as a hashable key (arrays as tuples of their entries, numpy scalars as Python
+    numbers), the form of the keys of ``aligned``."""
     if isinstance(o, np.ndarray):
         return tuple(o.ravel().tolist())
     if isinstance(o, np.generic):
@@ -28,8 +30,8 @@ def _key(o: Any) -> Hashable:
 
 def aligned(p0: Mapping, p1: Mapping) -> tuple[list, np.ndarray, np.ndarray]:
     """The union of supports and the two probability vectors on it (validated)."""
-    d0 = {_key(k): float(v) for k, v in p0.items()}
-    d1 = {_key(k): float(v) for k, v in p1.items()}
+    d0 = {output_key(k): float(v) for k, v in p0.items()}
+    d1 = {output_key(k): float(v) for k, v in p1.items()}
     for name, d in (("d0", d0), ("d1", d1)):
         vals = np.array(list(d.values()), dtype=float)
         if vals.size == 0 or np.any(~np.isfinite(vals)) or np.any(vals < -1e-12) \

@@ -24,22 +24,16 @@ from typing import Any
 
 import numpy as np
 
-from ltheory.privacy.auditing.outputs import Batch, concat, draw
+from ltheory.privacy.auditing.outputs import Batch, concat
+from ltheory.privacy.auditing.target import CHUNK, Target, as_target
 
-CHUNK = 1 << 17
 AUTO_POOL_MIN_RUNS = 2_000_000
 AUTO_POOL_MIN_CHUNKS = 8
 
 
 def chunk_runs(mechanism: Any) -> int:
-    """Runs per chunk: the mechanism's ``audit_chunk_runs`` if it declares one, else CHUNK."""
-    c = getattr(mechanism, "audit_chunk_runs", None)
-    if c is None:
-        return CHUNK
-    if isinstance(c, bool) or not isinstance(c, int | np.integer) or c < 1:
-        from ltheory.errors import InvalidInputError
-        raise InvalidInputError(f"audit_chunk_runs must be a positive integer, got {c!r}")
-    return int(c)
+    """Runs per chunk: the target's ``audit_chunk_runs`` if it declares one, else CHUNK."""
+    return as_target(mechanism).chunk_runs
 
 
 def chunk_plan(stream: np.random.SeedSequence, n: int,
@@ -48,13 +42,13 @@ def chunk_plan(stream: np.random.SeedSequence, n: int,
     return list(zip(sizes, stream.spawn(len(sizes)), strict=True))
 
 
-def sample_chunk(mechanism: Any, dataset: Any, n: int, ss: np.random.SeedSequence) -> Batch:
-    return draw(mechanism, dataset, n, np.random.default_rng(ss))
+def sample_chunk(target: Target, dataset: Any, n: int, ss: np.random.SeedSequence) -> Batch:
+    return target.draw(dataset, n, np.random.default_rng(ss))
 
 
-def count_chunk(mechanism: Any, dataset: Any, n: int, ss: np.random.SeedSequence,
+def count_chunk(target: Target, dataset: Any, n: int, ss: np.random.SeedSequence,
                 events: Sequence[Any]) -> np.ndarray:
-    b = draw(mechanism, dataset, n, np.random.default_rng(ss))
+    b = target.draw(dataset, n, np.random.default_rng(ss))
     return np.array([int(np.count_nonzero(e.contains(b))) for e in events], dtype=np.int64)
 
 
@@ -79,7 +73,7 @@ def resolve_executor(executor: Any, mechanism: Any, total_runs: int) -> tuple[Ex
         return executor, False, ""
     if executor in (None, "auto", "process"):
         try:
-            pickle.dumps(mechanism)
+            pickle.dumps(as_target(mechanism))
             picklable = True
         except Exception:  # noqa: BLE001 - lambdas, closures, ...
             picklable = False
@@ -99,8 +93,9 @@ def resolve_executor(executor: Any, mechanism: Any, total_runs: int) -> tuple[Ex
 
 def run_sampling(ex: Executor, mechanism: Any, dataset: Any, stream: np.random.SeedSequence,
                  n: int, progress: Callable[[int], None] | None = None) -> Batch:
-    futs = [ex.submit(sample_chunk, mechanism, dataset, m, ss)
-            for m, ss in chunk_plan(stream, n, chunk_runs(mechanism))]
+    t = as_target(mechanism)
+    futs = [ex.submit(sample_chunk, t, dataset, m, ss)
+            for m, ss in chunk_plan(stream, n, t.chunk_runs)]
     out = []
     for f in futs:
         out.append(f.result())
@@ -112,8 +107,9 @@ def run_sampling(ex: Executor, mechanism: Any, dataset: Any, stream: np.random.S
 def run_counting(ex: Executor, mechanism: Any, dataset: Any, stream: np.random.SeedSequence,
                  n: int, events: Sequence[Any],
                  progress: Callable[[int], None] | None = None) -> np.ndarray:
-    futs = [ex.submit(count_chunk, mechanism, dataset, m, ss, list(events))
-            for m, ss in chunk_plan(stream, n, chunk_runs(mechanism))]
+    t = as_target(mechanism)
+    futs = [ex.submit(count_chunk, t, dataset, m, ss, list(events))
+            for m, ss in chunk_plan(stream, n, t.chunk_runs)]
     total = np.zeros(len(events), dtype=np.int64)
     for f in futs:
         total += f.result()

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.mechanisms import are_neighbours
+from ltheory.privacy.auditing.target import as_target
 
 __all__ = ["candidate_pairs", "check_neighbours", "labelled_neighbours",
            "neighbouring_candidates", "query_patterns"]
@@ -45,33 +45,23 @@ def _same(d0: Any, d1: Any) -> bool:
 
 
 def check_neighbours(mechanism: Any, d0: Any, d1: Any) -> None:
+    """Raise ``InvalidInputError`` unless d0 and d1 are distinct neighbours under the target's
+    relation (its own ``are_neighbours``, or ``mechanisms.are_neighbours`` for its declared
+    relation and sensitivity), naming the relation and its rule."""
     if _same(d0, d1):
         raise InvalidInputError("d0 and d1 are the same dataset; an audit needs two distinct "
                                 "neighbouring datasets")
-    sens = float(getattr(mechanism, "sensitivity", 1.0))
-    if hasattr(mechanism, "are_neighbours"):
-        ok = mechanism.are_neighbours(d0, d1)
-        rel = getattr(mechanism, "neighbour_relation", "declared")
-    else:
-        rel = getattr(mechanism, "neighbour_relation", "substitution")
-        ok = are_neighbours(d0, d1, rel, sens)
-    if not ok:
-        rules = {"substitution": "same length, exactly one pair differs; two numbers (query "
-                                 f"values) differ by at most the sensitivity {sens:g}",
-                 "add_remove": "one dataset is the other with one record added",
-                 "query_answers": f"answer vectors differing by at most {sens:g} in every "
-                                  "coordinate"}
+    t = as_target(mechanism)
+    if not t.are_neighbours(d0, d1):
+        rel = t.relation if not t.declares_neighbours or t.relation != "substitution" \
+            else "declared"
         raise InvalidInputError(f"d0 and d1 are not neighbours under the mechanism's relation "
-                                f"{rel!r} ({rules.get(rel, 'as the mechanism declares')})")
+                                f"{rel!r} ({t.relation_rule()})")
 
 
 def _domain_size(mechanism: Any, dataset: Sequence) -> int:
-    for attr in ("bins",):
-        if hasattr(mechanism, attr):
-            return int(getattr(mechanism, attr))
-    if hasattr(mechanism, "matrix"):
-        return int(np.shape(mechanism.matrix)[1])
-    return max(int(x) for x, _ in dataset) + 1
+    size = as_target(mechanism).domain_size
+    return size if size is not None else max(int(x) for x, _ in dataset) + 1
 
 
 def labelled_neighbours(mechanism: Any, dataset: Sequence, kind: str) -> list[tuple]:
@@ -152,14 +142,15 @@ def candidate_pairs(mechanism: Any, dataset: Any, neighbours: Any, seed: int) ->
             else:
                 raise InvalidInputError("explicit neighbours must be (d0, d1) or (name, d0, d1)")
         return pairs
-    rel = getattr(mechanism, "neighbour_relation", "substitution")
+    t = as_target(mechanism)
+    rel = t.relation
     if rel in ("query_answers", "single_entry"):
         if neighbours not in ("auto", "patterns", "extended", "sample"):
             raise InvalidInputError(f"neighbours={neighbours!r} does not apply to query answers; "
                                     "accepted: auto, patterns, extended, sample, or a list of "
                                     "pairs")
         rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(3)[2])
-        pats = query_patterns(dataset, float(getattr(mechanism, "sensitivity", 1.0)),
+        pats = query_patterns(dataset, t.sensitivity,
                               8 if neighbours in ("auto", "sample") else 0, rng,
                               extended=neighbours == "extended")
         if neighbours == "sample":
@@ -168,9 +159,15 @@ def candidate_pairs(mechanism: Any, dataset: Any, neighbours: Any, seed: int) ->
     kind = neighbours
     if neighbours == "auto":
         kind = "add_remove" if rel == "add_remove" else "substitution"
+    if kind in ("patterns", "extended", "sample"):
+        raise InvalidInputError(f"neighbours={neighbours!r} generates query-answer vectors, for "
+                                "mechanisms of relation 'query_answers' or 'single_entry'; this "
+                                f"mechanism's relation is {rel!r}: accepted auto, flip, move, "
+                                "substitution, add_remove, or a list of pairs")
     if kind not in ("flip", "move", "substitution", "add_remove"):
         raise InvalidInputError(f"neighbours={neighbours!r} unknown; accepted: auto, flip, move, "
-                                "substitution, add_remove, patterns, sample, or a list of pairs")
+                                "substitution, add_remove (labelled datasets), patterns, "
+                                "extended, sample (query answers), or a list of pairs")
     try:
         return labelled_neighbours(mechanism, dataset, kind)
     except (TypeError, ValueError):

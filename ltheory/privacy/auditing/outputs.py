@@ -1,9 +1,8 @@
 """Drawing runs of a mechanism and normalising its outputs into batches.
 
 A batch is one of: a 1-D float array (scalar outputs), a 2-D float array (vector outputs, one row
-per run) or a list of hashable objects (anything else).  ``draw`` uses ``mechanism.sample`` when
-present, otherwise calls ``mechanism(dataset, rng)`` (or a learner's ``fit(dataset, rng)``) n
-times.
+per run) or a list of hashable objects (anything else).  Runs are drawn by
+``target.Target.draw``, which normalises them here.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ class MechanismError(InvalidInputError):
     """The audited mechanism raised, or returned outputs the auditor cannot use."""
 
 
-def _normalise(raw: Any, n: int) -> Batch:
+def normalise(raw: Any, n: int) -> Batch:
     if isinstance(raw, np.ndarray):
         arr = raw
     else:
@@ -52,33 +51,17 @@ def _normalise(raw: Any, n: int) -> Batch:
                 raise MechanismError(f"mechanism returned {len(items)} outputs, expected {n}")
             return items
     if arr.dtype == object:
-        return _normalise(list(arr), n)
+        return normalise(list(arr), n)
     if arr.shape[:1] != (n,):
         raise MechanismError(f"mechanism.sample returned shape {arr.shape}, expected {n} runs")
     if not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
-        return _normalise(arr.tolist(), n)
+        return normalise(arr.tolist(), n)
     arr = arr.astype(float).reshape(n, -1) if arr.ndim > 1 else arr.astype(float)
     if np.isnan(arr).any():
         raise MechanismError("mechanism returned NaN outputs; outputs must be comparable")
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     return arr
-
-
-def draw(mechanism: Any, dataset: Any, n: int, rng: np.random.Generator) -> Batch:
-    """n runs of ``mechanism`` on ``dataset`` as a normalised batch (raises MechanismError)."""
-    try:
-        if hasattr(mechanism, "sample"):
-            raw = mechanism.sample(dataset, n, rng)
-        elif callable(mechanism):
-            raw = [mechanism(dataset, rng) for _ in range(n)]
-        else:                                   # a learner: .fit(dataset, rng) -> hypothesis
-            raw = [mechanism.fit(dataset, rng) for _ in range(n)]
-    except MechanismError:
-        raise
-    except Exception as exc:  # the mechanism is user code: report, never a traceback
-        raise MechanismError(f"the mechanism raised {type(exc).__name__}: {exc}") from None
-    return _normalise(raw, n)
 
 
 def concat(batches: list[Batch]) -> Batch:
@@ -90,6 +73,14 @@ def concat(batches: list[Batch]) -> Batch:
     for b in batches:
         out.extend(b.tolist() if isinstance(b, np.ndarray) else b)
     return [tuple(o) if isinstance(o, list) else o for o in out]
+
+
+def distinct_outputs(*batches: Batch) -> int:
+    """The number of distinct outputs over the batches (of one kind)."""
+    if all(isinstance(b, np.ndarray) for b in batches):
+        pooled = np.concatenate(batches)
+        return len(np.unique(pooled, axis=0 if pooled.ndim > 1 else None))
+    return len({o for b in batches for o in b})
 
 
 def batch_kind(b: Batch) -> str:

@@ -67,16 +67,19 @@ of it.
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import numpy as np
 
 from ltheory.jsonable import to_jsonable
-from ltheory.privacy.auditing.core import AuditReport, split_runs
+from ltheory.privacy.auditing.core import exact_distributions, run_audit, split_runs
 from ltheory.privacy.auditing.events import SHRINK
+from ltheory.privacy.auditing.exact import exact_epsilon
 from ltheory.privacy.auditing.executors import resolve_executor, run_sampling
 from ltheory.privacy.auditing.outputs import batch_kind
 from ltheory.privacy.auditing.projection import best_lr_prefix, projected_bound, shrunk
+from ltheory.privacy.auditing.report import AuditReport
 
 #: Most distinct outputs for discrete pilots: with more cells than this, the plug-in ranking from
 #: a few thousand runs per pair is noise-driven and the likelihood-ratio cells lose to smoother
@@ -110,43 +113,52 @@ def draw_rows(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequence
     return None if x0.shape[1] != x1.shape[1] else (x0, x1)
 
 
+@dataclass(frozen=True)
+class Probe:
+    """What a probe of the first pair's outputs shows (:func:`probe_outputs`).
+
+    ``kind``: ``"cells"`` (few distinct outputs), ``"pattern"`` (few joint values of the
+    low-cardinality coordinates ``cols`` beside continuous ones), ``"blocks"`` (too many joint
+    values, but each block of consecutive discrete coordinates in ``blocks`` is few-valued),
+    ``"numeric"`` (numbers of ``columns`` coordinates, none of the above) or ``"objects"``
+    (outputs that are not numeric arrays of one shape)."""
+
+    kind: str
+    columns: int | None = None
+    cols: tuple[int, ...] | None = None
+    blocks: tuple[tuple[int, ...], ...] | None = None
+
+
 def probe_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequence,
-                 executor: Any, patterns: bool = False, info: dict | None = None
-                 ) -> tuple[int, ...] | tuple[tuple[int, ...], ...] | None | bool:
-    """Whether n runs on each of a, b show at most ``PILOT_CELLS`` distinct outputs (and on
-    average at least 4 runs per output).  With ``patterns``, when they do not but the
-    low-cardinality coordinates (at most ``PATTERN_VALUES`` values each) take few joint values
-    beside continuous ones, those coordinates (the discrete projection of the output, e.g. the
-    ⊤/⊥ pattern of a sparse vector that also releases values); when their joint values are
-    too many but they form at least two blocks of consecutive coordinates, each few-valued,
-    the blocks (a tuple of column tuples); else None / False.  ``info`` (a dict) receives
-    ``"columns"``: the number of output coordinates (1 for scalar outputs), when numeric."""
-    if n < 1:
-        return False
-    rows = draw_rows(mechanism, a, b, n, ss, executor)
+                  executor: Any, patterns: bool = True) -> Probe:
+    """Draw n runs on each of a, b and say what their outputs look like (:class:`Probe`): few
+    distinct outputs (at most ``PILOT_CELLS``, and on average at least 4 runs per output);
+    with ``patterns``, the discrete projection of outputs that mix few-valued coordinates (at
+    most ``PATTERN_VALUES`` values each, e.g. the ⊤/⊥ pattern of a sparse vector that also
+    releases values) with continuous ones, or its blocks of consecutive coordinates."""
+    rows = draw_rows(mechanism, a, b, n, ss, executor) if n >= 1 else None
     if rows is None:
-        return False
-    if info is not None:
-        info["columns"] = rows[0].shape[1]
+        return Probe("objects")
+    columns = rows[0].shape[1]
     pooled = np.concatenate(rows)
     cap = cell_cap(n)
     if len(np.unique(pooled, axis=0)) <= cap:
-        return True
+        return Probe("cells", columns)
     if not patterns:
-        return False
+        return Probe("numeric", columns)
     card = [len(np.unique(pooled[:, j])) for j in range(pooled.shape[1])]
     cols = tuple(j for j, c in enumerate(card) if 1 < c <= PATTERN_VALUES)
     if not cols or len(cols) == len(card):
-        return None
+        return Probe("numeric", columns)
     if len(np.unique(pooled[:, cols], axis=0)) <= cap:
-        return cols
+        return Probe("pattern", columns, cols=cols)
     # too many joint codes: the blocks (maximal runs of consecutive discrete coordinates, e.g.
     # the codes of each sparse vector of a parallel composition), when each is few-valued
     blocks = consecutive_runs(cols)
     if len(blocks) < 2 or any(len(np.unique(pooled[:, list(bl)], axis=0)) > cap
                               for bl in blocks):
-        return None
-    return blocks
+        return Probe("numeric", columns)
+    return Probe("blocks", columns, blocks=blocks)
 
 
 def consecutive_runs(cols: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -240,10 +252,10 @@ def block_pilot(mechanism: Any, a: Any, b: Any, runs: int, seed: int, executor: 
     return True
 
 
-def plugin_ranked(d: dict, rung: int, pilot_runs: int, projected: float, event: str) -> dict:
+def plugin_ranked(d: dict, pilot_runs: int, projected: float, event: str) -> dict:
     """``d`` completed as the ranking row of a plug-in pilot (discrete, per-block or binned):
     no event is certified inside such a pilot, so it has no pilot lower bound."""
-    d.update({"rung": rung, "pilot_runs": pilot_runs, "projected_bound": projected,
+    d.update({"pilot_runs": pilot_runs, "projected_bound": projected,
               "pilot_lower_bound": -np.inf, "pilot_point_estimate": None, "pilot_event": event})
     return d
 
@@ -319,10 +331,180 @@ def pilot_audit_projection(r: AuditReport, runs: int, alpha: float, delta: float
     (pilot frequencies shrunk to their 98% Clopper–Pearson bounds, as in event selection), with
     the certification test the pilot used."""
     c = r.counts["certification"]
-    first = r.direction.startswith("P[M(d0)")
+    first = r.direction == 0
     ka, kb = (c["d0"], c["d1"]) if first else (c["d1"], c["d0"])
     na, nb = (c.get("n_d0", c["n"]), c.get("n_d1", c["n"]))
     na, nb = (na, nb) if first else (nb, na)
     _, n_final = split_runs(runs, r.selection_runs / r.runs)
     pa, pb = shrunk(ka, kb, max(na, 1), max(nb, 1), SHRINK)
     return float(projected_bound(pa, pb, n_final, alpha, delta, r.certification_test))
+
+
+# --------------------------------------------------------------------------- the protocol
+@dataclass
+class PilotContext:
+    """What every pilot of one search shares: the target, the claim, how the final audit will
+    certify (``n_final`` runs per dataset, ``test``), the pilot audits' config and the pooled
+    counts per dataset (``pool``, None when pooling is off)."""
+
+    target: Any
+    executor: Any
+    claimed_epsilon: float
+    delta: float
+    alpha: float
+    final_runs: int
+    n_final: int
+    test: str
+    exact: bool
+    audit_config: Any
+    pool: dict | None
+    exact_cache: dict = field(default_factory=dict)
+
+    def exact_epsilon(self, a: Any, b: Any) -> float | None:
+        """The pair's exact ε at δ (None where the target has no output distribution)."""
+        if not self.exact:
+            return None
+        key = (dataset_key(a), dataset_key(b))
+        if key not in self.exact_cache:
+            ex = exact_distributions(self.target, a, b)
+            self.exact_cache[key] = None if ex is None else exact_epsilon(*ex, self.delta)
+        return self.exact_cache[key]
+
+
+class Pilot(Protocol):
+    """One pilot kind: ``run`` draws ``runs`` runs on the pair (seed ``seed``) and returns its
+    ranking row (``projected_bound``, ``pilot_lower_bound``, ...) or None when this kind cannot
+    rank the pair (the search then pilots it with an :class:`AuditPilot`); ``rescore``
+    re-ranks a pair at the end of a rung (pooled counts)."""
+
+    note: str | None
+    fallback_note: str | None
+
+    def run(self, d: dict, runs: int, seed: int, ctx: PilotContext) -> dict | None: ...
+
+    def rescore(self, d: dict, ctx: PilotContext) -> None: ...
+
+
+class AuditPilot:
+    """A pilot audit (selection and certification inside the pilot, ``ctx.audit_config``);
+    the pair is ranked by the projection of its certified event to the final runs."""
+
+    note = None
+    fallback_note = None
+
+    def run(self, d: dict, runs: int, seed: int, ctx: PilotContext) -> dict | None:
+        a, b = d["_pair"]
+        r = run_audit(ctx.target, a, b, ctx.claimed_epsilon, ctx.delta, ctx.alpha, runs, seed,
+                      ctx.audit_config)
+        d.update({"pilot_runs": r.runs, "pilot_lower_bound": r.epsilon_lower_bound,
+                  "projected_bound": pilot_audit_projection(r, ctx.final_runs, ctx.alpha,
+                                                            ctx.delta),
+                  "pilot_point_estimate": r.epsilon_point_estimate,
+                  "exact_epsilon": r.exact_epsilon, "pilot_event": r.event[:80]})
+        d["_spent"] = r.runs
+        return d
+
+    def rescore(self, d: dict, ctx: PilotContext) -> None:
+        return None
+
+
+class CellPilot:
+    """Plug-in pilot on the exact output cells (``cols=None``) or on the discrete coordinates
+    ``cols`` (pattern pilots); with ``ctx.pool`` the counts of each dataset are pooled over
+    every pair that shares it."""
+
+    fallback_note = "too many distinct outputs"
+
+    def __init__(self, cols: tuple[int, ...] | None = None) -> None:
+        self.cols = cols
+        self.note = None if cols is None else (
+            f"pattern pilots: pairs ranked by the plug-in projection of the discrete "
+            f"coordinates {list(cols)} of the outputs")
+
+    def run(self, d: dict, runs: int, seed: int, ctx: PilotContext) -> dict | None:
+        a, b = d["_pair"]
+        if not discrete_pilot(ctx.target, a, b, runs, seed, ctx.executor, d, self.cols,
+                              ctx.pool):
+            return None
+        if "exact_epsilon" not in d:
+            d["exact_epsilon"] = ctx.exact_epsilon(a, b)
+        projected = plugin_projection(d, ctx.n_final, ctx.alpha, ctx.test, ctx.pool, ctx.delta)
+        return plugin_ranked(d, d["_n"] * 2, projected,
+                             "plug-in (likelihood-ratio prefixes of outputs)")
+
+    def rescore(self, d: dict, ctx: PilotContext) -> None:
+        if ctx.pool is not None and "_pool" in d:
+            d["projected_bound"] = plugin_projection(d, ctx.n_final, ctx.alpha, ctx.test,
+                                                     ctx.pool, ctx.delta)
+            d["pooled_runs"] = [ctx.pool[k][1] for k in d["_pool"]]   # per dataset
+
+
+class BlockPilot:
+    """Plug-in pilot per block of discrete coordinates: the pair is ranked by its best
+    block's projection (each block is a coarsening of the output)."""
+
+    fallback_note = "too many distinct block codes"
+
+    def __init__(self, blocks: tuple[tuple[int, ...], ...]) -> None:
+        self.blocks = blocks
+        self.note = ("pattern pilots per block: pairs ranked by the best plug-in projection of "
+                     "one block of discrete coordinates "
+                     f"{[f'{bl[0]}..{bl[-1]}' for bl in blocks]} of the outputs")
+
+    def run(self, d: dict, runs: int, seed: int, ctx: PilotContext) -> dict | None:
+        a, b = d["_pair"]
+        if not block_pilot(ctx.target, a, b, runs, seed, ctx.executor, d, self.blocks):
+            return None
+        projected = max(plugin_projection(c, ctx.n_final, ctx.alpha, ctx.test, delta=ctx.delta)
+                        for c in d["_blocks"])
+        return plugin_ranked(d, d["_n"] * 2, projected, "plug-in per block (likelihood-ratio "
+                             "prefixes of each block's codes; the best block)")
+
+    def rescore(self, d: dict, ctx: PilotContext) -> None:
+        return None
+
+
+class BinnedPilot:
+    """Plug-in pilot on quantile bins of scalar outputs."""
+
+    note = ("binned pilots: pairs ranked by the plug-in projection of quantile bins of the "
+            "(scalar) outputs")
+    fallback_note = None
+
+    def run(self, d: dict, runs: int, seed: int, ctx: PilotContext) -> dict | None:
+        a, b = d["_pair"]
+        if not binned_pilot(ctx.target, a, b, runs, seed, ctx.executor, d):
+            return None
+        if "exact_epsilon" not in d:
+            d["exact_epsilon"] = ctx.exact_epsilon(a, b)
+        c, nn = bin_counts(d["_x"])
+        projected = lr_prefix_projection(c, nn, ctx.n_final, ctx.alpha, ctx.test, ctx.delta)
+        return plugin_ranked(d, 2 * len(d["_x"][0]), projected,
+                             f"plug-in ({len(c)} quantile bins of the output)")
+
+    def rescore(self, d: dict, ctx: PilotContext) -> None:
+        return None
+
+
+#: The pilot kinds ``audit_search(pilots=...)`` accepts: "auto" (the probe picks among all),
+#: "cells" (plug-in pilots only for few-valued outputs; pilot audits otherwise), "audit".
+PILOT_KINDS = ("auto", "cells", "audit")
+
+
+def choose_pilot(probe: Probe | None, kinds: str) -> Pilot:
+    """The pilot kind for a search from its probe (module docstring): cells for few-valued
+    outputs, the discrete projection or its blocks for mixed outputs, quantile bins for other
+    scalar outputs, else pilot audits."""
+    if probe is None or kinds == "audit":
+        return AuditPilot()
+    if probe.kind == "cells":
+        return CellPilot()
+    if kinds == "cells":
+        return AuditPilot()
+    if probe.kind == "pattern":
+        return CellPilot(probe.cols)
+    if probe.kind == "blocks":
+        return BlockPilot(probe.blocks)
+    if probe.kind == "numeric" and probe.columns == 1:
+        return BinnedPilot()
+    return AuditPilot()

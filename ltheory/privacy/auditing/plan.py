@@ -30,21 +30,22 @@ from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing.core import min_runs
 from ltheory.privacy.auditing.neighbours import neighbouring_candidates
 from ltheory.privacy.auditing.pilots import PROBE_RUNS
+from ltheory.privacy.auditing.target import as_target
 
 #: Share of the budget the pilots get.
 PILOT_SHARE = 0.12
 #: Fewest runs per pair in the first rung before the plan falls back to fewer pairs or rungs.
 MIN_PILOT = 20_000
-#: Events the planned final audit certifies: "auto", one or two decided on its selection split
-#: (``events.events_to_certify``).  Over 24 seed-rows of the suite at 2·10^7 (results/
-#: dpsniper_round6.md) it reached DP-Sniper's bound on 13, against 10 with one event and 10
-#: with two, and matched the better of the two settings on 20: two events where the ranking
-#: was uncertain (a rare first event on Laplace, the block events of SVT34Parallel), one where
-#: a clear winner would only pay the Bonferroni step (ReportNoisyMax1, SVT1, SVT2).
+#: Events a planned final audit certifies: ``AuditConfig``'s default "auto", one or two decided
+#: on its selection split (``events.events_to_certify``).  Over 24 seed-rows of the suite at
+#: 2·10^7 (results/dpsniper_round6.md) it reached DP-Sniper's bound on 13, against 10 with one
+#: event and 10 with two, and matched the better of the two settings on 20.
 PLANNED_EVENTS = "auto"
-#: Pilot audits' settings in a planned search: half of each pilot selects (better events from
-#: few runs), one event, no classifier fits.
-PLANNED_PILOT_OPTIONS = {"selection_fraction": 0.5, "events": 1, "structure_events": False}
+#: The pilot audits' settings, applied to the search's ``AuditConfig`` (``SearchConfig.pilot``
+#: overrides): half of each pilot selects (better events from few runs), one event, no
+#: classifier fits, the full event families, no trade-off curve and no progress callback.
+PILOT_SETTINGS = {"selection_fraction": 0.5, "events": 1, "structure_events": False,
+                  "lean_events": False, "tradeoff": False, "progress": None}
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,8 @@ def search_plan(mechanism: Any, dataset: Any, total_runs: int, *, claimed_epsilo
     and a final audit able to certify ``claimed_epsilon``."""
     if isinstance(total_runs, bool) or not isinstance(total_runs, int) or total_runs <= 0:
         raise InvalidInputError(f"total_runs must be a positive integer, got {total_runs!r}")
-    need = min_runs(float(claimed_epsilon), float(claimed_delta), alpha)
-    rel = getattr(mechanism, "neighbour_relation", "substitution")
+    need = min_runs(float(claimed_epsilon), float(claimed_delta), alpha, events=1)
+    rel = as_target(mechanism).relation
     gens = (("extended", "patterns") if neighbours == "auto"
             and rel in ("query_answers", "single_entry") else (neighbours,))
     options = []

@@ -10,7 +10,7 @@ import numpy as np
 from ltheory.plotting import new_figure
 from ltheory.privacy.auditing.core import AuditReport
 from ltheory.privacy.auditing.events import CellEvent, ThresholdEvent
-from ltheory.privacy.auditing.outputs import draw
+from ltheory.privacy.auditing.target import as_target
 
 
 def plot_audit(mechanism: Any, d0: Any, d1: Any, report: AuditReport, path: str | Path,
@@ -18,8 +18,9 @@ def plot_audit(mechanism: Any, d0: Any, d1: Any, report: AuditReport, path: str 
     """Draw ``runs`` fresh outputs per dataset and save the figure to ``path``."""
 
     ss0, ss1 = np.random.SeedSequence([seed, 7]).spawn(2)
-    b0 = draw(mechanism, d0, runs, np.random.default_rng(ss0))
-    b1 = draw(mechanism, d1, runs, np.random.default_rng(ss1))
+    t = as_target(mechanism)
+    b0 = t.draw(d0, runs, np.random.default_rng(ss0))
+    b1 = t.draw(d1, runs, np.random.default_rng(ss1))
     ev = report.chosen_event
     fig, ax = new_figure((8, 4.5))
     if isinstance(ev, ThresholdEvent):

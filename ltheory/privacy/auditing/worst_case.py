@@ -65,10 +65,14 @@ from ltheory.errors import InvalidInputError, LtheoryError, UnrealizableSampleWa
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.certify import audit_at, certify_exact_event
-from ltheory.privacy.auditing.core import AuditReport
+from ltheory.privacy.auditing.config import AuditConfig
+from ltheory.privacy.auditing.core import TooFewRunsError
 from ltheory.privacy.auditing.outputs import MechanismError
+from ltheory.privacy.auditing.report import AuditReport
+from ltheory.privacy.auditing.target import as_target
+from ltheory.validation import check_choice, check_int, check_level, check_seed
 
-__all__ = ["WorstCaseReport", "audit_worst_case"]
+__all__ = ["WorstCaseConfig", "WorstCaseReport", "audit_worst_case"]
 
 METHODS = ("auto", "exhaustive", "anneal", "pilot")
 MAX_CACHE = 200_000          # output distributions kept (cleared beyond)
@@ -266,7 +270,7 @@ class _ExactObjective:
                                  ) from None
         keys, probs = [], []
         for k, v in raw.items():
-            kk = exact_mod._key(k)
+            kk = exact_mod.output_key(k)
             j = self.index.get(kk)
             if j is None:
                 j = self.index[kk] = len(self.index)
@@ -399,7 +403,8 @@ def _local_search(space: _Space, obj: _ExactObjective, track: _Tracker,
 # --------------------------------------------------------------------------- pilots
 def _pilot_search(space: _Space, track: _Tracker, rng: np.random.Generator, pilot_seeds:
                   np.random.Generator, starts: list[tuple[tuple, int, int]], eps: float,
-                  delta: float, pilot_runs: int, pool: int, rounds: int, executor: Any) -> int:
+                  delta: float, pilot_runs: int, pool: int, rounds: int,
+                  cfg: AuditConfig) -> int:
     """Rank pairs by pilot audits (module docstring); returns the number of pilots run."""
     done: dict[tuple, tuple[float, float]] = {}
 
@@ -409,11 +414,11 @@ def _pilot_search(space: _Space, track: _Tracker, rng: np.random.Generator, pilo
         D, i, r = state
         try:
             rep = audit_at(space.learner, space.data(D), space.data(space.other(D, i, r)),
-                            eps, delta, pilot_runs, int(pilot_seeds.integers(2**62)),
-                            PILOT_ALPHA, executor)
-        except InvalidInputError as exc:
-            if "too few" in str(exc):
-                raise
+                           eps, delta, pilot_runs, int(pilot_seeds.integers(2**62)),
+                           PILOT_ALPHA, cfg)
+        except TooFewRunsError:
+            raise
+        except InvalidInputError:
             done[state] = (-math.inf, 0.0)
             return
         pe = rep.epsilon_point_estimate
@@ -548,139 +553,204 @@ def _start_states(space: _Space, starts: Any, start_pairs: Any, rng: np.random.G
     return out
 
 
-def audit_worst_case(learner: Any, n: int, *, records: Sequence | None = None,
-                     method: str = "auto", claimed_epsilon: float | None = None,
-                     claimed_delta: float | None = None, budget: float = 60.0,
-                     max_evaluations: int | None = None, exhaustive_limit: int = 100_000,
-                     restarts: int = 8, steps: int = 1500, starts: Sequence | None = None,
-                     start_pairs: Sequence | None = None,
-                     pilot_runs: int = 4_000, pilot_pool: int = 16, pilot_rounds: int = 20,
-                     certify_runs: int = 100_000, alpha: float = 0.05, seed: int = 0,
-                     executor: Any = None,
-                     progress: Callable[[str], None] | None = None) -> WorstCaseReport:
+@dataclass(frozen=True)
+class WorstCaseConfig:
+    """How ``audit_worst_case`` searches (validated when built).
+
+    Attributes:
+        records: the record alphabet (default ``learner.record_space()``).
+        method: "auto", "exhaustive", "anneal" or "pilot".
+        max_evaluations: most pairs evaluated (None: the time budget alone).
+        exhaustive_limit: most unordered pairs "auto" enumerates.
+        restarts, steps: the annealing schedule.
+        starts, start_pairs: datasets and (d0, d1) pairs to start from (structured guesses).
+        pilot_runs, pilot_pool, pilot_rounds: the pilot audits of pilot mode (a pool of pairs,
+            then rounds of 9 moves around the best 3).
+        certify_runs: runs of the fresh certification of the best pair (0: none).
+        progress: ``progress(message)`` called at each stage.
+    """
+
+    records: Sequence | None = None
+    method: str = "auto"
+    max_evaluations: int | None = None
+    exhaustive_limit: int = 100_000
+    restarts: int = 8
+    steps: int = 1500
+    starts: Sequence | None = None
+    start_pairs: Sequence | None = None
+    pilot_runs: int = 4_000
+    pilot_pool: int = 16
+    pilot_rounds: int = 20
+    certify_runs: int = 100_000
+    progress: Callable[[str], None] | None = dataclasses.field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        check_choice(self.method, "method", METHODS)
+        for nm, lo in (("restarts", 1), ("steps", 1), ("pilot_pool", 1), ("pilot_rounds", 0),
+                       ("certify_runs", 0), ("pilot_runs", 2), ("exhaustive_limit", 0)):
+            check_int(getattr(self, nm), nm, minimum=lo)
+        if self.max_evaluations is not None:
+            check_int(self.max_evaluations, "max_evaluations (None or an integer)", minimum=1)
+        if self.progress is not None and not callable(self.progress):
+            raise InvalidInputError("progress must be a callable progress(message) or None")
+
+
+_WC_FIELDS = {f.name for f in dataclasses.fields(WorstCaseConfig)}
+
+
+def audit_worst_case(learner: Any, n: int, *, claimed_epsilon: float | None = None,
+                     claimed_delta: float | None = None, budget: float = 60.0, seed: int = 0,
+                     alpha: float = 0.05, config: AuditConfig | None = None,
+                     **options: Any) -> WorstCaseReport:
     """Search the neighbouring datasets of size ``n`` for the largest privacy loss of
     ``learner`` and certify the worst pair found (module docstring for the method).
 
-    ``records``: the record alphabet (default ``learner.record_space()``); ``method``: "auto",
-    "exhaustive", "anneal" or "pilot"; ``claimed_epsilon``/``claimed_delta`` default to
-    ``learner.claim``; ``budget`` seconds and ``max_evaluations`` bound the search (the best so
-    far is then reported with ``partial=True``); ``exhaustive_limit`` the most unordered pairs
-    "auto" enumerates; ``restarts``/``steps`` the annealing schedule; ``starts`` datasets and
-    ``start_pairs`` (d0, d1) neighbouring pairs to start from (structured guesses first);
-    ``pilot_runs``/``pilot_pool``/``pilot_rounds`` the pilot audits of pilot mode (a pool of
-    pairs, then rounds of 9 moves around the best 3);
-    ``certify_runs`` the fresh audit of the best pair (0: none); ``alpha`` its level; ``seed``
-    makes the whole run reproducible.  Returns a :class:`WorstCaseReport`.
+    ``claimed_epsilon``/``claimed_delta`` default to ``learner.claim``; ``budget`` seconds bound
+    the search (the best so far is then reported with ``partial=True``); ``seed`` makes the
+    whole run reproducible; ``alpha`` is the certification's level; ``config`` (an
+    :class:`AuditConfig`) sets the pilot and certification audits, and ``**options`` are
+    fields of :class:`WorstCaseConfig` (``method``, ``certify_runs``, ...) or of
+    :class:`AuditConfig`.  Returns a :class:`WorstCaseReport`.
     """
     t0 = time.perf_counter()
-    if not (hasattr(learner, "fit") or hasattr(learner, "sample") or callable(learner)):
-        raise InvalidInputError("learner must be a private learner (.fit(dataset, rng)) or a "
-                                "mechanism callable as mechanism(dataset, rng)")
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise InvalidInputError(f"n must be an integer >= 1 (the dataset size), got {n!r}")
-    if method not in METHODS:
-        raise InvalidInputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-    for nm, v, lo in (("restarts", restarts, 1), ("steps", steps, 1),
-                      ("pilot_pool", pilot_pool, 1), ("pilot_rounds", pilot_rounds, 0),
-                      ("certify_runs", certify_runs, 0), ("pilot_runs", pilot_runs, 2),
-                      ("exhaustive_limit", exhaustive_limit, 0), ("seed", seed, 0)):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
-            raise InvalidInputError(f"{nm} must be an integer >= {lo}, got {v!r}")
-    try:
-        budget = float(budget)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"budget must be a number of seconds, got {budget!r}") from None
-    if not budget > 0:
-        raise InvalidInputError(f"budget must be > 0 seconds, got {budget!r}")
-    if max_evaluations is not None and (isinstance(max_evaluations, bool) or not isinstance(
-            max_evaluations, int | np.integer) or max_evaluations < 1):
-        raise InvalidInputError(f"max_evaluations must be None or an integer >= 1, got "
-                                f"{max_evaluations!r}")
-    if not 0 < float(alpha) < 1:
-        raise InvalidInputError(f"alpha must be in (0, 1), got {alpha!r}")
+    wc_opts = {k: v for k, v in options.items() if k in _WC_FIELDS}
+    cfg = AuditConfig.from_options(config, {k: v for k, v in options.items()
+                                            if k not in _WC_FIELDS})
+    wc = WorstCaseConfig(**wc_opts)
+    target = as_target(learner)
+    n = check_int(n, "n", minimum=1)
+    seed = check_seed(seed, allow_none=False)
+    alpha = check_level(alpha, "alpha")
+    budget = _check_budget(budget)
     eps, delta = _claim(learner, claimed_epsilon, claimed_delta)
-    space = _Space(learner, _records(learner, records), int(n))
-    has_exact = callable(getattr(learner, "output_distribution", None))
-    if method in ("exhaustive", "anneal") and not has_exact:
-        raise InvalidInputError(f"method={method!r} needs the exact output distribution, and "
-                                f"{_name(learner)} offers no output_distribution; use "
-                                "method='pilot' (or 'auto')")
-    root = np.random.SeedSequence(int(seed))
-    search_ss, pilot_ss, cert_ss = root.spawn(3)
+    space = _Space(learner, _records(learner, wc.records), n)
+    search_ss, pilot_ss, cert_ss = np.random.SeedSequence(seed).spawn(3)
     rng = np.random.default_rng(search_ss)
-    notes: list[str] = []
-    exact_ok = has_exact and method != "pilot"
-    _validate_records(space, exact_ok)
-    first = _start_states(space, starts, start_pairs, rng)
-    n_given = len(start_pairs or ()) + len(starts or ())
-    obj = _ExactObjective(space, delta) if exact_ok else None
-    if obj is not None and obj.dist(first[0][0]) is None and obj.unavailable:
-        notes.append("output_distribution is not available at this size (NotImplementedError)"
-                     ": searched with pilot audits")
-        obj = None
-    track = _Tracker(budget, max_evaluations)
-    total = space.pairs_total() if obj is not None else None
-    if obj is not None:
-        chosen = method if method != "auto" else (
-            "exhaustive" if total is not None and total <= exhaustive_limit else "anneal")
-        if progress:
-            progress(f"{_name(learner)}: {chosen} search over {total} pairs")
-        if chosen == "exhaustive":
-            for st in first[:n_given]:               # the caller's guesses count if cut short
-                track.offer(st, obj(st), obj.evaluations)
-            complete = _exhaustive(space, obj, track)
-        else:
-            complete = False
-            _anneal(space, obj, track, rng, first, restarts, steps, eps)
-            if not track.cut:
-                _local_search(space, obj, track, rng)
-        evaluations = obj.evaluations
-        if obj.unavailable:
-            notes.append(f"{obj.unavailable} datasets had no exact distribution "
-                         "(NotImplementedError) and were skipped")
-    else:
-        chosen, complete = "pilot", False
-        if progress:
-            progress(f"{_name(learner)}: pilot search ({pilot_runs} runs per pilot)")
-        evaluations = _pilot_search(space, track, rng, np.random.default_rng(pilot_ss), first,
-                                    eps, delta, pilot_runs, pilot_pool, pilot_rounds,
-                                    executor)
-    if track.best is None:
-        raise InvalidInputError(f"no neighbouring pair of size {n} over these records could be "
-                                f"evaluated for {_name(learner)} (every dataset was rejected "
-                                "or the relation admits no pair)")
-    D, i, r = track.best
+    found = _search(space, target, wc, cfg, budget, eps, delta, rng, pilot_ss)
+    D, i, r = found.track.best
     d0, d1 = space.data(D), space.data(space.other(D, i, r))
-    exact_eps = float(track.value[0]) if obj is not None else None
-    exact_delta = None
-    if obj is not None:
-        _, a, b = exact_mod.aligned(learner.output_distribution(d0),
-                                    learner.output_distribution(d1))
-        exact_delta = exact_mod.delta_of_epsilon(a, b, eps)
-    cert = None
-    cert_seed = int(cert_ss.generate_state(1)[0])
-    if certify_runs and obj is not None:
-        cert = certify_exact_event(learner, d0, d1, claimed_epsilon=eps, claimed_delta=delta,
-                                   runs=int(certify_runs), seed=cert_seed, alpha=float(alpha))
-    elif certify_runs:
-        cert = audit_at(learner, d0, d1, eps, delta, int(certify_runs), cert_seed,
-                        float(alpha), executor)
+    exact_eps, exact_delta = _exact_at(found, learner, d0, d1, eps)
+    cert = _certify(learner, d0, d1, found.obj is not None, eps, delta, alpha, wc, cfg,
+                    int(cert_ss.generate_state(1)[0]))
     bound = None if cert is None else float(cert.epsilon_lower_bound)
     if exact_eps is None and bound is None:
         raise InvalidInputError("without output_distribution the worst pair needs a "
                                 "certification audit: set certify_runs > 0")
     worst = exact_eps if exact_eps is not None else float(bound)  # type: ignore[arg-type]
-    if track.cut:
-        notes.append("budget reached: the best pair so far is reported (partial)")
-    if chosen == "exhaustive" and not complete:
-        notes.append(f"exhaustive enumeration stopped after {evaluations} of {total} pairs")
     return WorstCaseReport(
-        learner=_name(learner), claimed_epsilon=eps, claimed_delta=delta, n=int(n),
-        relation=space.relation, method=chosen, records=space.m, d0=d0, d1=d1,
+        learner=target.name, claimed_epsilon=eps, claimed_delta=delta, n=n,
+        relation=space.relation, method=found.method, records=space.m, d0=d0, d1=d1,
         pair=space.describe(D, i, r), exact_epsilon=exact_eps, exact_delta=exact_delta,
-        certified_bound=bound,
-        worst_epsilon=worst, exact=exact_eps is not None, ratio=worst / eps,
-        violation=bool(worst > eps * (1 + 1e-9)), complete=bool(complete) and not track.cut,
-        partial=track.cut, evaluations=int(evaluations), pairs_total=total, seed=int(seed),
-        seconds=time.perf_counter() - t0, certified=cert, history=tuple(track.history),
-        notes=tuple(notes))
+        certified_bound=bound, worst_epsilon=worst, exact=exact_eps is not None,
+        ratio=worst / eps, violation=bool(worst > eps * (1 + 1e-9)),
+        complete=found.complete and not found.track.cut, partial=found.track.cut,
+        evaluations=found.evaluations, pairs_total=found.total, seed=seed,
+        seconds=time.perf_counter() - t0, certified=cert, history=tuple(found.track.history),
+        notes=tuple(found.notes + _budget_notes(found)))
+
+
+def _check_budget(budget: Any) -> float:
+    try:
+        b = float(budget)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"budget must be a number of seconds, got {budget!r}") from None
+    if not b > 0:
+        raise InvalidInputError(f"budget must be > 0 seconds, got {budget!r}")
+    return b
+
+
+@dataclass
+class _Found:
+    """The outcome of the search stage."""
+
+    track: _Tracker
+    obj: _ExactObjective | None
+    method: str
+    complete: bool
+    evaluations: int
+    total: int | None
+    notes: list[str]
+
+
+def _search(space: _Space, target: Any, wc: WorstCaseConfig, cfg: AuditConfig, budget: float,
+            eps: float, delta: float, rng: np.random.Generator,
+            pilot_ss: np.random.SeedSequence) -> _Found:
+    """The search stage: exhaustive or annealed over exact ε where the learner has an output
+    distribution, pilot audits otherwise."""
+    if wc.method in ("exhaustive", "anneal") and not target.has_distribution:
+        raise InvalidInputError(f"method={wc.method!r} needs the exact output distribution, "
+                                f"and {target.name} offers no output_distribution; use "
+                                "method='pilot' (or 'auto')")
+    notes: list[str] = []
+    exact_ok = target.has_distribution and wc.method != "pilot"
+    _validate_records(space, exact_ok)
+    first = _start_states(space, wc.starts, wc.start_pairs, rng)
+    obj = _ExactObjective(space, delta) if exact_ok else None
+    if obj is not None and obj.dist(first[0][0]) is None and obj.unavailable:
+        notes.append("output_distribution is not available at this size (NotImplementedError)"
+                     ": searched with pilot audits")
+        obj = None
+    track = _Tracker(budget, wc.max_evaluations)
+    say = wc.progress or (lambda _msg: None)
+    if obj is None:
+        say(f"{target.name}: pilot search ({wc.pilot_runs} runs per pilot)")
+        evaluations = _pilot_search(space, track, rng, np.random.default_rng(pilot_ss), first,
+                                    eps, delta, wc.pilot_runs, wc.pilot_pool, wc.pilot_rounds,
+                                    cfg)
+        found = _Found(track, None, "pilot", False, evaluations, None, notes)
+    else:
+        total = space.pairs_total()
+        method = wc.method if wc.method != "auto" else (
+            "exhaustive" if total is not None and total <= wc.exhaustive_limit else "anneal")
+        say(f"{target.name}: {method} search over {total} pairs")
+        complete = False
+        if method == "exhaustive":
+            n_given = len(wc.start_pairs or ()) + len(wc.starts or ())
+            for st in first[:n_given]:               # the caller's guesses count if cut short
+                track.offer(st, obj(st), obj.evaluations)
+            complete = _exhaustive(space, obj, track)
+        else:
+            _anneal(space, obj, track, rng, first, wc.restarts, wc.steps, eps)
+            if not track.cut:
+                _local_search(space, obj, track, rng)
+        if obj.unavailable:
+            notes.append(f"{obj.unavailable} datasets had no exact distribution "
+                         "(NotImplementedError) and were skipped")
+        found = _Found(track, obj, method, bool(complete), obj.evaluations, total, notes)
+    if track.best is None:
+        raise InvalidInputError(f"no neighbouring pair of size {space.n} over these records "
+                                f"could be evaluated for {target.name} (every dataset was "
+                                "rejected or the relation admits no pair)")
+    return found
+
+
+def _exact_at(found: _Found, learner: Any, d0: Any, d1: Any, eps: float
+              ) -> tuple[float | None, float | None]:
+    """The worst pair's exact ε (the search's value) and exact δ at the claimed ε."""
+    if found.obj is None:
+        return None, None
+    _, a, b = exact_mod.aligned(learner.output_distribution(d0), learner.output_distribution(d1))
+    return float(found.track.value[0]), exact_mod.delta_of_epsilon(a, b, eps)
+
+
+def _certify(learner: Any, d0: Any, d1: Any, exact: bool, eps: float, delta: float,
+             alpha: float, wc: WorstCaseConfig, cfg: AuditConfig, seed: int
+             ) -> AuditReport | None:
+    """The certification stage: an event chosen from the exact distributions, or an audit of
+    the pair judged against the claim (``certify_pair``), on fresh runs."""
+    if not wc.certify_runs:
+        return None
+    if exact:
+        return certify_exact_event(learner, d0, d1, claimed_epsilon=eps, claimed_delta=delta,
+                                   runs=int(wc.certify_runs), seed=seed, alpha=alpha)
+    return audit_at(learner, d0, d1, eps, delta, int(wc.certify_runs), seed, alpha, cfg)
+
+
+def _budget_notes(found: _Found) -> list[str]:
+    notes = []
+    if found.track.cut:
+        notes.append("budget reached: the best pair so far is reported (partial)")
+    if found.method == "exhaustive" and not found.complete:
+        notes.append(f"exhaustive enumeration stopped after {found.evaluations} of "
+                     f"{found.total} pairs")
+    return notes

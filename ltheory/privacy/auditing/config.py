@@ -1,0 +1,161 @@
+"""Every setting of an audit in one frozen, validated object: :class:`AuditConfig`.
+
+``audit``, ``audit_search`` and ``audit_worst_case`` all take ``config=AuditConfig(...)``
+(or the same names as keyword options, ``audit(..., events=2)``), so the three entry points
+share one set of settings and one set of defaults.  The defaults are the settings measured best
+on DP-Sniper's suite of 20 mechanisms (Bichsel et al. 2021; ``benchmarks/bench_dpsniper_suite.py``
+and ``docs/auditing.md``): a user who changes nothing gets the auditor's best path.
+
+Every value is checked when the config is built, and combinations that cannot work together are
+refused there (``certify="poisson"`` with a claimed δ > 0 is refused by :meth:`for_claim`, the
+one place that knows the claim).  A pilot's settings are derived with :meth:`AuditConfig.replace`
+(``dataclasses.replace`` plus validation): a value the caller set is never overridden silently.
+
+>>> cfg = AuditConfig()
+>>> cfg.events, cfg.certify, cfg.lean_events
+('auto', 'auto', 'auto')
+>>> AuditConfig(events=0)
+Traceback (most recent call last):
+...
+ltheory.errors.InvalidInputError: events must be an integer >= 1 or 'auto', got 0
+>>> AuditConfig.from_options(None, {"events": 2}).events
+2
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ltheory.errors import InvalidInputError
+from ltheory.privacy.auditing.events import SCREEN, SHRINK
+from ltheory.validation import check_choice, check_int, check_level
+
+__all__ = ["AuditConfig", "FEW_OUTPUTS", "LEAN_SHRINK"]
+
+#: Most distinct outputs (pooled over both datasets) for which an output space counts as "few
+#: outputs": the exact output cells' likelihood-ratio prefixes then contain the best event, so
+#: ``lean_events="auto"`` selects among them only (and the search's pilots count cells).
+FEW_OUTPUTS = 64
+#: The selection-shrinkage level used with lean events: 0.5 is no shrinking (the few nested
+#: likelihood-ratio prefixes carry little winner's curse, and shrinking favours frequent events
+#: of small ratio over the rare cells where sparse-vector pairs leak; results/dpsniper_round3.md).
+LEAN_SHRINK = 0.5
+
+
+@dataclass(frozen=True)
+class AuditConfig:
+    """The settings of an audit (module docstring); every field is validated when built.
+
+    Attributes:
+        selection_fraction: share of each dataset's runs that selects the events (the rest
+            certifies them on fresh runs).
+        events: how many events are certified (Bonferroni over them), or ``"auto"``: one or
+            two, decided on the selection split (``events.events_to_certify``).
+        certify: ``"binomial"`` (two Clopper–Pearson bounds), ``"poisson"`` (Poisson numbers
+            of runs, one conditional test of the ratio; needs δ = 0) or ``"auto"`` (Poisson
+            numbers of runs, each event certified by the test projected better on the selection
+            split; binomial when δ > 0).
+        structure_events: add the structure-score families (``features``) for vector outputs.
+        exact: report the exact ε (and δ) where the mechanism offers ``output_distribution``.
+        lean_events: select among the exact-output cells only: ``True``, ``False`` or ``"auto"``
+            (when the selection split shows at most ``FEW_OUTPUTS`` distinct outputs, and on
+            average at least 4 runs per output).
+        selection_shrink: the Clopper–Pearson level selection frequencies are shrunk to when
+            projecting, or ``"auto"``: ``LEAN_SHRINK`` with lean events, else ``events.SHRINK``.
+        selection_screen: family-wise level of the credibility screen over many candidate
+            events (``None``: off).
+        tradeoff: add the certified (ε, δ) curve (``True`` = 41 points, or a number of points).
+        verify_neighbours: check that the two datasets are neighbours under the mechanism's
+            relation.
+        executor: ``None`` (serial, or a local process pool for large audits), ``"serial"``,
+            ``"process"`` or any ``concurrent.futures.Executor``.
+        progress: ``progress(done, total)`` called after every chunk of runs.
+    """
+
+    selection_fraction: float = 0.1
+    events: int | str = "auto"
+    certify: str = "auto"
+    structure_events: bool = True
+    exact: bool = True
+    lean_events: bool | str = "auto"
+    selection_shrink: float | str = "auto"
+    selection_screen: float | None = SCREEN
+    tradeoff: bool | int = False
+    verify_neighbours: bool = True
+    executor: Any = field(default=None, compare=False)
+    progress: Callable[[int, int], None] | None = field(default=None, compare=False,
+                                                        repr=False)
+
+    def __post_init__(self) -> None:
+        check_level(self.selection_fraction, "selection_fraction")
+        if self.events != "auto":
+            if isinstance(self.events, bool) or not isinstance(self.events, int) \
+                    or self.events < 1:
+                raise InvalidInputError(f"events must be an integer >= 1 or 'auto', got "
+                                        f"{self.events!r}")
+        check_choice(self.certify, "certify", ("binomial", "poisson", "auto"))
+        for name in ("structure_events", "exact", "verify_neighbours"):
+            check_choice(getattr(self, name), name, (True, False))
+        check_choice(self.lean_events, "lean_events", (True, False, "auto"))
+        if self.selection_shrink != "auto":
+            check_level(self.selection_shrink, "selection_shrink")
+        if self.selection_screen is not None:
+            check_level(self.selection_screen, "selection_screen")
+        if self.tradeoff is not True and self.tradeoff is not False:
+            check_int(self.tradeoff, "tradeoff (True, False or a number of points)", minimum=2)
+        ex = self.executor
+        if not (ex is None or isinstance(ex, Executor) or ex in ("serial", "process", "auto")):
+            raise InvalidInputError(f"executor must be None, 'serial', 'process' or a "
+                                    f"concurrent.futures.Executor, got {ex!r}")
+        if self.progress is not None and not callable(self.progress):
+            raise InvalidInputError(f"progress must be a callable progress(done, total) or "
+                                    f"None, got {self.progress!r}")
+
+    @classmethod
+    def from_options(cls, config: AuditConfig | None, options: dict[str, Any]) -> AuditConfig:
+        """``config`` (default: ``AuditConfig()``) with the keyword ``options`` applied; an
+        unknown option is an error naming the accepted ones."""
+        if config is not None and not isinstance(config, AuditConfig):
+            raise InvalidInputError(f"config must be an AuditConfig or None, got "
+                                    f"{type(config).__name__}")
+        base = config or cls()
+        return base.replace(**options) if options else base
+
+    def replace(self, **changes: Any) -> AuditConfig:
+        """A copy with ``changes`` (validated like any config)."""
+        names = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise InvalidInputError(f"unknown audit option(s) {', '.join(unknown)}; accepted: "
+                                    f"{', '.join(sorted(names))}")
+        return dataclasses.replace(self, **changes)
+
+    def for_claim(self, delta: float) -> AuditConfig:
+        """Refuse settings that cannot work with a claimed δ (the Poisson test needs δ = 0)."""
+        if self.certify == "poisson" and delta > 0:
+            raise InvalidInputError("certify='poisson' bounds the ratio of two probabilities, "
+                                    "so it needs claimed_delta = 0; use 'binomial' or 'auto'")
+        return self
+
+    @property
+    def max_events(self) -> int:
+        """The most events this config certifies (Bonferroni over them): 2 for ``"auto"``."""
+        return 2 if self.events == "auto" else int(self.events)
+
+    def shrink_for(self, lean: bool) -> float:
+        """The selection-shrinkage level, ``"auto"`` resolved for lean or full selection."""
+        if self.selection_shrink != "auto":
+            return float(self.selection_shrink)
+        return LEAN_SHRINK if lean else SHRINK
+
+    def to_json(self) -> dict:
+        """The settings as a JSON-ready dict (the executor and progress callback by name)."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        d["executor"] = d["executor"] if d["executor"] is None or isinstance(
+            d["executor"], str) else type(d["executor"]).__name__
+        d["progress"] = d["progress"] is not None
+        return d
