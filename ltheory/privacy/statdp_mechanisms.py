@@ -89,6 +89,10 @@ class TruncatedGeometric(Mechanism):
         self.d = (2 ** (self.k + 1) + 1) * (2 ** self.k + 1) ** (self.n - 1)
         self.true_epsilon = math.log1p(2.0 ** -self.k)
 
+    def default_pair(self) -> tuple[tuple[float], tuple[float]]:
+        """Two counts differing by 1 (the suite's base input and the pair its search finds)."""
+        return (0.0,), (1.0,)
+
     def _count(self, dataset: Any) -> int:
         q = _answers(dataset)
         c = float(q[0])
@@ -264,6 +268,10 @@ class Rappor(Mechanism):
         self.true_epsilon = 2 * self.hashes * max(math.log(p1 / p0), math.log((1 - p0) / (1 - p1)))
         if not self.instantaneous:
             self.name = "one_time_rappor"
+
+    def default_pair(self) -> tuple[tuple[float], tuple[float]]:
+        """Two values differing in one entry (the suite's base input and its "one below")."""
+        return (1.0,), (0.0,)
 
     def _value(self, dataset: Any) -> int:
         q = _answers(dataset)

@@ -24,6 +24,9 @@ _EXPORTS = {
     "PrivacySearchReport": "report",
     "PrivacyTestReport": "report",
     "PrivacyViolation": "report",
+    "ConformanceError": "conformance",
+    "ConformanceReport": "conformance",
+    "check_mechanism": "conformance",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -315,9 +315,17 @@ def structure_scores(fit0: Any, fit1: Any, seed: int = 0) -> tuple[list[LinearSc
     feats = StructureFeatures.fit(x0, x1)
     if feats is None:
         return [], []
+    scores = _naive_bayes_scores(feats, x0, x1) + _sign_count_scores(feats, x0, x1)
+    logistic = _logistic_score(feats, x0, x1, seed)
+    if logistic is None:
+        return scores, ["scikit-learn not installed: classifier event family skipped"]
+    return scores + [logistic], []
+
+
+def _naive_bayes_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarray
+                        ) -> list[LinearScore]:
+    """Naive Bayes over group cells: coordinates (and blocks), or differences (and blocks)."""
     scores: list[LinearScore] = []
-    notes: list[str] = []
-    # naive Bayes over group cells: coordinates (and blocks), or differences (and blocks)
     for diff in (False, True):
         if diff and not any(c.diff for c in feats.coords):
             continue
@@ -335,7 +343,14 @@ def structure_scores(fit0: Any, fit1: Any, seed: int = 0) -> tuple[list[LinearSc
                                       "groups", tuple(ws)))
         if ws and not diff and feats.blocks and feats.coords:
             scores += _block_scores(feats, ws)
-    # sign counts, over coordinates and over differences separately
+    return scores
+
+
+def _sign_count_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarray
+                       ) -> list[LinearScore]:
+    """Sign counts, over coordinates and over differences separately: the fitted signs, and the
+    one-sign count (module docstring)."""
+    scores: list[LinearScore] = []
     for diff in (False, True):
         w = []
         used = 0
@@ -348,8 +363,8 @@ def structure_scores(fit0: Any, fit1: Any, seed: int = 0) -> tuple[list[LinearSc
             w.append(np.array([float(np.sign(p0 - p1))]))
             used += int(p0 != p1)
         what = "first differences" if diff else "coordinates"
-        # the one-sign count (module docstring): every atom-free coordinate of this kind, +1;
-        # when the fitted signs are exactly ±those, the two counts are one statistic
+        # the one-sign count: every atom-free coordinate of this kind, +1; when the fitted
+        # signs are exactly ±those, the two counts are one statistic
         one = np.array([float(c.diff == diff and not len(c.atoms)) for c in feats.coords])
         fitted = np.array([wi[0] for wi in w])
         if used >= 2 and not (np.array_equal(fitted, one) or np.array_equal(fitted, -one)):
@@ -359,12 +374,16 @@ def structure_scores(fit0: Any, fit1: Any, seed: int = 0) -> tuple[list[LinearSc
             scores.append(LinearScore(
                 feats, "signs", f"count of all {int(one.sum())} {what} above their median",
                 tuple(one[:, None]), unfitted=True))
-    # logistic regression
+    return scores
+
+
+def _logistic_score(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarray, seed: int
+                    ) -> LinearScore | None:
+    """Logistic regression on the structure features (None without scikit-learn)."""
     try:
         from sklearn.linear_model import LogisticRegression
     except ImportError:
-        notes.append("scikit-learn not installed: classifier event family skipped")
-        return scores, notes
+        return None
     rng = np.random.default_rng(seed)
     m = min(len(x0), len(x1), LOGISTIC_MAX_RUNS)
     i0 = rng.choice(len(x0), m, replace=False) if len(x0) > m else np.arange(len(x0))
@@ -378,7 +397,6 @@ def structure_scores(fit0: Any, fit1: Any, seed: int = 0) -> tuple[list[LinearSc
     clf.fit(x / scale, y)
     w = clf.coef_[0] / scale
     sizes = np.cumsum([g.shape[1] for g in groups0])[:-1]
-    scores.append(LinearScore(feats, "linear", f"logistic regression on {x.shape[1]} structure "
-                              "features", tuple(np.split(w.astype(float), sizes)),
-                              float(clf.intercept_[0])))
-    return scores, notes
+    return LinearScore(feats, "linear", f"logistic regression on {x.shape[1]} structure "
+                       "features", tuple(np.split(w.astype(float), sizes)),
+                       float(clf.intercept_[0]))
