@@ -36,6 +36,7 @@ Bonferroni-corrected over all positions examined; credible candidates rank first
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -521,11 +522,50 @@ def events_to_certify(cands: list[Candidate], n_cert: int, alpha: float, delta: 
                        f"{gain:.3g} vs the Bonferroni cost {cost:.3g} to the best event)")
 
 
+def _families(fit: tuple[Batch, Batch], kind: str, structure: bool, lean: bool
+              ) -> tuple[list[Any], list[Any]]:
+    """The event families built on the fit half: cell encoders, and threshold scores (the
+    output itself, each coordinate, a linear discriminant, the structure scores)."""
+    encoders: list[Any] = [make_encoder(*fit)]
+    scores: list[Any] = []
+    if kind == "scalar":
+        scores.append(Score())
+    elif kind == "vector":
+        mixed = make_mixed_encoder(*fit)
+        if mixed is not None:
+            encoders.append(mixed)
+        x0, x1 = np.asarray(fit[0]), np.asarray(fit[1])
+        scores += [Score(col=j) for j in range(x0.shape[1])
+                   if np.ptp(x0[:, j]) > 0 or np.ptp(x1[:, j]) > 0]
+        var = 0.5 * (x0.var(axis=0) + x1.var(axis=0))
+        diff = x0.mean(axis=0) - x1.mean(axis=0)
+        w = np.where(var > 0, diff / np.where(var > 0, var, 1.0), 0.0)
+        if np.count_nonzero(w) > 1:
+            scores.append(Score(w=w))
+        if structure and x0.shape[1] > 1:
+            scores += structure_scores(x0, x1)[0]
+    if lean and isinstance(encoders[0], ValueEncoder):
+        encoders, scores = encoders[:1], []
+    return encoders, scores
+
+
+@dataclass(frozen=True)
+class SelectionRule:
+    """How ``select_events`` chooses (the fields are its keyword options, documented there)."""
+
+    top: int = 1
+    crossfit: bool = True
+    test: str = "binomial"
+    structure: bool = True
+    lean: bool = False
+    shrink: float = SHRINK
+    screen: float | None = SCREEN
+
+
 def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
-                  top: int = 1, crossfit: bool = True, test: str = "binomial",
-                  structure: bool = True, lean: bool = False,
-                  shrink: float = SHRINK, screen: float | None = SCREEN) -> list[Candidate]:
-    """The ``top`` candidates with the best projected bound (distinct events), best first.
+                  rule: SelectionRule | None = None, **options: Any) -> list[Candidate]:
+    """The ``top`` candidates with the best projected bound (distinct events), best first;
+    ``rule`` (a :class:`SelectionRule`) and keyword ``options`` (its fields) set the choice.
 
     With ``crossfit`` (default) the selection split is halved: the first half builds each family
     (cell encoder and likelihood-ratio order, threshold grid, discriminant weights), the second
@@ -560,6 +600,9 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     credible candidates rank before the rest.  When no position is credible the ranking is the
     unscreened one.  ``screen=None`` turns the screen off.  This only changes which event is
     chosen, before any certification run: soundness is that of the certification."""
+    r = dataclasses.replace(rule or SelectionRule(), **options)
+    top, crossfit, test, structure = r.top, r.crossfit, r.test, r.structure
+    lean, shrink, screen = r.lean, r.shrink, r.screen
     kind = batch_kind(s0)
     if crossfit and len(s0) >= 2 * MIN_HALF:
         (a0, b0), (a1, b1) = _split(s0), _split(s1)
@@ -567,26 +610,7 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     else:
         fit = ev = (s0, s1)
     # the families, built on the fit half once; each is scored on the eval half below
-    encoders: list[Any] = [make_encoder(*fit)]
-    scores: list[Any] = []
-    if kind == "scalar":
-        scores.append(Score())
-    elif kind == "vector":
-        mixed = make_mixed_encoder(*fit)
-        if mixed is not None:
-            encoders.append(mixed)
-        x0, x1 = np.asarray(fit[0]), np.asarray(fit[1])
-        scores += [Score(col=j) for j in range(x0.shape[1])
-                   if np.ptp(x0[:, j]) > 0 or np.ptp(x1[:, j]) > 0]
-        var = 0.5 * (x0.var(axis=0) + x1.var(axis=0))
-        diff = x0.mean(axis=0) - x1.mean(axis=0)
-        w = np.where(var > 0, diff / np.where(var > 0, var, 1.0), 0.0)
-        if np.count_nonzero(w) > 1:
-            scores.append(Score(w=w))
-        if structure and x0.shape[1] > 1:
-            scores += structure_scores(x0, x1)[0]
-    if lean and isinstance(encoders[0], ValueEncoder):
-        encoders, scores = encoders[:1], []
+    encoders, scores = _families(fit, kind, structure, lean)
 
     def candidates(shrink: float) -> list[Candidate]:
         blocks: list[_Block] = []
