@@ -99,6 +99,10 @@ class SearchConfig:
         check_choice(self.pilots, "pilots", PILOT_KINDS)
         check_choice(self.pool_pilots, "pool_pilots", (True, False))
         check_choice(self.reuse_pilots, "reuse_pilots", (True, False))
+        if self.reuse_pilots and self.pilots == "audit":
+            raise InvalidInputError("reuse_pilots=True reuses the plug-in pilots' runs as the "
+                                    "final selection split, and pilots='audit' runs none: use "
+                                    "pilots='auto' or 'cells', or reuse_pilots=False")
         if self.pilot is not None and not isinstance(self.pilot, AuditConfig):
             raise InvalidInputError("pilot must be an AuditConfig (the pilot audits' settings) "
                                     "or None")
