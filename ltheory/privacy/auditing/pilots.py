@@ -1,67 +1,27 @@
 """Pilots of the neighbour search: cheap runs on each candidate pair that rank the pairs.
 
-A pilot never certifies anything: the final audit of the chosen pair runs on fresh seeds, so
-the pilots only decide *which* pair is audited, and soundness does not depend on them.  A probe
-of ``PROBE_RUNS`` runs per dataset on the first pair (:func:`probe_outputs`) decides the kind:
+A pilot never certifies anything: the final audit of the chosen pair runs on seed streams
+independent of the pilots', so the pilots only decide *which* pair is audited and soundness does
+not depend on them.  Every kind implements :class:`Pilot` (``run`` a pair, ``rescore`` it at the
+end of a rung); :func:`choose_pilot` picks one from a :class:`Probe` of ``PROBE_RUNS`` runs per
+dataset on the first pair:
 
-*Discrete pilots* (``discrete_pilots=True``, default): when a probe of 2·2,000 runs on the
-first pair (its own pilot stream, counted in the budget) shows few distinct outputs (at most
-``PILOT_CELLS`` = 64, and on average at least 4 runs per value), every pilot instead
-draws its runs from its own pilot seed, adds their counts per output value to the pair's earlier
-rungs' counts, and ranks the pair by the *plug-in* projection: the best bound any likelihood-ratio
-prefix of output values (the Neyman–Pearson events of a finite output space) would certify with
-the final audit's runs, from the smoothed pooled frequencies.  It uses every pilot run (no
-selection/certification split inside a pilot, which on rare events left the ranking to chance:
-on SVT1 the split pilots picked pairs near-uniformly).  The final audit then selects among the
-likelihood-ratio cells only (``lean_events``), with unshrunk frequencies.  ``reuse_pilots=True``
-makes the winner's pooled pilot runs its selection split (``audit(selection_samples=...)``), so
-every final run certifies — sound (the pilot runs come from the pilot streams, independent of
-the final audit's) but off by default: on SVT1/SVT4 the pooled runs (~1.5·10^5 per dataset at
-2·10^7) chose much weaker events than the final audit's own 10% split.
-*Pooled pilots* (``pool_pilots=True``; on in planned searches): the plug-in projection of a
-pair uses every discrete pilot run drawn on each of its two datasets so far, by any pair (the
-StatDP patterns share datasets: 16 of the 33 extended pairs on 10 queries start from the base
-answers), each side with its own run count; a pair's own counts still decide cells and
-``reuse_pilots``.  All rung pairs are ranked at the rung's final pooled counts.  Pooled runs
-are independent draws of the same dataset, so pooling only lowers the variance of each side's
-frequencies; it is the share of sd against the gaps between pairs that decides the choice (on
-SVT2 at 2·10^7 the plug-in projection's sd at the last rung is 0.02–0.03 against ceiling gaps
-of ~0.005).  Measured by ``benchmarks/bench_pool_pilots.py`` (the planned rungs with pilot
-counts drawn from the exact distributions, 1,000 seeds per row; the chosen pair scored by its
-ceiling, so the final audit's own draw is left out), pooling raises the mean ceiling of the
-chosen pair by 0.002–0.020 at 2·10^6 (SVT4 0.119 → 0.139, SVT1/SVT2 0.042 → 0.049, report
-noisy max 1/2 +0.002) and on SVT1/SVT2 at 2·10^7 (0.0837 → 0.0857; picks within 0.002 of the
-best pair 722 → 811 of 1,000), and leaves the other rows within 0.0001
-(results/pool_pilots_simulate.json).  The final bound on a good pair is itself a draw of sd
-~0.01 at 2·10^7, so one seed's table moves both ways.  The pooled runs are pilot runs (pilot
-streams): the final audit's streams are untouched, so soundness is unchanged.
-*Pattern pilots* (``pattern_pilots=True``, off by default): when the probe's outputs are not
-few-valued but their low-cardinality coordinates (at most ``PATTERN_VALUES`` values each) take
-few joint values beside continuous ones — the ⊤/⊥ codes of a sparse vector that also releases
-the noisy answers (SVT3 and NumericalSVT of Lyu et al.) — the discrete pilots count those
-coordinates only and rank pairs by the plug-in projection of that discrete part (a lower
-estimate of what the whole output leaks); the final audit keeps every event family.  On SVT3
-at 2·10^7 the pilot audits picked "X-shape above h=2" (final audits on two seeds: 0.103,
-0.111) over "half-half h=8" (0.141, 0.189), whose leak sits in the rare code of a ⊤ at the
-last query — the pilot audits' ~6,000 selection runs see it ~50 times.
-*Binned pilots* (``binned_pilots=True``; on in planned searches): when the probe's outputs are
-scalars and not few-valued (the noisy-max values of ReportNoisyMax3/4, the Laplace mechanism),
-each pilot draws its runs from its own seed, adds them to the pair's earlier rungs' samples, and
-ranks the pair by the plug-in projection of the likelihood-ratio prefixes of quantile bins of
-the pooled samples (about ``PILOT_BIN_RUNS`` runs per bin, 8 to ``PILOT_CELLS`` bins): every
-pilot run counts and no event is certified inside a pilot.  The pilot audits they replace chose
-an event on half of the pilot's runs (cuts from one quarter, scored on another) and valued it on
-the other half, shrinking twice (98% Clopper–Pearson),
-so at 2·10^6 (15,000 runs per dataset per pair) every pair's projection was negative and the
-ranking was close to noise.  Over 40 seeds at 2·10^6 (``benchmarks/bench_binned_pilots.py``)
-the pilot audits chose one of the two worst pairs, "all above" or "all below", on 29
-(ReportNoisyMax4, exact ε = ∞ there; mean certified bound 0.363) and 30 (ReportNoisyMax3, ε =
-0.25; mean 0.184); binned pilots on 37 (0.421) and 36 (0.208).  At 2·10^7 (12 seeds) both
-chose them on 12 of 12 for ReportNoisyMax4, and the pilot audits on 12, binned pilots on 11 for
-ReportNoisyMax3.  Binned pilots take 4–6× less time (no audit, no event selection).  Each pair's
-maximum over cells carries the same winner's curse (its null value is ~0.15 at 2·10^6), and the
-bins are coarse: a leak confined to a rarer tail than one bin is ranked by what the bin shows
-of it.
+* :class:`CellPilot` — few distinct outputs (at most ``PILOT_CELLS``, on average 4 runs each):
+  each pilot adds its runs' counts per output to the pair's earlier counts (with
+  ``pool_pilots``, to each dataset's counts over every pair sharing it) and ranks the pair by
+  the *plug-in projection*: the best bound a likelihood-ratio prefix of outputs (the
+  Neyman–Pearson events of a finite output space) would certify with the final runs, from the
+  smoothed frequencies (``projection.best_lr_prefix``).  With ``cols`` (pattern pilots), the same
+  on the discrete coordinates of outputs that mix few-valued codes with continuous values (a
+  sparse vector that releases its noisy answers): a lower estimate of what the output leaks;
+* :class:`BlockPilot` — the discrete coordinates as several few-valued blocks (a parallel
+  composition): the best block's plug-in projection;
+* :class:`BinnedPilot` — other scalar outputs: the plug-in projection of quantile bins (about
+  ``PILOT_BIN_RUNS`` pooled runs per bin) of all the pair's pilot runs;
+* :class:`AuditPilot` — anything else, and the fallback of a pair a plug-in kind cannot count: a
+  short audit, ranked by its certified event's projection to the final runs.
+
+Why these kinds, and what each gained on DP-Sniper's suite: ``docs/auditing.md``.
 """
 
 from __future__ import annotations
