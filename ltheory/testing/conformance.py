@@ -26,16 +26,14 @@ True
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy.stats import chi2
 
 from ltheory.errors import LtheoryError
-from ltheory.privacy.auditing.exact import output_key
+from ltheory.privacy.auditing.exact import goodness_of_fit
 from ltheory.privacy.auditing.target import Target, as_target
 from ltheory.validation import check_int, check_level, check_seed
 
@@ -151,42 +149,15 @@ def _distribution(target: Target, d: Any, runs: int, seed: int, level: float) ->
     dist = target.output_distribution(d)
     if dist is None:
         return
-    probs = {output_key(k): float(v) for k, v in dist.items()}
-    p = np.array(list(probs.values()))
+    p = np.array([float(v) for v in dist.values()])
     assert np.all(p >= -1e-12), "negative probabilities"
     assert abs(p.sum() - 1.0) < 1e-6, f"probabilities sum to {p.sum():.9g}, not 1"
-    drawn = target.draw(d, runs, np.random.default_rng(seed + 1))
-    rows = drawn.tolist() if isinstance(drawn, np.ndarray) else drawn
-    counts = Counter(output_key(tuple(o) if isinstance(o, list) else o) for o in rows)
-    outside = [o for o in counts if o not in probs]
-    assert not outside, (f"sampled outputs outside the support of output_distribution, e.g. "
-                         f"{outside[0]!r}")
-    keys = list(probs)
-    obs = np.array([counts.get(k, 0) for k in keys], dtype=float)
-    exp = np.array([probs[k] for k in keys]) * runs
-    stat, dof = _pooled_chi_square(obs, exp)
-    if dof >= 1:
-        pv = float(chi2.sf(stat, dof))
-        assert pv >= level, (f"sampled outputs disagree with output_distribution (chi-square "
-                             f"{stat:.1f} on {dof} df, p = {pv:.2g} < {level:g})")
-
-
-def _pooled_chi_square(obs: np.ndarray, exp: np.ndarray) -> tuple[float, int]:
-    """Pearson's statistic with cells of expected count < 5 pooled (largest first)."""
-    order = np.argsort(-exp)
-    o, e = obs[order], exp[order]
-    big = e >= 5
-    cells_o, cells_e = list(o[big]), list(e[big])
-    if (~big).any():
-        cells_o.append(o[~big].sum())
-        cells_e.append(e[~big].sum())
-    if cells_e and cells_e[-1] < 5 and len(cells_e) > 1:
-        last_o, last_e = cells_o.pop(), cells_e.pop()
-        cells_o[-1] += last_o
-        cells_e[-1] += last_e
-    oe, ee = np.array(cells_o), np.array(cells_e)
-    keep = ee > 0
-    return float(np.sum((oe[keep] - ee[keep]) ** 2 / ee[keep])), int(keep.sum()) - 1
+    fit = goodness_of_fit(target.draw(d, runs, np.random.default_rng(seed + 1)), dist)
+    assert not fit.outside, (f"{fit.outside} of {runs} sampled outputs lie outside the support "
+                             "of output_distribution")
+    assert fit.p_value >= level, (f"sampled outputs disagree with output_distribution "
+                                  f"(chi-square {fit.statistic:.1f} on {fit.dof} df, p = "
+                                  f"{fit.p_value:.2g} < {level:g})")
 
 
 def _claim(obj: Any) -> None:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -202,11 +203,14 @@ def run_audit(mechanism: Any, d0: Any, d1: Any, eps: float | None, delta: float,
         check_neighbours(target, d0, d1)
     streams = ss.spawn(4)   # selection d0, d1, certification d0, d1; then the Poisson sizes
     split = _split(runs, eps, delta, alpha, cfg, selection_samples, ss)
-    exact = exact_distributions(target, d0, d1) if cfg.exact else None
+    dists = _distributions(target, d0, d1) if cfg.exact else None
+    exact = None if dists is None else exact_mod.aligned(*dists)[1:]
     notes: list[str] = []
     runner = _Runner(target, cfg, runs, split)
     try:
         s0, s1 = selection_samples or runner.sample(d0, d1, split.n_sel, streams[:2])
+        if dists is not None:
+            notes += _consistency(dists, s0, s1)
         sel = _select(s0, s1, split.n_cert, alpha, delta, cfg)
         c0, c1 = runner.count(d0, d1, split, [c.event for c in sel.chosen], streams[2:])
     finally:
@@ -215,6 +219,34 @@ def run_audit(mechanism: Any, d0: Any, d1: Any, eps: float | None, delta: float,
     sel_runs = len(s0) + len(s1) if selection_samples is not None else 2 * split.n_sel
     return _report(target, eps, delta, alpha, runs, seed_used, cfg, split, sel, cert, c0, c1,
                    exact, sel_runs, notes + list(sel.notes), time.perf_counter() - t0)
+
+
+def _distributions(target: Target, d0: Any, d1: Any) -> tuple[dict, dict] | None:
+    p0 = target.output_distribution(d0)
+    p1 = target.output_distribution(d1) if p0 is not None else None
+    return None if p0 is None or p1 is None else (p0, p1)
+
+
+#: Level of the check that sampled outputs agree with ``output_distribution`` (per dataset).
+CONSISTENCY_LEVEL = 1e-6
+
+
+def _consistency(dists: tuple[dict, dict], s0: Batch, s1: Batch) -> list[str]:
+    """The selection split against the exact distributions (chi-square goodness of fit,
+    ``exact.goodness_of_fit``): a note and a ``DistributionMismatchWarning`` when they
+    disagree (the exact ε would describe another mechanism than the one sampled)."""
+    notes = []
+    for name, dist, sample in (("d0", dists[0], s0), ("d1", dists[1], s1)):
+        fit = exact_mod.goodness_of_fit(sample, dist)
+        if not fit.agrees(CONSISTENCY_LEVEL):
+            what = (f"{fit.outside} sampled outputs outside its support" if fit.outside else
+                    f"chi-square {fit.statistic:.1f} on {fit.dof} df, p = {fit.p_value:.2g}")
+            msg = (f"output_distribution({name}) disagrees with the outputs sampled on {name} "
+                   f"({what}): the exact epsilon reported does not describe the sampled "
+                   "mechanism")
+            warnings.warn(msg, exact_mod.DistributionMismatchWarning, stacklevel=4)
+            notes.append(msg)
+    return notes
 
 
 def _seed(seed: Any) -> tuple[int, np.random.SeedSequence]:
@@ -349,8 +381,12 @@ def _report(target: Target, eps: float | None, delta: float, alpha: float, runs:
         notes.append("inconclusive: no event certified a positive bound (probability above "
                      "delta and a ratio above 1); the bound is the trivial 0")
         best = 0.0
-    c = sel.chosen[cert.best]
     exact_eps = exact_mod.exact_epsilon(*exact, delta) if exact is not None else None
+    if exact_eps is not None and best > exact_eps + 1e-9:
+        notes.append(f"the certified bound {best:.4g} exceeds the exact epsilon {exact_eps:.4g}"
+                     f": an event of probability at most alpha = {alpha:g}, or "
+                     "output_distribution does not describe the sampled mechanism")
+    c = sel.chosen[cert.best]
     exact_delta = (exact_mod.delta_of_epsilon(*exact, eps)
                    if exact is not None and eps is not None else None)
     verdict = "none" if eps is None else "violation" if best > eps else "consistent"

@@ -10,10 +10,13 @@ and ∞ when the supports differ.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.stats import chi2
 
 from ltheory.privacy.auditing.outputs import MechanismError
 
@@ -26,6 +29,63 @@ def output_key(o: Any) -> Hashable:
     if isinstance(o, np.generic):
         return o.item()
     return o
+
+
+class DistributionMismatchWarning(UserWarning):
+    """A mechanism's ``output_distribution`` disagrees with the outputs it samples, so the exact
+    ε reported beside the certified bound describes another mechanism than the one audited."""
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How well a sample agrees with an exact distribution: Pearson's chi-square statistic (cells
+    of expected count < 5 pooled), its degrees of freedom and p-value, and the number of sampled
+    outputs outside the distribution's support (any such output is a disagreement)."""
+
+    statistic: float
+    dof: int
+    p_value: float
+    outside: int
+
+    def agrees(self, level: float) -> bool:
+        return self.outside == 0 and self.p_value >= level
+
+
+def goodness_of_fit(sample: Iterable, dist: Mapping) -> Fit:
+    """Pearson's chi-square test (Pearson 1900) of ``sample`` (outputs) against ``dist``
+    (``{output: probability}``); vector outputs are compared as tuples (``output_key``)."""
+    probs: dict = {}
+    for k, v in dist.items():
+        probs[output_key(k)] = probs.get(output_key(k), 0.0) + float(v)
+    rows = sample.tolist() if isinstance(sample, np.ndarray) else list(sample)
+    counts = Counter(output_key(tuple(o) if isinstance(o, list) else o) for o in rows)
+    outside = sum(c for o, c in counts.items() if o not in probs)
+    n = len(rows)
+    keys = list(probs)
+    obs = np.array([counts.get(k, 0) for k in keys], dtype=float)
+    exp = np.array([probs[k] for k in keys]) * n
+    stat, dof = _pooled_chi_square(obs, exp)
+    p = float(chi2.sf(stat, dof)) if dof >= 1 else 1.0
+    return Fit(stat, dof, p, int(outside))
+
+
+def _pooled_chi_square(obs: np.ndarray, exp: np.ndarray) -> tuple[float, int]:
+    """Pearson's statistic with cells of expected count < 5 pooled into one (merged into the
+    smallest large cell when the pool itself stays below 5)."""
+    order = np.argsort(-exp)
+    o, e = obs[order], exp[order]
+    big = e >= 5
+    cells_o, cells_e = list(o[big]), list(e[big])
+    if (~big).any():
+        cells_o.append(o[~big].sum())
+        cells_e.append(e[~big].sum())
+    if len(cells_e) > 1 and cells_e[-1] < 5:
+        last_o, last_e = cells_o.pop(), cells_e.pop()
+        cells_o[-1] += last_o
+        cells_e[-1] += last_e
+    oe, ee = np.array(cells_o), np.array(cells_e)
+    keep = ee > 0
+    return float(np.sum((oe[keep] - ee[keep]) ** 2 / ee[keep])), int(keep.sum()) - 1
 
 
 def aligned(p0: Mapping, p1: Mapping) -> tuple[list, np.ndarray, np.ndarray]:
