@@ -21,6 +21,7 @@ seed reproduces the test wherever it runs.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from concurrent.futures import Executor
@@ -55,10 +56,13 @@ METHODS = ("betting", "spending")
 
 def mechanism_name(mechanism: Any) -> str:
     """The name reports give a mechanism: its ``name`` attribute, else a function's or a
-    callable object's qualified name (``my_mechanism``, ``Noisy.release``), else its class."""
+    callable object's qualified name (``my_mechanism``, ``Noisy.release``; a
+    ``functools.partial`` by its function's), else its class."""
     name = getattr(mechanism, "name", None)
     if isinstance(name, str) and name:
         return name
+    if isinstance(mechanism, functools.partial):
+        return mechanism_name(mechanism.func)
     qual = getattr(mechanism, "__qualname__", None)
     if isinstance(qual, str) and qual and "<lambda>" not in qual:
         return qual
