@@ -173,6 +173,8 @@ def _record(node: pytest.Item, rep: PrivacyTestReport | PrivacySearchReport,
             notes: list[str]) -> None:
     search = hasattr(rep, "pairs_tried")
     one = rep.worst if search else rep
+    # what the reader of the run's summary must know: runs that a seed cannot replay
+    notes = notes + [n for n in one.notes if "reproducible = False" in n]
     row = {"test": node.nodeid, "mechanism": one.mechanism, "verdict": rep.verdict,
            "epsilon": one.claimed_epsilon, "delta": one.claimed_delta,
            "false_alarm": rep.false_alarm,
