@@ -30,7 +30,10 @@ class PrivacyTestReport:
     crossed (equal to ``runs_used`` when it passed).  ``log10_e_value`` is the final evidence
     against the claim (the test rejects at ``log10(1/false_alarm)``; betting method).
     ``stats``: how many times an event was chosen, and on how many looks the betting test
-    bet nothing (its event had not beaten the claim on the selection runs).
+    bet nothing (its event had not beaten the claim on the selection runs).  ``counts``: on
+    the last (deciding) batch, the runs of each dataset whose output fell in the event, keyed
+    ``"d0"`` and ``"d1"``, and ``"n"`` the runs per dataset; ``observed_epsilon`` the point
+    estimate they give on a violation (``inf``: the event never occurred on one dataset).
     """
 
     mechanism: str
@@ -100,7 +103,7 @@ class PrivacyTestReport:
         if o is None:
             return None
         if math.isinf(o):
-            never = "d1" if self.direction.startswith("P[M(d0)") else "d0"
+            never = " or ".join(d for d in ("d0", "d1") if self.counts.get(d) == 0)
             return (f"  observed ratio: unbounded (E never occurred on {never}): no finite ε "
                     f"explains these counts; more runs raise the certified bound")
         return (f"  observed ε on these counts: {o:.4g} (a point estimate; the certified "
