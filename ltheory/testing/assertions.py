@@ -166,7 +166,11 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float, delta: floa
     ``method="spending"`` uses Clopper–Pearson bounds with alpha spending instead, kept as the
     baseline).  The test stops as soon as the claim is refuted, or after ``max_runs`` runs of
     the mechanism in all (half on each dataset).  A mechanism is as in
-    ``ltheory.privacy.audit`` (``mechanism(dataset, rng)``, or ``.sample(dataset, n, rng)``);
+    ``ltheory.privacy.audit``: ``mechanism(dataset, rng)`` drawing its randomness from ``rng``
+    and returning a number, a numpy array or a hashable value (lists and dicts are refused),
+    optionally ``.sample(dataset, n, rng)``; vector mechanisms declare
+    ``neighbour_relation = "query_answers"`` (the documentation's "mechanism contract").
+    A ``max_runs`` too small to catch even twice the claimed ε gives a ``BudgetWarning``;
     ``seed`` fixes every run (default 0: a CI test is deterministic; None draws fresh entropy,
     reported back); ``executor`` as in ``audit``; ``verify_neighbours=False`` skips the
     neighbour check for relations ltheory cannot check.
