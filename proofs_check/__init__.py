@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 
+from ltheory.progress import Progress
+from ltheory.progress import report as _progress  # (proofs_check.report is a module)
 from proofs_check.base import Check, CheckResult, Evidence
 
 #: one module per paper; each defines CHECKS
@@ -26,8 +28,10 @@ def all_checks() -> list[Check]:
     return out
 
 
-def run_checks(ids: list[str] | None = None, quick: bool = False) -> list[CheckResult]:
-    """Run the checks whose id is in ``ids`` (or starts with one of them), or all of them."""
+def run_checks(ids: list[str] | None = None, quick: bool = False,
+               progress: Progress | None = None) -> list[CheckResult]:
+    """Run the checks whose id is in ``ids`` (or starts with one of them), or all of them;
+    ``progress(done, total)`` is called as checks finish (:mod:`ltheory.progress`)."""
     checks = all_checks()
     if ids:
         known = {c.id for c in checks}
@@ -38,4 +42,9 @@ def run_checks(ids: list[str] | None = None, quick: bool = False) -> list[CheckR
             raise InvalidInputError(f"unknown check id(s) {', '.join(unknown)}; known: "
                                     f"{', '.join(sorted(known))}")
         checks = [c for c in checks if any(c.id == i or c.id.startswith(i) for i in ids)]
-    return [c.run(quick) for c in checks]
+    results = []
+    for i, c in enumerate(checks):
+        _progress(progress, i, len(checks))
+        results.append(c.run(quick))
+    _progress(progress, len(checks), len(checks))
+    return results

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: rank of each top-level unit; a module may import only units of lower rank, or its own unit
 RANKS = [
     ("ltheory.errors", -2), ("ltheory.plotting", -1), ("ltheory.jsonable", -1),
-    ("ltheory.validation", -1),
+    ("ltheory.validation", -1), ("ltheory.progress", -1),
     ("ltheory.core", 0),
     ("ltheory.dims", 1),
     ("ltheory.sat", 2),

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from ltheory.cli.common import fail
 from ltheory.errors import LtheoryError
+from ltheory.progress import progress_bar
 
 NAME = "check"
 
@@ -24,6 +25,7 @@ def command(
     plot: Annotated[str | None, typer.Option(help="write PNG plots into this folder")] = None,
     markdown_file: Annotated[str | None, typer.Option("--markdown", help="also write the "
                                                       "Markdown report to this file")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar on stderr")] = False,
 ) -> None:
     """Evaluate the seed papers' bounds on concrete classes; exit 1 if a statement fails."""
     from proofs_check import run_checks
@@ -32,7 +34,8 @@ def command(
     if markdown_file is not None and not Path(markdown_file).resolve().parent.is_dir():
         raise fail(f"--markdown: the folder of {markdown_file!r} does not exist")
     try:
-        results = run_checks(ids or None, quick=quick)
+        with progress_bar("checks", quiet=quiet) as progress:
+            results = run_checks(ids or None, quick=quick, progress=progress)
         figures = write_outputs(results, plot, markdown_file)
     except LtheoryError as exc:
         raise fail(str(exc)) from None

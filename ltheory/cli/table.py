@@ -25,6 +25,7 @@ from rich.text import Text
 from ltheory.cli.common import fail, parse_only
 from ltheory.dimensions import DIMENSIONS
 from ltheory.errors import LtheoryError
+from ltheory.progress import progress_bar
 from ltheory.tables import DEFAULT_BUDGET, DimensionTable, TableRow, dimension_table, plot_table
 
 NAME = "table"
@@ -122,13 +123,15 @@ def command(
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
     plot: Annotated[Path | None, typer.Option(help="write a PNG: each dimension against the "
                                               "first varying parameter")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar on stderr")] = False,
 ) -> None:
     """Exact dimensions of a family's members over parameter ranges, against the cited
     formulas."""
     keys = parse_only(only)
     try:
-        table = dimension_table(family, ranges or [], only=keys,
-                                budget=None if budget == 0 else budget, clique=clique)
+        with progress_bar(f"{family} members", quiet=quiet) as progress:
+            table = dimension_table(family, ranges or [], only=keys, progress=progress,
+                                    budget=None if budget == 0 else budget, clique=clique)
         if plot is not None:
             plot_table(table, plot)
     except LtheoryError as exc:

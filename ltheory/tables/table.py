@@ -36,6 +36,7 @@ from ltheory.dims.budget import check_budget
 from ltheory.dims.result import DimensionResult
 from ltheory.errors import InvalidInputError, LtheoryError
 from ltheory.graphs import clique_number, verify_graph_result
+from ltheory.progress import Progress, report
 from ltheory.tables.ranges import expand
 
 __all__ = ["DEFAULT_BUDGET", "DimensionTable", "FormulaCheck", "TableRow", "dimension_table",
@@ -212,13 +213,15 @@ def _row(family: str, params: dict[str, Any], keys: Sequence[str], budget: float
 
 def dimension_table(family: str, ranges: Mapping[str, Any] | Sequence[str], *,
                     only: Iterable[str] | None = None, budget: float | None = DEFAULT_BUDGET,
-                    clique: int | None = None, method: str = "auto") -> DimensionTable:
+                    clique: int | None = None, method: str = "auto",
+                    progress: Progress | None = None) -> DimensionTable:
     """The dimensions of every member of ``family`` over ``ranges`` (module docstring).
 
     ``ranges``: ``{"n": "1..8", "k": 2}`` (a value, a range text or an iterable per parameter)
     or ``["n=1..8", "k=2"]``; ``only``: a subset of ("vc", "ldim", "tdim") (default all);
     ``budget``: seconds per dimension per member (None: no limit), past it proven bounds;
-    ``clique``: also ω_m for this m; ``method``: as for :func:`ltheory.vc_dimension`.
+    ``clique``: also ω_m for this m; ``method``: as for :func:`ltheory.vc_dimension`;
+    ``progress(done, total)``: called as members are computed (:mod:`ltheory.progress`).
     """
     t0 = time.perf_counter()
     parsed, members = expand(family, ranges)
@@ -232,6 +235,10 @@ def dimension_table(family: str, ranges: Mapping[str, Any] | Sequence[str], *,
             raise InvalidInputError(f"clique takes the sample size m, an integer 1..16; got "
                                     f"{clique!r}")
         keys.append("clique")
-    rows = tuple(_row(family, p, keys, budget, method, clique) for p in members)
-    return DimensionTable(family, parsed, tuple(keys), budget, rows, clique,
+    rows: list[TableRow] = []
+    for i, p in enumerate(members):
+        report(progress, i, len(members))
+        rows.append(_row(family, p, keys, budget, method, clique))
+    report(progress, len(members), len(members))
+    return DimensionTable(family, parsed, tuple(keys), budget, tuple(rows), clique,
                           time.perf_counter() - t0)

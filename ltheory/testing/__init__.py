@@ -17,10 +17,12 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
+    "BudgetWarning": "budget",
     "DEFAULT_MAX_RUNS": "assertions",
     "assert_private": "assertions",
     "assert_private_search": "assertions",
     "min_runs_to_reject": "assertions",
+    "runs_to_detect": "budget",
     "PrivacySearchReport": "report",
     "PrivacyTestReport": "report",
     "PrivacyViolation": "report",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import math
 import time
+import warnings
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ import numpy as np
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing.core import check_neighbours
 from ltheory.privacy.auditing.executors import chunk_runs, resolve_executor
+from ltheory.testing.budget import BudgetWarning, budget_warning
 from ltheory.testing.engine import FIRST_BATCH, MAX_BATCH, METHODS, SequentialTest
 from ltheory.testing.pairs import search_pairs
 from ltheory.testing.report import PrivacySearchReport, PrivacyTestReport, PrivacyViolation
@@ -62,6 +64,11 @@ def min_runs_to_reject(epsilon: float, delta: float = 0.0, false_alarm: float = 
 
 
 def check_budget(max_runs: Any, epsilon: float, delta: float, false_alarm: float) -> int:
+    """``max_runs`` as an int, or ``InvalidInputError`` when no outcome of so few runs could
+    refute the claim; a ``BudgetWarning`` when it could, but is not expected to detect even a
+    violation of twice the claim (``ltheory.testing.budget``)."""
+    if isinstance(max_runs, float) and max_runs.is_integer():
+        max_runs = int(max_runs)            # 1e5
     if isinstance(max_runs, bool) or not isinstance(max_runs, int | np.integer) or max_runs < 2:
         raise InvalidInputError(f"max_runs must be an integer >= 2, got {max_runs!r}")
     if max_runs > MAX_RUNS:
@@ -73,6 +80,9 @@ def check_budget(max_runs: Any, epsilon: float, delta: float, false_alarm: float
                                 f"could refute epsilon={epsilon:g} at false_alarm="
                                 f"{false_alarm:g}, so the test could never fail; use at least "
                                 f"{need} runs")
+    text = budget_warning(int(max_runs), epsilon, delta, false_alarm)
+    if text:
+        warnings.warn(text, BudgetWarning, stacklevel=3)
     return int(max_runs)
 
 
@@ -133,6 +143,7 @@ def _next(tests: list[SequentialTest]) -> int | None:
 
 def run_tests(tests: list[SequentialTest]) -> int | None:
     """Step the tests (``_next``) until one finds a violation (its index) or all finish."""
+    __tracebackhide__ = True
     while (i := _next(tests)) is not None:
         tests[i].step()
         if tests[i].verdict == "violation":
@@ -155,11 +166,16 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float, delta: floa
     ``method="spending"`` uses Clopper–Pearson bounds with alpha spending instead, kept as the
     baseline).  The test stops as soon as the claim is refuted, or after ``max_runs`` runs of
     the mechanism in all (half on each dataset).  A mechanism is as in
-    ``ltheory.privacy.audit`` (``mechanism(dataset, rng)``, or ``.sample(dataset, n, rng)``);
+    ``ltheory.privacy.audit``: ``mechanism(dataset, rng)`` drawing its randomness from ``rng``
+    and returning a number, a numpy array or a hashable value (lists and dicts are refused),
+    optionally ``.sample(dataset, n, rng)``; vector mechanisms declare
+    ``neighbour_relation = "query_answers"`` (the documentation's "mechanism contract").
+    A ``max_runs`` too small to catch even twice the claimed ε gives a ``BudgetWarning``;
     ``seed`` fixes every run (default 0: a CI test is deterministic; None draws fresh entropy,
     reported back); ``executor`` as in ``audit``; ``verify_neighbours=False`` skips the
     neighbour check for relations ltheory cannot check.
     """
+    __tracebackhide__ = True    # pytest shows the message and the caller's line, not this
     eps, dl, fa = check_claim(epsilon, delta, false_alarm)
     runs = check_budget(max_runs, eps, dl, fa)
     meth = check_method(method)
@@ -186,8 +202,8 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float, delta: floa
     return rep
 
 
-def assert_private_search(mechanism: Any, datasets: Any, epsilon: float, delta: float = 0.0, *,
-                          neighbours: Any = "auto", max_pairs: int = 16,
+def assert_private_search(mechanism: Any, datasets: Any = None, epsilon: float | None = None,
+                          delta: float = 0.0, *, neighbours: Any = "auto", max_pairs: int = 16,
                           false_alarm: float = 1e-6, max_runs: int = DEFAULT_MAX_RUNS,
                           seed: int | None = 0, method: str = "betting",
                           executor: Any = None) -> PrivacySearchReport:
@@ -196,14 +212,21 @@ def assert_private_search(mechanism: Any, datasets: Any, epsilon: float, delta: 
 
     ``datasets`` is a hypothesis strategy drawing ``(d0, d1)`` pairs
     (``ltheory.strategies.neighbouring_datasets``, ``neighbouring_query_answers``, or your own),
-    or one dataset whose neighbours ``neighbours=`` generates as in ``audit_search`` ("auto",
-    "flip", "move", "substitution", "add_remove", "patterns", "sample", or a list of pairs);
-    see ``ltheory.testing.pairs``.  At most ``max_pairs`` pairs are tried, each by the sequential
-    test of ``assert_private`` at level ``false_alarm / pairs`` (Bonferroni), so the probability
-    of a false alarm over *all* pairs is at most ``false_alarm``.  The pairs are tested side by
-    side, one batch each in turn, and the search stops at the first refuted pair; ``max_runs``
-    is the budget of each pair.
+    a list of pairs ``[(d0, d1), …]`` (or ``(name, d0, d1)``), or one dataset whose neighbours
+    ``neighbours=`` generates as in ``audit_search``: for a labelled dataset "auto", "flip",
+    "move", "substitution", "add_remove"; for a vector of query answers
+    (``neighbour_relation = "query_answers"``) "auto", "patterns", "extended", "sample"; for a
+    single count or query value, "auto" (the value ± the sensitivity); or a list of pairs as
+    ``neighbours=``; see ``ltheory.testing.pairs``.  At most ``max_pairs`` pairs are tried,
+    each by the sequential test of ``assert_private`` at level ``false_alarm / pairs``
+    (Bonferroni), so the probability of a false alarm over *all* pairs is at most
+    ``false_alarm``.  The pairs are tested side by side, one batch each in turn, and the search
+    stops at the first refuted pair; ``max_runs`` is the budget of each pair.
     """
+    __tracebackhide__ = True
+    if epsilon is None:
+        raise InvalidInputError("assert_private_search needs the claimed epsilon: "
+                                "assert_private_search(mechanism, datasets, epsilon=...)")
     eps, dl, fa = check_claim(epsilon, delta, false_alarm)
     meth = check_method(method)
     check_mechanism(mechanism)

@@ -21,6 +21,7 @@ seed reproduces the test wherever it runs.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from concurrent.futures import Executor
@@ -51,6 +52,42 @@ EARLY = 1 << 14
 #: batches double.
 GROWTH = {"betting": 4, "spending": 1}
 METHODS = ("betting", "spending")
+
+
+def mechanism_name(mechanism: Any) -> str:
+    """The name reports give a mechanism: its ``name`` attribute, else a function's or a
+    callable object's qualified name (``my_mechanism``, ``Noisy.release``; a
+    ``functools.partial`` by its function's), else its class."""
+    name = getattr(mechanism, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    if isinstance(mechanism, functools.partial):
+        return mechanism_name(mechanism.func)
+    qual = getattr(mechanism, "__qualname__", None)
+    if isinstance(qual, str) and qual and "<lambda>" not in qual:
+        return qual
+    return type(mechanism).__name__
+
+
+def with_cause(exc: MechanismError) -> MechanismError:
+    """``exc`` again, raised from the user's exception: the auditor raises
+    ``MechanismError(...) from None``, which hides the line of the user's mechanism that failed;
+    its ``__context__`` still holds that exception (with its traceback), so it becomes the
+    cause (as ``raise ... from exc`` would).  The new error's own traceback starts in this
+    module, whose frames pytest hides (``__tracebackhide__``): a failing test shows the user's
+    line in their mechanism, then the line of their test."""
+    new = MechanismError(str(exc))
+    new.__cause__ = exc.__cause__ or exc.__context__
+    new.__suppress_context__ = True
+    return new
+
+
+def _observed(ka: int, kb: int, n: int, delta: float) -> float | None:
+    """ln((ka/n − δ)/(kb/n)): inf when kb = 0 < ka − δn, None when ka/n ≤ δ."""
+    pa, pb = ka / max(n, 1) - delta, kb / max(n, 1)
+    if pa <= 0:
+        return None
+    return math.inf if pb == 0 else math.log(pa / pb)
 
 
 def _keep_last(b: Batch, n: int) -> Batch:
@@ -92,8 +129,12 @@ class SequentialTest:
 
     # ------------------------------------------------------------------ drawing
     def _draw(self, i: int, n: int) -> Batch:
-        return run_sampling(self.executor, self.mechanism, (self.d0, self.d1)[i],
-                            self.streams[i].spawn(1)[0], n)
+        __tracebackhide__ = True
+        try:
+            return run_sampling(self.executor, self.mechanism, (self.d0, self.d1)[i],
+                                self.streams[i].spawn(1)[0], n)
+        except MechanismError as exc:
+            raise with_cause(exc) from exc.__cause__ or exc.__context__
 
     def _select(self, n_next: int) -> Candidate:
         """The event for the next batch, chosen again whenever the runs drawn have doubled since
@@ -125,6 +166,7 @@ class SequentialTest:
 
     def step(self) -> bool:
         """Draw and test one batch; True once the test is finished."""
+        __tracebackhide__ = True
         if self.finished:
             return True
         t0 = time.perf_counter()
@@ -146,6 +188,7 @@ class SequentialTest:
         return self.finished
 
     def _look(self) -> None:
+        __tracebackhide__ = True
         n = min(self.size, self.per - self.used)
         cand = self._select(n)
         b = [self._draw(0, n), self._draw(1, n)]
@@ -158,11 +201,17 @@ class SequentialTest:
             self.skipped += 1          # bet nothing on this batch (λ = 0 is a predictable bet)
         elif self.proc is not None:
             stop = self.proc.first_crossing(x, y)
+            codes = 2 * x.astype(np.int64) + y.astype(np.int64)
             k = n if stop is None else stop + 1
-            codes = 2 * x[:k].astype(np.int64) + y[:k].astype(np.int64)
-            self.proc.update(np.bincount(codes, minlength=4))
+            self.proc.update(np.bincount(codes[:k], minlength=4))
             if stop is not None:
-                self.bound = self.proc.certified_bound()
+                # The claim is refuted at run k; the rest of this batch is drawn already, and
+                # the grid's bound is sound simultaneously at every time (sequential module
+                # docstring), so the larger of the bounds at k and at the batch's end is too:
+                # it tells ε = 0.51 from ε = 1 where the bound at k is the claim itself.
+                at_stop = self.proc.certified_bound()
+                self.proc.update(np.bincount(codes[k:], minlength=4))
+                self.bound = max(at_stop or -math.inf, self.proc.certified_bound() or -math.inf)
         else:
             level = spending_level(self.alpha, self.looks)
             rej, bnd = spending_test(int(x.sum()), int(y.sum()), n, self.epsilon, self.delta,
@@ -170,10 +219,12 @@ class SequentialTest:
             if rej:
                 stop = n - 1
                 self.bound = bnd
-        m = n if stop is None else stop + 1
+        m = n                           # the counts of the whole batch, as the bound
+        ka, kb = int(x.sum()), int(y.sum())
+        da, db = ("d0", "d1") if a_i == 0 else ("d1", "d0")
         self.last = {"event": cand.event.describe(), "direction": a_i,
-                     "counts": {"in_event_a": int(x[:m].sum()), "in_event_b": int(y[:m].sum()),
-                                "n": int(m)}}
+                     "counts": {da: ka, db: kb, "n": int(m)},
+                     "observed": _observed(ka, kb, m, self.delta)}
         if stop is not None:
             self.verdict = "violation"
             self.decided_at = self.used + stop + 1
@@ -192,7 +243,10 @@ class SequentialTest:
     def report(self, exact: bool = True) -> PrivacyTestReport:
         ex_eps = None
         if exact:
-            dist = exact_distributions(self.mechanism, self.d0, self.d1)
+            try:
+                dist = exact_distributions(self.mechanism, self.d0, self.d1)
+            except MechanismError as exc:
+                raise with_cause(exc) from exc.__cause__ or exc.__context__
             if dist is not None:
                 ex_eps = exact_mod.exact_epsilon(*dist, self.delta)
         direction = ""
@@ -208,9 +262,13 @@ class SequentialTest:
         elif verdict == "passed":
             notes.append("no violation found: the claim is not refuted at this pair within "
                          f"{self.max_runs:,} runs (this is evidence, not a proof of privacy)")
+        if getattr(self.mechanism, "reproducible", True) is False:
+            notes.append("the mechanism draws from its own randomness (reproducible = False), "
+                         "so its runs, and the run at which a violation is found, change from "
+                         "one test run to the next even with the same seed")
         runs = 2 * self.used
         return PrivacyTestReport(
-            mechanism=str(getattr(self.mechanism, "name", type(self.mechanism).__name__)),
+            mechanism=mechanism_name(self.mechanism),
             d0=self.d0, d1=self.d1, claimed_epsilon=self.epsilon, claimed_delta=self.delta,
             false_alarm=self.alpha, method=self.method, verdict=verdict,
             epsilon_lower_bound=self.bound, event=self.last.get("event", ""),
@@ -219,4 +277,5 @@ class SequentialTest:
             runs_to_decision=2 * self.decided_at if self.decided_at is not None else runs,
             max_runs=self.max_runs, looks=self.looks, exact_epsilon=ex_eps,
             seed=self.seed_value, seconds=self.seconds, notes=tuple(notes),
-            stats={"event_selections": self.selections, "looks_without_a_bet": self.skipped})
+            stats={"event_selections": self.selections, "looks_without_a_bet": self.skipped},
+            observed_epsilon=self.last.get("observed") if verdict == "violation" else None)

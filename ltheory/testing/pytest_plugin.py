@@ -8,11 +8,18 @@ is installed (or load it by hand: ``pytest -p ltheory.testing.pytest_plugin``). 
   of the suite draws the same runs) and ``max_runs`` scaled by ``--ltheory-runs``;
 * a marker ``@pytest.mark.ltheory_privacy(max_runs=…, false_alarm=…, seed=…, method=…)`` that
   sets those defaults for one test (explicit arguments of the call still win);
-* ``--ltheory-runs N`` (every test's budget becomes N runs) or ``--ltheory-runs 10x`` /
-  ``0.1x`` (every budget is scaled), so CI can run short and a nightly job long; a budget
-  below the fewest runs that could ever refute the claim is raised to that minimum (the report
-  says so);
-* ``--ltheory-seed S`` to change every derived seed at once (e.g. a nightly job on new runs);
+* ``--ltheory-runs N`` (every test's budget becomes N runs; ``1e5`` is accepted) or
+  ``--ltheory-runs 10x`` / ``0.1x`` (every budget is scaled), so CI can run short and a nightly
+  job long.  ``N`` replaces every budget; a factor scales the default budget and the marker's
+  ``max_runs``, but not a ``max_runs=`` passed in the call itself (a budget sized by hand, e.g.
+  a negative control's, is left alone; a pytest ``-W error::...BudgetWarning`` run catches
+  budgets too small to mean much).  A budget below the
+  fewest runs that could ever refute the claim is raised to that minimum, with a
+  ``BudgetWarning`` (and a note in the report);
+* ``--ltheory-seed S`` to change every derived seed at once (e.g. a nightly job on new runs).
+  The same seed draws the same runs, hence the same verdict and run counts, for mechanisms that
+  draw from the ``rng`` they are given; a mechanism with ``reproducible = False`` (the OpenDP
+  adapters: OpenDP samples from OS randomness) cannot be replayed, and its report says so;
 * the verdict, certified bound, runs used, seed and time of every privacy test in the test's
   report: a section "ltheory privacy" (shown with a failure, or for passing tests with
   ``-rP``), ``user_properties`` (hence JUnit XML), and a summary table at the end of the run.
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import warnings
 import zlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -38,7 +46,7 @@ _SCALE = pytest.StashKey[tuple]()
 
 
 def parse_runs(value: str | None) -> tuple[str, float] | None:
-    """``"50000"`` → ("set", 50000); ``"10x"`` / ``"0.1x"`` → ("scale", 10.0)."""
+    """``"50000"`` / ``"1e5"`` → ("set", 50000.0); ``"10x"`` / ``"0.1x"`` → ("scale", 10.0)."""
     if value is None:
         return None
     v = str(value).strip().lower()
@@ -48,20 +56,21 @@ def parse_runs(value: str | None) -> tuple[str, float] | None:
             if not f > 0 or f != f or f == float("inf"):
                 raise ValueError
             return ("scale", f)
-        n = int(v.replace("_", ""))
-        if n < 2:
+        f = float(v.replace("_", ""))          # 50000, 1_000, 1e5, 2.5e6
+        if not f.is_integer() or f < 2:
             raise ValueError
-        return ("set", float(n))
-    except ValueError:
-        raise pytest.UsageError(f"--ltheory-runs expects a number of runs (e.g. 50000) or a "
-                                f"factor (e.g. 10x, 0.1x), got {value!r}") from None
+        return ("set", f)
+    except (ValueError, OverflowError):
+        raise pytest.UsageError(f"--ltheory-runs expects a whole number of runs (e.g. 50000, "
+                                f"1e5) or a factor (e.g. 10x, 0.1x), got {value!r}") from None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ltheory", "ltheory privacy tests")
     group.addoption("--ltheory-runs", default=None, metavar="N|Fx",
-                    help="budget of every ltheory privacy test: N runs, or a factor of each "
-                         "test's own max_runs (10x for a nightly job, 0.1x for a quick one)")
+                    help="budget of every ltheory privacy test: N runs (50000, 1e5), or a "
+                         "factor of the default and marker budgets (10x for a nightly job, "
+                         "0.1x for a quick one; max_runs= given in a call is not scaled)")
     group.addoption("--ltheory-seed", type=int, default=0, metavar="S",
                     help="base of the per-test seeds (default 0; the seeds are fixed per test)")
 
@@ -124,14 +133,18 @@ class _Runner:
         if self.kind == "search":
             floor *= 2                      # a few pairs: each tested at a smaller level
         if runs < floor:
-            notes.append(f"--ltheory-runs gave {runs} runs, raised to {floor}, the fewest that "
-                         "could refute the claim")
+            text = (f"--ltheory-runs gave {runs:,} runs, raised to {floor:,}, the fewest that "
+                    "could refute the claim")
+            notes.append(text)
+            warnings.warn(text, self.api.BudgetWarning, stacklevel=3)
             runs = floor
         return runs
 
     def __call__(self, *args: Any, **kwargs: Any) -> PrivacyTestReport | PrivacySearchReport:
+        __tracebackhide__ = True    # pytest shows the message and the test's line
         settings = _settings(self.node)
         params = {**settings, **kwargs}
+        own_budget = "max_runs" in kwargs     # the call's own max_runs: not scaled by Fx
         params.setdefault("max_runs", self.api.DEFAULT_MAX_RUNS)
         params.setdefault("false_alarm", 1e-6)
         if "seed" not in params:
@@ -143,8 +156,10 @@ class _Runner:
             bound = {}                      # a wrong call: the function itself says what
         eps, delta = bound.get("epsilon"), bound.get("delta", 0.0)
         notes: list[str] = []
-        params["max_runs"] = self._budget(params["max_runs"], eps, delta,
-                                          params["false_alarm"], notes)
+        scale = self.config.stash[_SCALE][0]
+        if not (own_budget and scale is not None and scale[0] == "scale"):
+            params["max_runs"] = self._budget(params["max_runs"], eps, delta,
+                                              params["false_alarm"], notes)
         try:
             rep = self.fn(*args, **params)
         except self.api.PrivacyViolation as v:
@@ -158,6 +173,8 @@ def _record(node: pytest.Item, rep: PrivacyTestReport | PrivacySearchReport,
             notes: list[str]) -> None:
     search = hasattr(rep, "pairs_tried")
     one = rep.worst if search else rep
+    # what the reader of the run's summary must know: runs that a seed cannot replay
+    notes = notes + [n for n in one.notes if "reproducible = False" in n]
     row = {"test": node.nodeid, "mechanism": one.mechanism, "verdict": rep.verdict,
            "epsilon": one.claimed_epsilon, "delta": one.claimed_delta,
            "false_alarm": rep.false_alarm,

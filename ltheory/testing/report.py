@@ -30,7 +30,10 @@ class PrivacyTestReport:
     crossed (equal to ``runs_used`` when it passed).  ``log10_e_value`` is the final evidence
     against the claim (the test rejects at ``log10(1/false_alarm)``; betting method).
     ``stats``: how many times an event was chosen, and on how many looks the betting test
-    bet nothing (its event had not beaten the claim on the selection runs).
+    bet nothing (its event had not beaten the claim on the selection runs).  ``counts``: on
+    the last (deciding) batch, the runs of each dataset whose output fell in the event, keyed
+    ``"d0"`` and ``"d1"``, and ``"n"`` the runs per dataset; ``observed_epsilon`` the point
+    estimate they give on a violation (``inf``: the event never occurred on one dataset).
     """
 
     mechanism: str
@@ -55,6 +58,9 @@ class PrivacyTestReport:
     seconds: float
     notes: tuple[str, ...] = ()
     stats: dict = field(default_factory=dict)
+    #: ln((p̂_a − δ)/p̂_b) on the deciding batch's counts (``inf`` when the event never occurred
+    #: on d_b: the observed ratio is unbounded); a point estimate, not a bound.
+    observed_epsilon: float | None = None
 
     @property
     def passed(self) -> bool:
@@ -83,14 +89,38 @@ class PrivacyTestReport:
         return (f"{self.mechanism}: passed ({claim}): no violation in {self.runs_used:,} runs"
                 f"{ev}, {self.seconds:.2f} s")
 
+    def counts_line(self) -> str:
+        """The deciding batch's counts, each named by its dataset."""
+        c = self.counts
+        if not c or "n" not in c:
+            return "  counts: none (no event was tested)"
+        per = ", ".join(f"M({d}) in E {c[d]:,} times" for d in ("d0", "d1") if d in c)
+        return f"  counts on the deciding batch ({c['n']:,} runs on each dataset): {per}"
+
+    def ratio_line(self) -> str | None:
+        """The observed ratio: "unbounded" when the event never occurred on one side."""
+        o = self.observed_epsilon
+        if o is None:
+            return None
+        if math.isinf(o):
+            never = " or ".join(d for d in ("d0", "d1") if self.counts.get(d) == 0)
+            return (f"  observed ratio: unbounded (E never occurred on {never}): no finite ε "
+                    f"explains these counts; more runs raise the certified bound")
+        return (f"  observed ε on these counts: {o:.4g} (a point estimate; the certified "
+                f"bound is the sound one)")
+
     def message(self) -> str:
         """The full text of a ``PrivacyViolation``."""
         lines = [self.summary(),
                  f"  pair: d0={_short(self.d0)}  d1={_short(self.d1)}",
-                 f"  event: {self.event}",
+                 f"  event E: {self.event}",
                  f"  violated: {self.direction}",
-                 f"  counts on the deciding batch: {self.counts}",
-                 f"  method: {self.method}; seed: {self.seed}; runs drawn: {self.runs_used:,}"]
+                 self.counts_line()]
+        ratio = self.ratio_line()
+        if ratio:
+            lines.append(ratio)
+        lines.append(f"  method: {self.method}; seed: {self.seed}; runs drawn: "
+                     f"{self.runs_used:,}")
         if self.exact_epsilon is not None and math.isfinite(self.exact_epsilon):
             lines.append(f"  exact ε at this pair (from output_distribution): "
                          f"{self.exact_epsilon:.4g}")
@@ -150,7 +180,7 @@ class PrivacySearchReport:
                 f"({self.runs_used:,} runs, {self.seconds:.2f} s)")
 
     def message(self) -> str:
-        return (f"{self.summary()}\n{self.worst.message()}")
+        return f"{self.summary()}\n{self.worst.message()}"
 
 
 class PrivacyViolation(AssertionError):

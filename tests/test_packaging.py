@@ -1,0 +1,63 @@
+"""Install extras, CI script and README front door (issue 32): what a new user's first
+commands depend on."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+META = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+EXTRAS = META["optional-dependencies"]
+
+
+def _names(reqs: list[str]) -> dict[str, str]:
+    return {re.match(r"[A-Za-z0-9_.-]+", r).group(0).lower(): r for r in reqs}
+
+
+def _self_extras(reqs: list[str]) -> set[str]:
+    out: set[str] = set()
+    for r in reqs:
+        m = re.fullmatch(r"ltheory\[([\w,]+)\]", r)
+        if m:
+            out |= set(m.group(1).split(","))
+    return out
+
+
+def test_strategies_and_plugin_need_no_extra() -> None:
+    assert "hypothesis" in _names(META["dependencies"])
+    assert "ltheory.testing.pytest_plugin" in (ROOT / "pyproject.toml").read_text("utf-8")
+
+
+def test_extras_are_named_for_what_they_enable_with_compatible_pins() -> None:
+    assert {"diffprivlib", "opendp", "dask", "docs", "test"} <= set(EXTRAS)
+    dpl = _names(EXTRAS["diffprivlib"])
+    assert "<1.8" in dpl["scikit-learn"]          # diffprivlib 0.6.6 fails to import with 1.8
+    assert "opendp" in _names(EXTRAS["opendp"])
+    assert "dask" in _names(EXTRAS["dask"])
+    assert {"mkdocs", "mkdocs-material", "mkdocstrings"} <= set(_names(EXTRAS["docs"]))
+    # the test extra gives CI (and the README's install command) every optional part
+    assert {"diffprivlib", "opendp", "dask", "docs", "learners"} <= _self_extras(EXTRAS["test"])
+    # the old names still install the same things
+    assert _self_extras(EXTRAS["thirdparty"]) == {"diffprivlib", "opendp"}
+    assert _self_extras(EXTRAS["distributed"]) == {"dask"}
+
+
+def test_ci_runs_in_its_own_virtual_environment_and_builds_the_docs() -> None:
+    lines = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text("utf-8").splitlines()
+             if ln.strip() and not ln.lstrip().startswith("#")]
+    venv = next(i for i, ln in enumerate(lines) if ln.startswith("python -m venv .ci-venv"))
+    activate = lines.index("source .ci-venv/bin/activate")
+    install = lines.index("pip install -e '.[test]' && ltheory demo")
+    assert venv < activate < install < lines.index("python -m pytest")
+    assert any(ln.startswith("mkdocs build --strict") for ln in lines)
+    assert ".ci-venv/" in (ROOT / ".gitignore").read_text("utf-8")
+
+
+def test_readme_is_a_front_door() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150
+    assert "DESIGN.md" not in text and "../" not in text
+    for link in re.findall(r"\]\(([^)]+)\)", text):
+        assert link.startswith("http") or (ROOT / link).is_file(), link
