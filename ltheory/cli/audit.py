@@ -15,11 +15,9 @@ mechanism's ``default_pair()`` or the case's neighbouring pair; ``--d0``/``--d1`
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import json
 import sys
-from collections.abc import Iterator
 from typing import Annotated, Any
 
 import typer
@@ -27,6 +25,7 @@ import typer
 from ltheory.cli.common import fail
 from ltheory.errors import InvalidInputError, LtheoryError
 from ltheory.privacy import mechanisms as mech
+from ltheory.progress import progress_bar
 from ltheory.validation import check_delta, check_epsilon, check_int
 
 MECHANISMS: dict[str, tuple[type, dict[str, Any]]] = {
@@ -172,6 +171,7 @@ def command(
                                           "partial)")] = 60.0,
     method: Annotated[str, typer.Option("--method", help="--worst-case: auto, exhaustive, "
                                         "anneal or pilot")] = "auto",
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
 ) -> None:
     """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
     try:
@@ -181,7 +181,7 @@ def command(
             _worst_case(m, a, b, eps, delta, is_learner, n, method, budget, runs, alpha, seed,
                         as_json)
         found, report, a, b = _audit(m, a, b, name, eps, delta, runs, seed, alpha, search,
-                                     tradeoff)
+                                     tradeoff, quiet)
         if plot:
             from ltheory.privacy.auditing.plot import plot_audit
             plot_audit(m, a, b, report, plot, seed=seed)
@@ -249,13 +249,13 @@ def _worst_case(m: Any, a: Any, b: Any, eps: float, delta: float, is_learner: bo
 
 
 def _audit(m: Any, a: Any, b: Any, name: str, eps: float, delta: float, runs: int, seed: int,
-           alpha: float, search: bool, tradeoff: bool) -> tuple[Any, Any, Any, Any]:
+           alpha: float, search: bool, tradeoff: bool, quiet: bool) -> tuple[Any, Any, Any, Any]:
     """The plain audit of (a, b), or with --search the planned search around a; a progress
-    bar on stderr from 10^6 runs."""
+    bar on stderr from 10^6 runs (not with --quiet, nor when stderr is not a terminal)."""
     from ltheory.privacy.auditing.core import audit
     from ltheory.privacy.auditing.search import audit_search
 
-    with _progress_bar(name, runs) as progress:
+    with progress_bar(f"auditing {name}", quiet=quiet or runs < 1_000_000) as progress:
         if search:
             found = audit_search(m, a, claimed_epsilon=eps, claimed_delta=delta,
                                  total_runs=runs, seed=seed, alpha=alpha, progress=progress,
@@ -264,21 +264,6 @@ def _audit(m: Any, a: Any, b: Any, name: str, eps: float, delta: float, runs: in
         report = audit(m, a, b, claimed_epsilon=eps, claimed_delta=delta, runs=runs,
                        seed=seed, alpha=alpha, progress=progress, tradeoff=tradeoff)
         return None, report, a, b
-
-
-@contextlib.contextmanager
-def _progress_bar(name: str, runs: int) -> Iterator[Any]:
-    """A rich progress bar on stderr (from 10^6 runs, when stderr is a terminal), yielding the
-    ``progress(done, total)`` callback or None."""
-    if runs < 1_000_000 or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(stderr=True), transient=True) as prog:
-        task = prog.add_task(f"auditing {name}", total=None)
-        yield lambda done, total: prog.update(task, completed=done, total=total)
 
 
 def _emit(report: Any, found: Any, as_json: bool) -> None:

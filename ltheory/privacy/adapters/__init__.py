@@ -3,8 +3,9 @@
 Each adapter is a mechanism in the sense of DESIGN.md ("Python API"): callable as
 ``mechanism(dataset, rng)``, with a vectorised ``sample(dataset, n, rng)`` and its library's privacy
 claim as data (``.claim = (ε, δ)``), so ``ltheory.privacy.audit`` can check the claim of code we did
-not write.  The libraries are the optional extra ``thirdparty``
-(``pip install ltheory[thirdparty]``):
+not write.  The libraries are the optional extras ``diffprivlib`` and ``opendp``
+(``pip install 'ltheory[diffprivlib]'``, which pins a compatible scikit-learn, and
+``pip install 'ltheory[opendp]'``):
 
 * ``ltheory.privacy.adapters.diffprivlib_mechanisms`` — IBM diffprivlib's ``Laplace``,
   ``Geometric``, ``Gaussian``, ``Exponential`` and ``Snapping`` mechanisms;

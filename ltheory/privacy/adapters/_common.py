@@ -35,8 +35,9 @@ def require(module: str) -> ModuleType:
             return importlib.import_module(module)
     except ImportError:
         top = module.split(".")[0]
+        extra = {"sklearn": "diffprivlib"}.get(top, top)
         raise InvalidInputError(f"{top} is not installed; install the optional extra: "
-                                "pip install 'ltheory[thirdparty]'") from None
+                                f"pip install 'ltheory[{extra}]'") from None
 
 
 def random_state_from(rng: np.random.Generator) -> np.random.RandomState:

@@ -1,4 +1,4 @@
-"""IBM diffprivlib mechanisms as auditable mechanisms (optional extra ``thirdparty``).
+"""IBM diffprivlib mechanisms as auditable mechanisms (optional extra ``diffprivlib``).
 
 What is audited: the library's own ``randomise`` — nothing is re-implemented — called once per run
 on the query answer the auditor passes as the dataset (relation ``query_answers``: neighbouring

@@ -1,4 +1,4 @@
-"""diffprivlib's private models as auditable mechanisms (optional extra ``thirdparty``).
+"""diffprivlib's private models as auditable mechanisms (optional extra ``diffprivlib``).
 
 What is audited: one private fit of ``diffprivlib.models.GaussianNB``, ``LogisticRegression`` or
 ``DecisionTreeClassifier`` per run, on a labelled dataset given as a tuple of ``(x, y)`` records

@@ -1,4 +1,4 @@
-"""OpenDP measurements as auditable mechanisms (optional extra ``thirdparty``; opendp ≥ 0.12).
+"""OpenDP measurements as auditable mechanisms (optional extra ``opendp``; opendp ≥ 0.12).
 
 What is audited: the library's measurement itself, built with ``opendp.prelude`` after
 ``dp.enable_features("contrib")``.  Where OpenDP allows it, ``sample(dataset, n, rng)`` is one call

@@ -4,7 +4,7 @@
 (or the same names as keyword options, ``audit(..., events=2)``), so the three entry points
 share one set of settings and one set of defaults.  The defaults are the settings measured best
 on DP-Sniper's suite of 20 mechanisms (Bichsel et al. 2021; ``benchmarks/bench_dpsniper_suite.py``
-and ``docs/auditing.md``): a user who changes nothing gets the auditor's best path.
+and ``docs/reference/auditor.md``): a user who changes nothing gets the auditor's best path.
 
 Every value is checked when the config is built, and combinations that cannot work together are
 refused there (``certify="poisson"`` with a claimed δ > 0 is refused by :meth:`for_claim`, the

@@ -21,7 +21,7 @@ dataset on the first pair:
 * :class:`AuditPilot` — anything else, and the fallback of a pair a plug-in kind cannot count: a
   short audit, ranked by its certified event's projection to the final runs.
 
-Why these kinds, and what each gained on DP-Sniper's suite: ``docs/auditing.md``.
+Why these kinds, and what each gained on DP-Sniper's suite: ``docs/reference/auditor.md``.
 """
 
 from __future__ import annotations
