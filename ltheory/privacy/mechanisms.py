@@ -159,7 +159,9 @@ class Mechanism:
         return f"{type(self).__name__}(epsilon={self.epsilon})"
 
 
-def _answers(dataset: Dataset) -> np.ndarray:
+def answer_vector(dataset: Dataset) -> np.ndarray:
+    """A dataset of query answers as a non-empty float vector of finite numbers (clear error
+    otherwise)."""
     try:
         q = np.asarray(dataset, dtype=float).ravel()
     except (TypeError, ValueError):
@@ -393,11 +395,11 @@ class ReportNoisyMax(Mechanism):
         return rng.exponential(self.scale, size=shape)
 
     def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        q = _answers(dataset)
+        q = answer_vector(dataset)
         return np.argmax(q[None, :] + self._noise((n, q.size), rng), axis=1).astype(np.int64)
 
     def output_distribution(self, dataset: Dataset) -> dict[Hashable, float]:
-        q = _answers(dataset)
+        q = answer_vector(dataset)
         if q.size > 16:
             raise NotImplementedError("exact distribution only for at most 16 queries")
         b = self.scale
@@ -448,7 +450,7 @@ class NoisyMaxWithValue(ReportNoisyMax):
         self.true_epsilon = self.k * self.epsilon / 2
 
     def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        q = _answers(dataset)
+        q = answer_vector(dataset)
         v = q[None, :] + self._noise((n, q.size), rng)
         i = np.argmax(v, axis=1)
         return np.column_stack([i.astype(float), v[np.arange(n), i]])
@@ -519,7 +521,7 @@ class SparseVector(Mechanism):
         return d / e1, d / e1, d / e2, False
 
     def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        q = _answers(dataset)
+        q = answer_vector(dataset)
         k = q.size
         rs, rs2, ns, cutoff = self._scales()
         rho = rng.laplace(0.0, rs, size=n)
@@ -548,7 +550,7 @@ class SparseVector(Mechanism):
         for one scalar quadrature per pattern, with the same values to 10^-15 relative."""
         if self.variant in (2, 3):
             raise NotImplementedError("exact distribution only for SVT variants 1, 4, 5, 6")
-        q = _answers(dataset)
+        q = answer_vector(dataset)
         k = q.size
         if k > 10:
             raise NotImplementedError("exact distribution only for at most 10 queries")

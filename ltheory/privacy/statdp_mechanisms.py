@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.mechanisms import Mechanism, ReportNoisyMax, _answers
+from ltheory.privacy.mechanisms import Mechanism, ReportNoisyMax, answer_vector
 from ltheory.validation import check_epsilon
 
 __all__ = [
@@ -61,7 +61,7 @@ class NoisyHist(Mechanism):
         self.true_epsilon = self.sensitivity / self.scale
 
     def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-        q = _answers(dataset)
+        q = answer_vector(dataset)
         out = q[None, :] + rng.laplace(0.0, self.scale, size=(n, q.size))
         return out[:, 0] if q.size == 1 else out
 
@@ -94,7 +94,7 @@ class TruncatedGeometric(Mechanism):
         return (0.0,), (1.0,)
 
     def _count(self, dataset: Any) -> int:
-        q = _answers(dataset)
+        q = answer_vector(dataset)
         c = float(q[0])
         if q.size != 1 or c != round(c) or not 0 <= c <= self.n:
             raise InvalidInputError(f"the truncated geometric mechanism takes one count in "
@@ -146,7 +146,7 @@ class NoisyMaxValue(ReportNoisyMax):
         self.true_epsilon = k * self.epsilon / 2 if noise == "laplace" else math.inf
 
     def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-        q = _answers(dataset)
+        q = answer_vector(dataset)
         return np.max(q[None, :] + self._noise((n, q.size), rng), axis=1)
 
     def output_distribution(self, dataset: Any) -> dict[Hashable, float]:
@@ -175,7 +175,7 @@ class NumericalSVT(Mechanism):
         self.true_epsilon = self.epsilon
 
     def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-        q = _answers(dataset)
+        q = answer_vector(dataset)
         k, e, d = q.size, self.epsilon, self.sensitivity
         rho = rng.laplace(0.0, 3 * d / e, size=n)
         nu = rng.laplace(0.0, 6 * self.c * d / e, size=(n, k))
@@ -208,7 +208,7 @@ class PrefixSum(Mechanism):
         self.true_epsilon = k * self.epsilon
 
     def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-        q = _answers(dataset)
+        q = answer_vector(dataset)
         return np.cumsum(q[None, :] + rng.laplace(0.0, self.sensitivity / self.epsilon,
                                                   size=(n, q.size)), axis=1)
 
@@ -274,7 +274,7 @@ class Rappor(Mechanism):
         return (1.0,), (0.0,)
 
     def _value(self, dataset: Any) -> int:
-        q = _answers(dataset)
+        q = answer_vector(dataset)
         if q.size != 1 or q[0] != round(q[0]):
             raise InvalidInputError(f"RAPPOR takes one integer value, got {dataset!r}")
         return int(q[0])

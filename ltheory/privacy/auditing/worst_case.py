@@ -77,6 +77,11 @@ __all__ = ["WorstCaseConfig", "WorstCaseReport", "audit_worst_case"]
 METHODS = ("auto", "exhaustive", "anneal", "pilot")
 MAX_CACHE = 200_000          # output distributions kept (cleared beyond)
 PILOT_ALPHA = 0.5            # the pilots' level: a ranking score, not a reported bound
+#: The pilot audits' settings, applied to the caller's ``AuditConfig``: one event certified by
+#: two Clopper–Pearson bounds on the full event families (the pilots' measured ranking, issue 14
+#: part 1; ``benchmarks/results/learners_worst_case.json``), no curve, no progress callback.
+PILOT_SETTINGS = {"events": 1, "certify": "binomial", "lean_events": False, "tradeoff": False,
+                  "progress": None}
 
 
 @dataclass(frozen=True)
@@ -696,7 +701,7 @@ def _search(space: _Space, target: Any, wc: WorstCaseConfig, cfg: AuditConfig, b
         say(f"{target.name}: pilot search ({wc.pilot_runs} runs per pilot)")
         evaluations = _pilot_search(space, track, rng, np.random.default_rng(pilot_ss), first,
                                     eps, delta, wc.pilot_runs, wc.pilot_pool, wc.pilot_rounds,
-                                    cfg)
+                                    cfg.replace(**PILOT_SETTINGS))
         found = _Found(track, None, "pilot", False, evaluations, None, notes)
     else:
         total = space.pairs_total()
