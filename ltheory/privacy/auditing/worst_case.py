@@ -319,6 +319,7 @@ class _Tracker:
         self.value: tuple[float, float] = (-math.inf, -math.inf)
         self.history: list[tuple[int, float, float]] = []
         self.cut = False
+        self.steps: list[float] = []          # seconds of each pilot audit (pilot mode)
 
     def offer(self, state: tuple[tuple, int, int], value: tuple[float, float], evals: int
               ) -> None:
@@ -331,7 +332,12 @@ class _Tracker:
         return time.perf_counter() - self.t0
 
     def out_of_budget(self, evals: int) -> bool:
-        if self.elapsed() > self.budget or (self.max_ev is not None and evals >= self.max_ev):
+        """Whether the budget is spent, or would be by the next step (a pilot's mean duration
+        so far: a pilot audit of a slow learner takes seconds, so none starts that is expected
+        to end past the budget)."""
+        step = sum(self.steps) / len(self.steps) if self.steps else 0.0
+        if self.elapsed() + step > self.budget or (self.max_ev is not None
+                                                   and evals >= self.max_ev):
             self.cut = True
         return self.cut
 
@@ -417,6 +423,7 @@ def _pilot_search(space: _Space, track: _Tracker, rng: np.random.Generator, pilo
         if state in done or state[2] == -2 or not space.valid(*state):
             return
         D, i, r = state
+        t0 = time.perf_counter()
         try:
             rep = audit_at(space.learner, space.data(D), space.data(space.other(D, i, r)),
                            eps, delta, pilot_runs, int(pilot_seeds.integers(2**62)),
@@ -426,6 +433,8 @@ def _pilot_search(space: _Space, track: _Tracker, rng: np.random.Generator, pilo
         except InvalidInputError:
             done[state] = (-math.inf, 0.0)
             return
+        finally:
+            track.steps.append(time.perf_counter() - t0)
         pe = rep.epsilon_point_estimate
         val = (float(rep.epsilon_lower_bound), float(pe) if math.isfinite(pe) else 0.0)
         done[state] = val
@@ -444,6 +453,8 @@ def _pilot_search(space: _Space, track: _Tracker, rng: np.random.Generator, pilo
                         key=lambda s: done[s], reverse=True)[:3]
         if not ranked:
             for _ in range(9):
+                if track.out_of_budget(len(done)):
+                    return len(done)
                 pilot(space.random_pair(rng))
             continue
         before = len(done)
