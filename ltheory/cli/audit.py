@@ -121,11 +121,36 @@ def _tuples(v: Any) -> Any:
     return tuple(_tuples(x) for x in v) if isinstance(v, list) else v
 
 
+#: Longest --d0/--d1 text and longest integer literal in it (digits) the command line decodes.
+MAX_DATASET_CHARS = 1 << 20
+MAX_INT_DIGITS = 30
+
+
+def _int_literal(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise InvalidInputError(f"an integer of {len(text.lstrip('-'))} digits (at most "
+                                f"{MAX_INT_DIGITS} are accepted)")
+    return int(text)
+
+
+def _no_constant(text: str) -> Any:
+    raise InvalidInputError(f"{text} is not a number a dataset can hold")
+
+
 def _dataset(raw: str, which: str) -> Any:
+    """--d0/--d1: a JSON dataset, bounded before and while decoding (size, nesting, integer
+    digits, no NaN/Infinity)."""
+    if len(raw) > MAX_DATASET_CHARS:
+        raise InvalidInputError(f"--{which} is {len(raw)} characters; at most "
+                                f"{MAX_DATASET_CHARS} are accepted")
     try:
-        return _tuples(json.loads(raw))
+        return _tuples(json.loads(raw, parse_int=_int_literal, parse_constant=_no_constant))
     except json.JSONDecodeError as exc:
         raise InvalidInputError(f"--{which} is not valid JSON ({exc.msg})") from None
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"--{which}: {exc}") from None
+    except RecursionError:
+        raise InvalidInputError(f"--{which} nests arrays too deeply to be a dataset") from None
 
 
 NAME = "audit"

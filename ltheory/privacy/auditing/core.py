@@ -277,9 +277,11 @@ def _split(runs: int, eps: float | None, delta: float, alpha: float, cfg: AuditC
     if not top > floor:
         need = min_runs(max(floor, 1e-9), delta, alpha, cfg.selection_fraction, cfg.events)
         what = (f"certify epsilon > {eps:g}" if eps is not None else "certify any bound")
+        fix = (f"need at least {need} runs" if need <= MAX_RUNS else
+               f"no audit of at most {MAX_RUNS:.0e} runs can (a claim this large cannot be "
+               "refuted by sampling)")
         raise TooFewRunsError(f"runs={runs} is too few: even a perfectly separating event could "
-                              f"not {what} at alpha={alpha:g}; need at least {need} runs",
-                              need)
+                              f"not {what} at alpha={alpha:g}; {fix}", need)
     n_c0 = n_c1 = n_cert
     if cfg.certify != "binomial":   # Poisson numbers of certification runs (a fifth stream)
         pr = np.random.default_rng(ss.spawn(1)[0])
