@@ -37,6 +37,7 @@ from typing import Any
 
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
+from ltheory.dims.reduce import on_distinct_columns
 from ltheory.dims.result import DimensionResult
 from ltheory.errors import InvalidInputError
 
@@ -217,6 +218,7 @@ class _Solver:
         return None if d < 0 else self.tree(self.full, d)
 
 
+@on_distinct_columns
 def littlestone_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
     """The Littlestone dimension of a finite class, with a shattered mistake tree as witness.
 
