@@ -63,7 +63,7 @@ def test_merge_keeps_rows_in_order_and_first_labels() -> None:
     assert distinct_columns(np.zeros((0, 5), dtype=np.uint8)).tolist() == [0]
 
 
-@pytest.mark.parametrize("n", [10**3, 10**4, 10**5, 10**6])
+@pytest.mark.parametrize("n", [10**3, 10**4, 10**5, pytest.param(10**6, marks=pytest.mark.slow)])
 def test_two_hypotheses_on_many_points_are_exact_and_fast(n: int) -> None:
     """Issue target: classes with up to 10^6 points and few hypotheses, exact in under 5 s."""
     rng = np.random.default_rng(n)
