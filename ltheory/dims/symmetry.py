@@ -42,7 +42,7 @@ import numpy as np
 import pynauty
 
 from ltheory.core.hypothesis_class import HypothesisClass
-from ltheory.errors import LtheoryError
+from ltheory.errors import SymmetryUnavailable
 
 __all__ = ["ClassSymmetry", "PointSymmetry", "SetSystem", "SymmetryUnavailable",
            "canonical_form", "class_symmetry", "first_point_choices", "incidence_graph",
@@ -63,11 +63,6 @@ NAUTY_MAX_INPROCESS_VERTICES = 8192
 #: Worst-case seconds per vertex^3, measured on the highly symmetric graphs (symmetric groups:
 #: the incidence graph of points n=N, 2N vertices: N=512 0.34 s, 1,024 3.3 s, 2,048 27 s).
 NAUTY_SECONDS_PER_CUBED_VERTEX = 3.5e-9
-
-
-class SymmetryUnavailable(LtheoryError):
-    """nauty was not run (or did not finish) on a graph within the budget; callers fall back to
-    the search without symmetry, which is always sound."""
 
 
 def _child(conn: Any, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:  # pragma: no cover
