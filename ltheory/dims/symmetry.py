@@ -60,9 +60,10 @@ NAUTY_SMALL_VERTICES = 256
 #: signal 11 before wide classes were merged).
 NAUTY_MAX_INPROCESS_VERTICES = 8192
 
-#: Worst-case seconds per vertex^3, measured on the highly symmetric graphs (symmetric groups:
-#: the incidence graph of points n=N, 2N vertices: N=512 0.34 s, 1,024 3.3 s, 2,048 27 s).
-NAUTY_SECONDS_PER_CUBED_VERTEX = 3.5e-9
+#: Worst-case seconds per vertex^3, measured on highly symmetric graphs (symmetric groups: the
+#: incidence graph of points n=N has V = 2N vertices; V = 1,024: 0.34 s, 2,048: 3.3 s, 4,096:
+#: 27 s, i.e. ~3.9e-10 V^3); asymmetric graphs of the same size take far less.
+NAUTY_SECONDS_PER_CUBED_VERTEX = 4e-10
 
 
 def _child(conn: Any, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:  # pragma: no cover
