@@ -23,6 +23,11 @@ class BudgetExceededError(LtheoryError):
     """A computation ran out of its time or size budget before it could prove anything useful."""
 
 
+class SymmetryUnavailable(LtheoryError):
+    """A symmetry step (a nauty call) could not run within its budget, or failed on a graph too
+    large for it; the exact engines catch it and search without symmetry (always sound)."""
+
+
 class CertificateError(LtheoryError):
     """A witness does not certify the claimed value; the message says which check failed."""
 

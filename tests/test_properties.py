@@ -418,9 +418,14 @@ class _CountdownBudget:
     """A stand-in for ltheory.dims.budget.Budget that expires after a fixed number of checks, so
     that budget exhaustion is deterministic (the real one reads the wall clock)."""
 
+    deadline = None  # no wall-clock deadline: nauty calls are not cut short
+
     def __init__(self, seconds: float | None, checks: int) -> None:
         self.seconds = seconds
         self.left = checks
+
+    def remaining(self) -> float | None:
+        return None if self.seconds is None else float(self.seconds)
 
     def expired(self) -> bool:
         if self.seconds is None:

@@ -184,6 +184,9 @@ def from_spec(spec: str | Path) -> HypothesisClass:
     name, params = parse_spec(s)
     if name not in _registry():
         if "/" in s or "\\" in s or s.endswith(".json"):
+            if len(s) < 4096 and Path(s).exists():
+                raise InvalidInputError(f"{s!r} is not a regular file (a class file is a JSON "
+                                        "file in the ltheory.class/1 format)")
             raise InvalidInputError(f"class file {s!r} does not exist")
         raise UnknownFamilyError(f"{name!r} is neither a catalog family nor a class file; "
                                  f"families: {', '.join(families())}")

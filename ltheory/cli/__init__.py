@@ -17,6 +17,7 @@ audit found a violation, 2 bad input (one line on stderr naming the fault).
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
@@ -59,7 +60,31 @@ def main() -> None:
     except MemoryError:
         print("error: out of memory; lower the sizes or runs, or give a --budget", file=sys.stderr)
         sys.exit(2)
+    except OSError as exc:  # the output could not be written (a full device, a closed pipe)
+        _output_failed(exc)
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        _output_failed(exc)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _output_failed(exc: OSError) -> None:
+    """Exit with one line on stderr when stdout cannot be written (``> /dev/full``), quietly
+    when the reader went away (``| head``), never with a traceback; stdout is pointed at
+    /dev/null first so that the interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
+    if isinstance(exc, BrokenPipeError):
+        sys.exit(1)
+    try:
+        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+    except OSError:  # pragma: no cover - stderr gone as well
+        pass
+    sys.exit(2)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.errors import ClassFileError, InvalidInputError
 
@@ -84,21 +86,110 @@ def class_to_json(H: HypothesisClass, name: str | None = None) -> dict[str, Any]
     return doc
 
 
-def load_class(path: str | os.PathLike[str]) -> HypothesisClass:
-    """Load a class file; raises ClassFileError (with the line at fault for bad JSON)."""
-    p = Path(path)
+#: Largest class file read (bytes), checked before reading: 10^4 hypotheses on 10^4 points
+#: take ~100 MB.
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+#: Deepest nesting of JSON arrays/objects accepted (a class file needs 2; ``meta`` may nest a
+#: little more), checked before decoding: deeper documents made the decoder raise RecursionError.
+MAX_DEPTH = 64
+
+#: Longest integer literal accepted (digits); longer ones are refused before conversion (Python
+#: refuses beyond 4,300 digits with a ValueError, and a domain size needs far fewer).
+MAX_INT_DIGITS = 30
+
+
+def _as_path(path: Any, what: str) -> Path:
+    if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+        raise ClassFileError(f"{what} needs a file path (a string or os.PathLike), got "
+                             f"{type(path).__name__} {path!r}"[:200])
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise ClassFileError(f"{p}: no such class file") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ClassFileError(f"{p}: cannot read class file ({exc})") from exc
+        p = Path(path)
+    except (TypeError, ValueError) as exc:
+        raise ClassFileError(f"{what}: not a usable path {path!r} ({exc})"[:200]) from None
+    if not str(p) or "\x00" in str(p):
+        raise ClassFileError(f"{what}: not a usable path {str(path)!r}"[:200])
+    return p
+
+
+def json_depth(data: bytes) -> int:
+    """The deepest nesting of arrays and objects in a JSON text, brackets inside strings not
+    counted; linear and vectorised (numpy), so it can run before the decoder."""
+    clean = data.replace(b"\\\\", b"").replace(b'\\"', b"")  # escaped backslashes, quotes
+    a = np.frombuffer(clean, dtype=np.uint8)
+    if not len(a):
+        return 0
+    in_string = (np.cumsum(a == ord('"')) % 2).astype(bool)
+    step = np.zeros(len(a), dtype=np.int64)
+    step[(a == ord("[")) | (a == ord("{"))] = 1
+    step[(a == ord("]")) | (a == ord("}"))] = -1
+    step[in_string] = 0
+    return int(np.cumsum(step).max(initial=0))
+
+
+class _TooLong(Exception):
+    pass
+
+
+def _parse_int(s: str) -> int:
+    if len(s.lstrip("-")) > MAX_INT_DIGITS:
+        raise _TooLong(s)
+    return int(s)
+
+
+def _refuse_constant(s: str) -> Any:
+    raise json.JSONDecodeError(f"{s} is not JSON", s, 0)
+
+
+def parse_class_text(data: bytes, source: str = "class file") -> HypothesisClass:
+    """Decode and validate the bytes of a class file, bounded before decoding: nesting depth
+    (:data:`MAX_DEPTH`), integer literals (:data:`MAX_INT_DIGITS`); NaN and Infinity refused."""
+    depth = json_depth(data)
+    if depth > MAX_DEPTH:
+        raise ClassFileError(f"{source}: JSON nested {depth} levels deep; at most {MAX_DEPTH} "
+                             "are accepted (a class file needs 2)")
     try:
-        doc = json.loads(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ClassFileError(f"{source}: cannot read class file: not UTF-8 text ({exc.reason} at "
+                             f"byte {exc.start})"
+                             ) from None
+    try:
+        doc = json.loads(text, parse_int=_parse_int, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
-        raise ClassFileError(f"{p}: invalid JSON at line {exc.lineno}, column {exc.colno}: "
-                             f"{exc.msg}") from exc
-    H = class_from_json(doc, source=str(p))
+        raise ClassFileError(f"{source}: invalid JSON at line {exc.lineno}, column {exc.colno}: "
+                             f"{exc.msg}") from None
+    except _TooLong as exc:
+        raise ClassFileError(f"{source}: an integer of {len(str(exc))} digits; at most "
+                             f"{MAX_INT_DIGITS} are accepted") from None
+    except RecursionError:  # pragma: no cover - the depth check comes first
+        raise ClassFileError(f"{source}: JSON nested too deeply") from None
+    return class_from_json(doc, source=source)
+
+
+def load_class(path: str | os.PathLike[str]) -> HypothesisClass:
+    """Load a class file; raises ClassFileError (with the line at fault for bad JSON).
+
+    The file's size (:data:`MAX_FILE_BYTES`) is checked before it is read, its nesting depth and
+    integer literals before it is decoded (:func:`parse_class_text`)."""
+    p = _as_path(path, "load_class")
+    try:
+        size = p.stat().st_size
+        if p.is_dir():
+            raise ClassFileError(f"{p}: cannot read class file: it is a directory")
+        if size > MAX_FILE_BYTES:
+            raise ClassFileError(f"{p}: {size:,} bytes; class files of at most "
+                                 f"{MAX_FILE_BYTES:,} bytes are read")
+        with p.open("rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)  # a special file may report size 0
+    except FileNotFoundError:
+        raise ClassFileError(f"{p}: no such class file") from None
+    except OSError as exc:
+        raise ClassFileError(f"{p}: cannot read class file ({exc.strerror or exc})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ClassFileError(f"{p}: more than {MAX_FILE_BYTES:,} bytes; larger class files are "
+                             "not read")
+    H = parse_class_text(data, str(p))
     return H if H.name else H.with_name(p.stem)
 
 
@@ -109,6 +200,10 @@ def save_class(H: HypothesisClass, path: str | os.PathLike[str], name: str | Non
     """
     if not isinstance(H, HypothesisClass):
         raise InvalidInputError(f"save_class needs a HypothesisClass, got {type(H).__name__}")
+    if name is not None and not isinstance(name, str):
+        raise InvalidInputError(f"save_class: name must be a string or None, got "
+                                f"{type(name).__name__}")
+    path = _as_path(path, "save_class")
     if len(H) == 0:
         raise ClassFileError(f"{path}: cannot save an empty class; the ltheory.class/1 format "
                              "needs at least one hypothesis")
@@ -124,4 +219,8 @@ def save_class(H: HypothesisClass, path: str | os.PathLike[str], name: str | Non
     if hyps:
         lines.append("  ]")
     lines.append("}")
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    try:
+        Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise ClassFileError(f"{path}: cannot write class file ({exc.strerror or exc})"
+                             ) from None

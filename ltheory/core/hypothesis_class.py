@@ -27,7 +27,11 @@ def _normalise_domain(domain: Sequence[Any] | int, n: int | None) -> tuple[Label
     if isinstance(domain, (int, np.integer)):
         if domain < 0:
             raise InvalidInputError(f"domain size must be non-negative, got {domain}")
-        labels = tuple(str(i) for i in range(int(domain)))
+        labels = tuple(map(str, range(int(domain))))
+        if n is not None and len(labels) != n:
+            raise InvalidInputError(
+                f"domain has {len(labels)} points but hypotheses have length {n}")
+        return labels  # distinct by construction
     else:
         try:
             labels = tuple(str(x) for x in domain)
@@ -54,7 +58,7 @@ class HypothesisClass:
 
     def __init__(self, matrix: np.ndarray, domain: Sequence[Any] | int | None = None,
                  *, name: str | None = None, _trusted: bool = False) -> None:
-        mat = np.asarray(matrix)
+        mat = np.asarray(matrix) if _trusted else _as_array(matrix)
         if not _trusted:
             if mat.ndim == 1 and mat.size == 0:
                 mat = mat.reshape(0, 0 if domain is None else _domain_len(domain))
@@ -70,8 +74,11 @@ class HypothesisClass:
         self._n = n
         packed = np.packbits(mat, axis=1, bitorder="little") if n else np.zeros(
             (mat.shape[0], 0), dtype=np.uint8)
-        if packed.shape[0] > 1:
-            _, first = np.unique(packed, axis=0, return_index=True)
+        if packed.shape[0] > 1 and packed.shape[1]:
+            # rows compared as byte strings: one sort (np.unique(axis=0) sorts column by column,
+            # 1 s for two rows of 10^6 points)
+            keys = np.ascontiguousarray(packed).view(f"V{packed.shape[1]}").ravel()
+            _, first = np.unique(keys, return_index=True)
             if len(first) != packed.shape[0]:
                 keep = np.sort(first)
                 packed = packed[keep]
@@ -123,7 +130,7 @@ class HypothesisClass:
     def from_matrix(cls, matrix: Any, domain: Sequence[Any] | int | None = None,
                     *, name: str | None = None) -> HypothesisClass:
         """Build a class from a 0/1 (or boolean) matrix, one row per hypothesis."""
-        mat = np.asarray(matrix)
+        mat = _as_array(matrix)
         if mat.dtype == bool:
             mat = mat.astype(np.uint8)
         return cls(mat, domain, name=name)
@@ -320,6 +327,23 @@ class HypothesisClass:
 
     def with_name(self, name: str | None) -> HypothesisClass:
         return HypothesisClass(self.matrix, self._domain, name=name, _trusted=True)
+
+
+def _as_array(matrix: Any) -> np.ndarray:
+    """``matrix`` as a numeric numpy array, or InvalidInputError: ragged rows, strings, objects
+    and complex numbers are refused here, so no numpy exception reaches the caller."""
+    if isinstance(matrix, (str, bytes)):
+        raise InvalidInputError("a hypothesis matrix must be a 2-D array of 0/1 numbers, got a "
+                                "string; use HypothesisClass.from_strings for bit strings")
+    try:
+        mat = np.asarray(matrix)
+    except (ValueError, TypeError) as exc:  # ragged nesting, unconvertible objects
+        raise InvalidInputError(f"a hypothesis matrix must be a 2-D array of 0/1 numbers with "
+                                f"rows of equal length ({exc})") from None
+    if mat.dtype.kind not in "biuf" and mat.size:
+        raise InvalidInputError(f"a hypothesis matrix must hold 0/1 numbers, got values of type "
+                                f"{mat.dtype} (for bit strings use HypothesisClass.from_strings)")
+    return mat
 
 
 def _domain_len(domain: Sequence[Any] | int) -> int:

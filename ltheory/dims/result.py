@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ltheory.jsonable import to_jsonable
+
 
 @dataclass(frozen=True)
 class DimensionResult:
@@ -64,7 +66,7 @@ class DimensionResult:
             "upper": self.upper,
             "witness": self.witness_json(),
             "seconds": round(self.seconds, 6),
-            "stats": dict(self.stats),
+            "stats": to_jsonable(dict(self.stats)),  # inf group orders -> "inf", numpy -> int
         }
 
     def __str__(self) -> str:

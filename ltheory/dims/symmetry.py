@@ -32,6 +32,9 @@ threshold search keeps canonical forms away from the root and its children.
 from __future__ import annotations
 
 import math
+import multiprocessing
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,9 +42,81 @@ import numpy as np
 import pynauty
 
 from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.errors import SymmetryUnavailable
 
-__all__ = ["ClassSymmetry", "PointSymmetry", "SetSystem", "canonical_form", "class_symmetry",
-           "first_point_choices", "incidence_graph", "pair_orbits", "point_symmetry"]
+__all__ = ["ClassSymmetry", "PointSymmetry", "SetSystem", "SymmetryUnavailable",
+           "canonical_form", "class_symmetry", "first_point_choices", "incidence_graph",
+           "pair_orbits", "point_symmetry", "run_nauty"]
+
+# ------------------------------------------------------------------------------ guarded calls
+#: Graphs up to this many vertices go to nauty in-process whatever the budget (the worst case
+#: measured, the symmetric group of an empty graph on 256 points, takes ~0.05 s).
+NAUTY_SMALL_VERTICES = 256
+
+#: Larger graphs go to nauty in-process only up to this many vertices (conjunctions n=8's
+#: incidence graph, 6,817 vertices, ~4 s) and when the worst-case estimate fits the budget;
+#: otherwise in a forked child, killed at the deadline, so that neither a long call nor a crash
+#: of nauty on a huge graph reaches the caller (issue 30: `dims 'random m=2 n=10000'` died with
+#: signal 11 before wide classes were merged).
+NAUTY_MAX_INPROCESS_VERTICES = 8192
+
+#: Worst-case seconds per vertex^3, measured on highly symmetric graphs (symmetric groups: the
+#: incidence graph of points n=N has V = 2N vertices; V = 1,024: 0.34 s, 2,048: 3.3 s, 4,096:
+#: 27 s, i.e. ~3.9e-10 V^3); asymmetric graphs of the same size take far less.
+NAUTY_SECONDS_PER_CUBED_VERTEX = 4e-10
+
+
+def _child(conn: Any, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:  # pragma: no cover
+    import faulthandler
+
+    faulthandler.disable()  # a crash here is reported by the parent, as one line
+    try:
+        conn.send(("ok", fn(*args)))
+    except BaseException as exc:  # report any failure to the parent, never hang it
+        conn.send(("error", repr(exc)))
+    finally:
+        conn.close()
+
+
+def run_nauty(fn: Callable[..., Any], graph: pynauty.Graph, vertices: int,
+              deadline: float | None = None) -> Any:
+    """``fn(graph)`` (``pynauty.autgrp`` or ``pynauty.canon_label``) within the deadline (an
+    absolute ``time.perf_counter()`` value, or None), or :class:`SymmetryUnavailable`.
+
+    Small graphs run in-process; so do larger ones whose worst-case estimate
+    (:data:`NAUTY_SECONDS_PER_CUBED_VERTEX`) fits the time left.  Any other graph runs in a
+    forked child process that is killed at the deadline: a nauty call cannot be interrupted,
+    and a crash there must not take the caller down."""
+    left = None if deadline is None else deadline - time.perf_counter()
+    if left is not None and left <= 0:
+        raise SymmetryUnavailable("no time left for nauty")
+    if vertices <= NAUTY_SMALL_VERTICES:
+        return fn(graph)
+    est = NAUTY_SECONDS_PER_CUBED_VERTEX * float(vertices) ** 3
+    if vertices <= NAUTY_MAX_INPROCESS_VERTICES and (left is None or est <= left):
+        return fn(graph)
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(send, fn, (graph,)), daemon=True)
+    proc.start()
+    send.close()
+    try:
+        if not recv.poll(left):
+            raise SymmetryUnavailable(f"nauty did not finish within {left:.2f} s "
+                                      f"({vertices} vertices)")
+        try:
+            status, value = recv.recv()
+        except EOFError:  # the child died (a signal) before answering
+            raise SymmetryUnavailable(f"nauty failed on a graph of {vertices} vertices") from None
+        if status != "ok":
+            raise SymmetryUnavailable(f"nauty failed on a graph of {vertices} vertices: {value}")
+        return value
+    finally:
+        recv.close()
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+
 
 
 def ints_to_matrix(sets: list[int], width: int) -> np.ndarray:
@@ -106,25 +181,27 @@ class SetSystem:
             self._graph = incidence_graph(self.matrix)
         return self._graph
 
-    def canonical(self) -> frozenset[int]:
+    def canonical(self, deadline: float | None = None) -> frozenset[int]:
         """The canonical form: the sets relabelled by nauty's canonical order of the points
         (point ``points[lab[i]]`` becomes bit i).  Equal for two set systems iff they are
-        isomorphic."""
+        isomorphic.  Past the ``deadline`` (:func:`run_nauty`): SymmetryUnavailable."""
         p = len(self.points)
         if not self.sets:
             return frozenset()
-        order = np.asarray(pynauty.canon_label(self.graph())[:p])
+        labels = run_nauty(pynauty.canon_label, self.graph(), p + len(self.sets), deadline)
+        order = np.asarray(labels[:p])
         if len(order) and order.max() >= p:  # pragma: no cover - nauty keeps colour classes
             raise AssertionError("canonical labelling mixed points and sets")
         return frozenset(matrix_to_ints(self.matrix[:, order]))
 
-    def automorphisms(self, fixed: tuple[int, ...] = ()
+    def automorphisms(self, fixed: tuple[int, ...] = (), deadline: float | None = None
                       ) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
         """(point generators, set generators, group order, orbits) of Aut(F), or with ``fixed``
         (point indices) of the subgroup fixing each of them.  Row r of the first array maps
         point index i (into ``points``) to ``[r, i]``; of the second, set j to set ``[r, j]``;
         ``orbits[v]`` is the smallest vertex in v's orbit (points 0..p-1, then sets p..p+m-1,
-        as in :func:`incidence_graph`)."""
+        as in :func:`incidence_graph`).  Past the ``deadline`` (:func:`run_nauty`):
+        SymmetryUnavailable."""
         p, m = len(self.points), len(self.sets)
         if p == 0:
             return (np.zeros((0, 0), dtype=np.int64), np.zeros((0, m), dtype=np.int64), 1.0,
@@ -133,12 +210,24 @@ class SetSystem:
         if fixed:
             g.set_vertex_coloring(_colouring(p, m, fixed))
         try:
-            gens, size1, size2, orbits, _ = pynauty.autgrp(g)
+            gens, size1, size2, orbits, _ = run_nauty(pynauty.autgrp, g, p + m, deadline)
         finally:
             if fixed:
                 g.set_vertex_coloring(_colouring(p, m, ()))
         G = np.asarray(gens, dtype=np.int64).reshape(len(gens), p + m)
-        return G[:, :p], G[:, p:] - p, float(size1) * 10.0 ** size2, np.asarray(orbits)
+        return G[:, :p], G[:, p:] - p, group_order(size1, size2), np.asarray(orbits)
+
+
+def group_order(size1: float, size2: int) -> float:
+    """nauty's group order ``size1 * 10^size2`` as a float, ``inf`` past a float's range (the
+    symmetric group on 172 points already has order ~10^311)."""
+    lg = order_log10(size1, size2)
+    return math.inf if lg > 307 else float(size1) * 10.0 ** int(size2)
+
+
+def order_log10(size1: float, size2: int) -> float:
+    """log10 of nauty's group order ``size1 * 10^size2`` (never overflows)."""
+    return math.log10(max(float(size1), 1.0)) + int(size2)
 
 
 def canonical_form(sets: list[int] | frozenset[int]) -> frozenset[int]:
@@ -200,27 +289,30 @@ class ClassSymmetry:
                 "point_orbits": list(self.point_orbits)}
 
 
-def class_symmetry(H: HypothesisClass, fixed: tuple[int, ...] = ()) -> ClassSymmetry:
+def class_symmetry(H: HypothesisClass, fixed: tuple[int, ...] = (),
+                   deadline: float | None = None) -> ClassSymmetry:
     """The automorphisms of a class (see :class:`ClassSymmetry`), by nauty on the incidence
     graph of its hypotheses as subsets of the domain (points in no hypothesis included: an
     extra point vertex of degree 0 each).  With ``fixed`` (domain indices): the subgroup fixing
-    each of those points (its *pointwise stabiliser*)."""
+    each of those points (its *pointwise stabiliser*).  Past the ``deadline`` (an absolute
+    ``time.perf_counter()`` value; :func:`run_nauty`): SymmetryUnavailable."""
     n, m = H.domain_size, len(H)
     if n + m == 0:
         return ClassSymmetry((), (), (), 1.0)
-    gens, size1, size2, orbits, _ = pynauty.autgrp(
-        incidence_graph(H.matrix.astype(bool), tuple(fixed)))
+    gens, size1, size2, orbits, _ = run_nauty(
+        pynauty.autgrp, incidence_graph(H.matrix.astype(bool), tuple(fixed)), n + m, deadline)
     pg = tuple(tuple(g[:n]) for g in gens)
     hg = tuple(tuple(v - n for v in g[n:]) for g in gens)
     first: dict[int, int] = {}
     for i, o in enumerate(orbits[:n]):
         first.setdefault(o, i)
     return ClassSymmetry(pg, hg, tuple(first[o] for o in orbits[:n]),
-                         float(size1) * 10.0 ** size2)
+                         group_order(size1, size2))
 
 
-def first_point_choices(H: HypothesisClass, candidates: list[int]
-                        ) -> tuple[list[bool], dict[int, list[bool]]]:
+def first_point_choices(H: HypothesisClass, candidates: list[int],
+                        deadline: float | None = None
+                        ) -> tuple[list[bool], dict[int, list[bool]]] | None:
     """Symmetry cuts for the first two points of a threshold ladder drawn from ``candidates``
     (domain indices): ``(first, second)``, where ``first[c]`` says whether candidate c may be
     x_1 -- the first candidate of each point orbit of Aut(H) -- and ``second[c]`` (for each
@@ -235,8 +327,14 @@ def first_point_choices(H: HypothesisClass, candidates: list[int]
     never clones: h_{i+1} tells x_i from x_{i+1}..x_k).  So a ladder with x_1 = p gives one with
     x_1 = the first candidate c of p's orbit; and then, with π in the stabiliser of c, one with
     x_1 = c and x_2 = the first candidate of x_2's orbit under that stabiliser.
+
+    None when nauty could not run within the ``deadline`` (:func:`run_nauty`): no cuts.  Past
+    the deadline the stabilisers of the remaining first points are skipped (no cut is sound).
     """
-    sym = class_symmetry(H)
+    try:
+        sym = class_symmetry(H, deadline=deadline)
+    except SymmetryUnavailable:
+        return None
 
     def firsts(orbits: tuple[int, ...]) -> list[bool]:
         seen: set[int] = set()
@@ -251,7 +349,10 @@ def first_point_choices(H: HypothesisClass, candidates: list[int]
     if sym.order > 1:
         for c, ok in zip(candidates, first, strict=True):
             if ok:
-                second[c] = firsts(class_symmetry(H, (c,)).point_orbits)
+                try:
+                    second[c] = firsts(class_symmetry(H, (c,), deadline).point_orbits)
+                except SymmetryUnavailable:
+                    continue
     return first, second
 
 
@@ -309,7 +410,18 @@ def orbits_from_generators(n: int, gens: list[np.ndarray]) -> np.ndarray:
     return smallest[labels]
 
 
-def point_symmetry(H: HypothesisClass) -> PointSymmetry:
+#: Above this many points :func:`point_symmetry` does not look for symmetries (its co-occurrence
+#: matrix has |X|^2 entries, its layered graph |X| x layers vertices).
+POINT_SYMMETRY_MAX_POINTS = 4096
+
+#: ... and not on co-occurrence graphs with more edges than this (all layers), nor when building
+#: the graph (~1 us an edge, measured: random m=64 n=2000, 5.6e6 edges, 5.6 s before the edges
+#: were built with numpy) is not expected to fit the time left.
+POINT_SYMMETRY_MAX_EDGES = 20_000_000
+POINT_SYMMETRY_SECONDS_PER_EDGE = 1e-6
+
+
+def point_symmetry(H: HypothesisClass, deadline: float | None = None) -> PointSymmetry:
     """Automorphisms of H found on its *weighted co-occurrence graph* and verified on H.
 
     Every π in Aut(H) preserves c(x, y) = #{h in H : h(x) = h(y) = 1} (the diagonal included),
@@ -322,37 +434,60 @@ def point_symmetry(H: HypothesisClass) -> PointSymmetry:
     of that group are then checked one by one against H (:func:`_is_automorphism`); those that
     pass generate a subgroup of Aut(H) -- all of it when none fails.  Cost: one product
     M^T M (float32 below 2^24 hypotheses, exact) and one sort of the rows per generator.
+
+    The trivial group (``complete=False``, sound to use) is returned instead when the domain
+    has more than :data:`POINT_SYMMETRY_MAX_POINTS` points, when nauty cannot run within the
+    ``deadline`` (an absolute ``time.perf_counter()`` value; :func:`run_nauty`), and the
+    generators verified when the deadline passes are all that are kept.
     """
     M = H.matrix
     m, n = M.shape
     if n <= 1 or m == 0:
         return PointSymmetry((), tuple(range(n)), 1.0, True, 0)
+    if n > POINT_SYMMETRY_MAX_POINTS:
+        return PointSymmetry((), tuple(range(n)), 1.0, False, 0)
     Mf = M.astype(np.float32 if m < (1 << 24) else np.float64)  # counts exact either way
     C = np.rint(Mf.T @ Mf).astype(np.int64)
     diag = np.diag(C).copy()
     iu = np.triu_indices(n, 1)
     values, index = np.unique(C[iu], return_inverse=True)
     layers = max(1, int(len(values) - 1).bit_length())
-    adj: dict[int, list[int]] = {}
+    bits = [((index >> lay) & 1).astype(bool) for lay in range(layers)]
+    edges = sum(int(b.sum()) for b in bits) + (layers - 1) * n
+    left = None if deadline is None else deadline - time.perf_counter()
+    if edges > POINT_SYMMETRY_MAX_EDGES or (
+            left is not None and edges * POINT_SYMMETRY_SECONDS_PER_EDGE > left):
+        return PointSymmetry((), tuple(range(n)), 1.0, False, 0)
+    src, dst = [], []
     for lay in range(layers):
-        on = ((index >> lay) & 1).astype(bool)
-        xs, ys = iu[0][on], iu[1][on]
-        for x, y in zip((xs + lay * n).tolist(), (ys + lay * n).tolist(), strict=True):
-            adj.setdefault(x, []).append(y)
+        src.append(iu[0][bits[lay]] + lay * n)
+        dst.append(iu[1][bits[lay]] + lay * n)
         if lay + 1 < layers:
-            for x in range(n):
-                adj.setdefault(x + lay * n, []).append(x + (lay + 1) * n)
+            src.append(np.arange(n) + lay * n)
+            dst.append(np.arange(n) + (lay + 1) * n)
+    src_a, dst_a = np.concatenate(src), np.concatenate(dst)
+    order = np.argsort(src_a, kind="stable")
+    src_a, dst_a = src_a[order], dst_a[order]
+    keys, starts = np.unique(src_a, return_index=True)
+    adj = dict(zip(keys.tolist(), (a.tolist() for a in np.split(dst_a, starts[1:])),
+                   strict=True)) if len(src_a) else {}
     colours: list[set[int]] = []
     for lay in range(layers):
         for d in np.unique(diag).tolist():
             colours.append({int(x) + lay * n for x in np.flatnonzero(diag == d)})
     g = pynauty.Graph(n * layers, directed=False, adjacency_dict=adj, vertex_coloring=colours)
-    gens, size1, size2, _, _ = pynauty.autgrp(g)
+    try:
+        gens, size1, size2, _, _ = run_nauty(pynauty.autgrp, g, n * layers, deadline)
+    except SymmetryUnavailable:
+        return PointSymmetry((), tuple(range(n)), 1.0, False, 0)
     packed = np.ascontiguousarray(np.packbits(M.astype(bool), axis=1))
     rows = np.sort(packed.view(f"V{packed.shape[1]}").ravel())
     kept: list[np.ndarray] = []
     rejected = 0
     for gen in gens:
+        if deadline is not None and time.perf_counter() >= deadline:
+            rejected += 1  # not verified in time: left out (a subgroup is still sound)
+            continue
         perm = np.asarray(gen[:n], dtype=np.int64)
         if _is_automorphism(rows, M, perm):
             kept.append(perm)
@@ -362,6 +497,6 @@ def point_symmetry(H: HypothesisClass) -> PointSymmetry:
     # nauty reports the order as size1 * 10^size2; for near-complete co-occurrence graphs
     # (parities: every pair co-occurs equally often, the graph's group is a symmetric group)
     # size2 runs past a float's range.
-    order = float(size1) * 10.0 ** size2 if size2 < 300 else math.inf
+    order = group_order(size1, size2)
     return PointSymmetry(tuple(tuple(p.tolist()) for p in kept), tuple(orbits.tolist()),
                          order, rejected == 0, rejected)

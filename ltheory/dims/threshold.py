@@ -67,8 +67,9 @@ import numpy as np
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
 from ltheory.dims.littlestone import littlestone_exact
+from ltheory.dims.reduce import on_distinct_columns
 from ltheory.dims.result import DimensionResult
-from ltheory.dims.symmetry import SetSystem, pair_orbits
+from ltheory.dims.symmetry import SetSystem, SymmetryUnavailable, pair_orbits
 from ltheory.errors import InvalidInputError
 
 #: Share of the budget (and at most this many seconds) given to the Littlestone dimension whose
@@ -117,21 +118,27 @@ class _LadderSearch:
         return k
 
     @staticmethod
-    def maximal(traces: Traces) -> list[int]:
+    def maximal(traces: Traces, budget: Budget | None = None) -> list[int]:
         """The traces not strictly inside another trace, largest first.  (A trace holding x
-        that lies inside another trace is dominated for x too: the larger one holds x.)"""
+        that lies inside another trace is dominated for x too: the larger one holds x.)
+        Quadratic in the traces, so the budget is checked per trace (BudgetExpired)."""
         kept: list[int] = []
         for t in sorted(traces, key=lambda t: -t.bit_count()):
+            if budget is not None and budget.expired():
+                raise BudgetExpired
             if not any(t & k == t for k in kept):
                 kept.append(t)
         return kept
 
     @staticmethod
-    def branches(traces: Traces) -> list[tuple[int, int, int]]:
+    def branches(traces: Traces, budget: Budget | None = None) -> list[tuple[int, int, int]]:
         """(points left after the step, x, trace) for every x and every maximal trace holding
-        x, most points left first."""
+        x, most points left first.  On a wide class the root alone has millions (10^3 traces
+        on 10^4 points: 9 s), so the budget is checked per trace (BudgetExpired)."""
         out = []
-        for t in _LadderSearch.maximal(traces):
+        for t in _LadderSearch.maximal(traces, budget):
+            if budget is not None and budget.expired():
+                raise BudgetExpired
             rest = t
             while rest:
                 low = rest & -rest
@@ -140,13 +147,24 @@ class _LadderSearch:
         out.sort(key=lambda b: -b[0])
         return out
 
+    @property
+    def deadline(self) -> float | None:
+        return None if self.budget is None else self.budget.deadline
+
     def root_group_order(self) -> float:
         """The order of Aut(root traces) (the nonzero hypotheses on the points they cover); the
-        root's system and generators are kept for its branches."""
+        root's system and generators are kept for its branches.  1 (no symmetry used) when
+        nauty cannot run on the root within the budget (:func:`run_nauty`)."""
         if self._root_auts is None:
             system = SetSystem(list(self.root))
             self.nauty_calls += 1
-            self._root_auts = (system, system.automorphisms())
+            try:
+                auts = system.automorphisms(deadline=self.deadline)
+            except SymmetryUnavailable:
+                p, m = len(system.points), len(system.sets)
+                auts = (np.zeros((0, p), dtype=np.int64), np.zeros((0, m), dtype=np.int64),
+                        1.0, np.arange(p + m))
+            self._root_auts = (system, auts)
         return self._root_auts[1][2]
 
     def orbit_branches(self, system: SetSystem,
@@ -166,13 +184,16 @@ class _LadderSearch:
         sets, p = system.sets, len(system.points)
         index = {t: j for j, t in enumerate(sets)}
         maximal = np.zeros(len(sets), dtype=bool)
-        maximal[[index[t] for t in self.maximal(frozenset(sets))]] = True
+        maximal[[index[t] for t in self.maximal(frozenset(sets), self.budget)]] = True
         inc = system.matrix & maximal[:, None]  # incidences with maximal traces
         js, xs = np.nonzero(inc)
         if len(xs) > 1:
             if auts is None:
                 self.nauty_calls += 1
-                auts = system.automorphisms()
+                try:
+                    auts = system.automorphisms(deadline=self.deadline)
+                except SymmetryUnavailable:
+                    auts = (np.zeros((0, p), dtype=np.int64), None, 1.0, None)
             pg, sg, order, orbits = auts
             if order == 1:
                 pass
@@ -186,7 +207,10 @@ class _LadderSearch:
                     ts = np.flatnonzero(inc[:, x])
                     if len(ts) > 1:
                         self.nauty_calls += 1
-                        st = system.automorphisms((x,))[3][p + ts]
+                        try:
+                            st = system.automorphisms((x,), self.deadline)[3][p + ts]
+                        except SymmetryUnavailable:
+                            st = np.arange(len(ts))  # every pair its own orbit: no cut
                         _, first = np.unique(st, return_index=True)
                         ts = ts[first]
                     keep_x.extend([x] * len(ts))
@@ -229,7 +253,13 @@ class _LadderSearch:
         if got is None:
             self.nauty_calls += 1
             system = SetSystem(list(traces))
-            got = self.canon[traces] = system.canonical()
+            try:
+                got = system.canonical(self.deadline)
+            except SymmetryUnavailable:
+                # keyed by itself, as without symmetry (sound: equal keys, equal L); the
+                # budget check of the next node stops the search
+                return traces
+            self.canon[traces] = got
             self._last = (traces, system)  # reused by node_branches if the node is expanded
         return got
 
@@ -237,7 +267,7 @@ class _LadderSearch:
         """The branches of a node: with symmetry one per orbit (:meth:`orbit_branches`), else
         all of them (:meth:`branches`); the root's are computed once."""
         if not self.uses_symmetry(traces):
-            return self.branches(traces)
+            return self.branches(traces, self.budget)
         if traces is self.root:
             if self._root_branches is None:
                 self.root_group_order()
@@ -370,6 +400,7 @@ def ladder_witness(H: HypothesisClass, points: list[int], hyps: list[int]) -> di
     return {"points": [H.domain[x] for x in points], "hypotheses": [strings[h] for h in hyps]}
 
 
+@on_distinct_columns
 def threshold_exact(H: HypothesisClass, budget: float | None = None,
                     symmetry: bool | None = None) -> DimensionResult:
     """The threshold dimension of a finite class, with a ladder
@@ -407,16 +438,18 @@ def threshold_exact(H: HypothesisClass, budget: float | None = None,
     n = H.domain_size
     stats: dict[str, Any] = {}
     search = _LadderSearch(H, bud)
-    if symmetry is None or symmetry:
+    # The cheap bounds first: a greedy ladder and the counting bounds often meet (points n=2048:
+    # T = 1) before any symmetry step or Shelah's cap is paid for.
+    # No chain through every point (above), so T <= |X| - 1 (T = 0 on an empty domain).
+    upper = min(len(H), max(n - 1, 0), search.size_bound(search.root))
+    best = search.greedy()
+    lower = len(best)
+    if upper > max(lower, 1) and not bud.expired():
+        upper = min(upper, _shelah_cap(H, bud.remaining(), stats))
+    if lower < upper and (symmetry is None or symmetry) and not bud.expired():
         order = search.root_group_order()
         stats["symmetry"] = {"group_order": order}
         search.symmetry = symmetry = order > 1 if symmetry is None else True
-    # no chain through every point (above), so T <= |X| - 1 (T = 0 on an empty domain)
-    upper = min(len(H), max(n - 1, 0), search.size_bound(search.root))
-    if upper > 1:
-        upper = min(upper, _shelah_cap(H, budget, stats))
-    best = search.greedy()
-    lower = len(best)
     try:
         if bud.expired():  # the root's nauty call and Shelah's cap may have used it up
             raise BudgetExpired
@@ -447,7 +480,8 @@ def threshold_exact(H: HypothesisClass, budget: float | None = None,
 def _shelah_cap(H: HypothesisClass, budget: float | None, stats: dict[str, Any]) -> int:
     """Shelah's bound T(H) <= 2^(Ldim(H)+1) - 1 (ABMS20 Thm. 3.2: Ldim >= floor(log2 T)), from
     the Littlestone dimension's proven upper bound under a small time budget."""
-    share = LDIM_CAP_SECONDS if budget is None else min(LDIM_CAP_SECONDS, budget / 10)
+    share = LDIM_CAP_SECONDS if budget is None else max(min(LDIM_CAP_SECONDS, budget / 10),
+                                                         1e-3)
     res = littlestone_exact(H, share)
     cap = (1 << (res.upper + 1)) - 1
     stats["ldim_cap"] = {"ldim_upper": res.upper, "cap": cap}

@@ -61,6 +61,7 @@ from threadpoolctl import threadpool_limits
 
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
+from ltheory.dims.reduce import on_distinct_columns
 from ltheory.dims.result import DimensionResult
 from ltheory.dims.symmetry import PointSymmetry, orbits_from_generators, point_symmetry
 from ltheory.errors import InvalidInputError
@@ -193,6 +194,8 @@ class _VCSearch:
         scores = self._refine_scores(np.zeros(self.m, dtype=np.int64), 0,
                                      np.arange(self.M.shape[1]))
         for x in np.flatnonzero(scores >= 1):
+            if self.budget is not None and self.budget.expired():
+                break  # 10^5 starting points: each greedy sets up in ~0.1 ms even when out of time
             S = self.greedy([int(x)])
             if len(S) > len(best):
                 best = S
@@ -433,6 +436,7 @@ class _VCSearch:
         return orbits_from_generators(self.M.shape[1], gens)
 
 
+@on_distinct_columns
 def vc_exact(H: HypothesisClass, budget: float | None = None,
              symmetry: bool | None = None) -> DimensionResult:
     """The VC dimension of a finite class, with a shattered set (list of labels) as witness.
@@ -480,7 +484,26 @@ def _search(search: _VCSearch, upper: int, symmetry: bool, stats: dict[str, Any]
     best: list[int] = []
     beam_work = dfs_work = 0
     try:
-        best = search.multistart_greedy()
+        best = search.greedy()
+        # The root's test alone, before any heuristic or symmetry step (each costs a pass over
+        # every point, a nauty call up to seconds on wide classes): no candidates for a larger
+        # set (points n=2,048: no point has two hypotheses on each side) settles the value, and
+        # a set found is kept.
+        while len(best) < upper:
+            search.node_limit = search.nodes + 1
+            try:
+                found = search.find(len(best) + 1)
+            except _NodeLimit:
+                break
+            finally:
+                search.node_limit = None
+            if found is None:
+                upper = len(best)
+            else:
+                best = found
+        if len(best) < upper:
+            wide = search.multistart_greedy()
+            best = wide if len(wide) > len(best) else best
         width, limit = 256, 500
         if len(best) < upper:
             w = search.work
@@ -489,7 +512,8 @@ def _search(search: _VCSearch, upper: int, symmetry: bool, stats: dict[str, Any]
             best = wide if len(wide) > len(best) else best
         if symmetry and len(best) < upper:
             t = time.perf_counter()
-            search.symmetry = sym = point_symmetry(search.H)
+            search.symmetry = sym = point_symmetry(search.H, search.budget.deadline
+                                                   if search.budget is not None else None)
             search.group = sym.permutation_group()
             stats["symmetry"] = {"order": sym.order, "orbits": len(sym.representatives()),
                                  "complete": sym.complete,

@@ -544,7 +544,7 @@ def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = Non
     if symmetry and Hx is not None:  # one first point per orbit of Aut(H) (sound: the docstring)
         from ltheory.dims.symmetry import first_point_choices
 
-        starts = first_point_choices(Hx, R.points)
+        starts = first_point_choices(Hx, R.points, deadline.end)
     lower: int = 0
     witness: dict[str, Any] = {"points": [], "hypotheses": []}
     if not explicit:
