@@ -34,6 +34,8 @@ from ltheory.core.hypothesis_class import HypothesisClass
 from proofs_check.base import (
     Check,
     Evidence,
+    Mutable,
+    declare,
     dims,
     eq_row,
     evaluate_bound,
@@ -375,3 +377,21 @@ CHECKS = [
           falsifiable="set equalities of materialised classes: fail on any hypothesis in one "
                       "class and not the other"),
 ]
+
+CHECKS = declare(CHECKS, {
+    "abms20.thm2.2.lower": (Mutable(__name__, "THM22_LOWER_SHARP", -1, ({"t": 25},),
+                                    survivors={"*": "the proof's T(H) ≤ 4⌊t/5⌋ + 2 holds with "
+                                               "positive probability; the random classes "
+                                               "reach T(H) ≈ 9 of 22 (tightness ≤ 0.41) at "
+                                               "t ≤ 29, and larger t give classes whose T is "
+                                               "out of exact reach"}),
+                            Mutable(__name__, "THM22_LOWER_REACH", 1, ({"t": 25},))),
+    "dudley.vc_composition": (Mutable(__name__, "DUDLEY_BOUND", -1,
+                                      ({"n": 3, "k": 2, "d": [1, 1]},)),),
+}, {
+    "abms20.sec4.2.2.gates": "Boolean identities of gates (no numeric formula): every input "
+                             "is enumerated",
+    "compose.facts": "equalities of materialised classes (no numeric formula)",
+    "abms20.sec4.2.2.maj": "the proof step is an inclusion of classes (no numeric formula); "
+                           "the Õ(k²d) bound has no constant",
+})

@@ -35,7 +35,7 @@ from scipy.optimize import linprog
 from scipy.stats import binom
 
 from ltheory.privacy.learners.boosting import DPOneRule, DPTopDown, LazyBB, OneRule
-from proofs_check.base import Check, Evidence, evaluate_bound, tight
+from proofs_check.base import Check, Evidence, Mutable, declare, evaluate_bound, tight
 
 SOURCE = "003_6155d6bc744b4bb1.txt"
 _e0, _t, _dl, _d0 = sympy.symbols("epsilon0 t delta delta0", positive=True)
@@ -67,14 +67,17 @@ def composed_delta(eps0: float, t: int, eps: float, delta0: float = 0.0) -> floa
     logp = binom.logpmf(b, t, 1.0 / (1.0 + math.exp(-eps0)))
     keep = loss > eps
     pure = float(np.sum(np.exp(logp[keep]) * -np.expm1(eps - loss[keep])))
-    q = (1.0 - delta0) ** t
-    return 1.0 - q + q * pure
+    log_q = t * math.log1p(-delta0)                # q = (1 − δ₀)^t, 1 − q without cancellation
+    return -math.expm1(log_q) + math.exp(log_q) * pure
 
 
+#: (ε₀, t, δ') rows; the last ones are where a 10% smaller ε (tiny δ', many rounds) or an
+#: ε without the t·ε₀(e^{ε₀} − 1) term (large ε₀) has an exact δ above δ'
 COMPOSITION_GRID_QUICK = ((0.5, 4, 1e-2), (0.1, 100, 1e-5), (0.01, 1000, 1e-10),
-                          (0.003, 10000, 1e-8))
+                          (0.003, 10000, 1e-8), (0.5, 100, 1e-5), (0.001, 10000, 1e-50))
 COMPOSITION_GRID_FULL = tuple((e0, t, d) for e0 in (0.003, 0.01, 0.05, 0.2, 0.5)
-                              for t in (4, 100, 1000, 10000) for d in (1e-2, 1e-5, 1e-10))
+                              for t in (4, 100, 1000, 10000) for d in (1e-2, 1e-5, 1e-10)) + (
+    (0.001, 10000, 1e-20), (0.001, 10000, 1e-50), (0.0003, 100000, 1e-50), (1.0, 100, 1e-5))
 
 
 def _remark16(quick: bool) -> Iterator[Evidence]:
@@ -96,7 +99,8 @@ def _remark16(quick: bool) -> Iterator[Evidence]:
 def _thm1(quick: bool) -> Iterator[Evidence]:
     grid = COMPOSITION_GRID_QUICK if quick else COMPOSITION_GRID_FULL
     for e0, t, dl in grid:
-        for d0 in (0.0, 1e-6 / t) if not quick or t < 1000 else (0.0,):
+        # δ₀ = 0, and δ₀ with tδ₀ = 100δ' (then the exact δ is nearly δ' + tδ₀ itself)
+        for d0 in (0.0, 100 * dl / t):
             eps = float(evaluate_bound(THM1_EPSILON, epsilon0=e0, t=t, delta=dl))
             total = float(evaluate_bound(THM1_DELTA, delta=dl, t=t, delta0=d0)) if d0 else dl
             exact = composed_delta(e0, t, eps, d0)
@@ -265,10 +269,38 @@ def _dp1r_cases(quick: bool) -> Iterator[tuple[str, np.ndarray, np.ndarray, floa
     """(name, X, y, β): the label is x_1 on the whole cube — x_1 is perfect, ¬x_1 always wrong,
     every other rule wrong on half — so with ln(|H|/β)/η just below 1/2, 2d rules sit just above
     the threshold and the bound is nearly met."""
-    for d, beta in ((3, 0.1), (5, 0.05)) if quick else ((3, 0.1), (5, 0.05), (7, 0.01),
-                                                          (4, 0.3)):
+    for d, beta in ((3, 0.1), (12, 0.01)) if quick else ((3, 0.1), (5, 0.05), (7, 0.01),
+                                                           (4, 0.3), (10, 0.05), (12, 0.01)):
         X = ((np.arange(1 << d)[:, None] >> np.arange(d)[None, :]) & 1).astype(np.int8)
         yield f"{{0,1}}^{d}, y = x_1", X, X[:, 0].copy(), beta
+
+
+def solve_eta(H: int, beta: float, target: float) -> float:
+    """The η at which the declared deviation (``THM12_DEVIATION``, decreasing in η) is just
+    below ``target`` (within 1e-9), by bisection on log η — the adversary's choice of η: the
+    2d rules of error exactly 1/2 then sit just above the threshold.  Found from the bound as
+    declared, so a changed bound moves η with it."""
+
+    expr = THM12_DEVIATION
+    by_name = {str(s): s for s in expr.free_symbols}
+    fixed = expr.subs({by_name[k]: v for k, v in (("H", H), ("beta", beta)) if k in by_name})
+    f = sympy.lambdify([_eta], fixed, "math")
+
+    def dev(eta: float) -> float:
+        return float(f(eta))
+
+    lo, hi = -20.0, 40.0                           # log η
+    if not (dev(math.exp(lo)) > target >= dev(math.exp(hi))):
+        raise ValueError(f"the deviation does not cross {target} for η in [e^-20, e^40]")
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if dev(math.exp(mid)) > target:
+            lo = mid
+        else:
+            hi = mid
+        if target - dev(math.exp(hi)) < 1e-9:
+            break
+    return math.exp(hi)
 
 
 def _dp1r_rows(quick: bool, advantage: bool) -> Iterator[Evidence]:
@@ -279,8 +311,8 @@ def _dp1r_rows(quick: bool, advantage: bool) -> Iterator[Evidence]:
         learner = DPOneRule()
         errs = -learner._scores(X, y, mu)                       # err(S, μ, h) for every rule
         opt = float(errs.min())
-        # η making the deviation ln(|H|/β)/η just below 1/2
-        eta = math.log(H / beta) / (0.5 - 1e-6)
+        # the η at which the declared deviation is just below 1/2 (solved from the bound)
+        eta = solve_eta(H, beta, 0.5 - 1e-6)
         dev = float(evaluate_bound(THM12_DEVIATION, H=H, beta=beta, eta=eta))
         dist = learner.weak_distribution(X, y, mu, eta)
         fail = sum(p for p, h in dist if float(errs[h.index]) > opt + dev)
@@ -343,3 +375,25 @@ CHECKS = [
           falsifiable="exact: fails if DP-1R's output has weighted error above 1/2 − (γ − "
                       "ln(|H|/β)/η) with probability above β"),
 ]
+
+_THM5_WHY = ("the bound is a worst case over weak learners of advantage γ; with the deterministic "
+             "best one-rule (the only weak learner whose run is exact) no example is left at "
+             "margin ≤ γ after τ rounds on any instance computed, so neither fewer rounds nor a "
+             "smaller fraction is refuted")
+
+CHECKS = declare(CHECKS, {
+    "asadi.thm1": (Mutable(__name__, "THM1_EPSILON", -1,
+                           ({"epsilon0": 0.1, "t": 100, "delta": 1e-5},)),
+                   Mutable(__name__, "THM1_DELTA", -1,
+                           ({"delta": 1e-5, "t": 100, "delta0": 1e-8},))),
+    "asadi.thm5": (Mutable(__name__, "THM5_ROUNDS", -1, ({"kappa": 0.25, "gamma": 0.1},),
+                           survivors={"*": _THM5_WHY}),
+                   Mutable(__name__, "THM5_FRACTION", -1, ({"kappa": 0.25},),
+                           survivors={"*": _THM5_WHY})),
+    "asadi.thm12": (Mutable(__name__, "THM12_DEVIATION", -1,
+                            ({"H": 8, "beta": 0.1, "eta": 10.0},)),
+                    Mutable(__name__, "THM12_FAILURE", -1, ({"beta": 0.1},))),
+    "asadi.thm8": (Mutable(__name__, "THM12_DEVIATION", -1,
+                           ({"H": 8, "beta": 0.1, "eta": 10.0},)),
+                   Mutable(__name__, "THM12_FAILURE", -1, ({"beta": 0.1},))),
+})
