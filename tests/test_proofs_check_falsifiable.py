@@ -174,6 +174,8 @@ PERTURB = {
     "pac.thm1": (lambda mp: mp.setattr(pac, "THM1_BOUND", pac.THM1_BOUND / 100), False),
     "pac.em_sample_bound": (lambda mp: mp.setattr(pac, "EM_FAILURE_BOUND",
                                                   pac.EM_FAILURE_BOUND / 100), False),
+    "pmw.thm2": (lambda mp: mp.setattr(pac, "THM2_REGRET", pac.THM2_REGRET / 3), False),
+    "pmw.thm2.exp": (lambda mp: mp.setattr(pac, "EXP_RANGE", pac.EXP_RANGE * 11 / 10), False),
     # a finding: at the pure claim's ε = 2αT the exact δ is 0
     "pmw.claim": (lambda mp: mp.setattr(pac, "PMW_EPSILON", 2 * pac._T * pac._alpha), True),
     "amsy24.sandwich": (lambda mp: mp.setattr(amsy, "SANDWICH_BOUND", amsy.SANDWICH_BOUND - 1),
