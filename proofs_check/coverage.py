@@ -200,9 +200,8 @@ STATEMENTS: tuple[Statement, ...] = (
           "does not evaluate it on its own"),
     _c(S003, "Lemma 15", "robust sensitivity of the Gini score ≤ 4ζ", "asadi.lemma15"),
     _c(S003, "Remark 16", "approximate-DP composition for DP-TopDown", "asadi.remark16"),
-    _open(S003, "§5 example", "κ = 1/2, γ = 1/20: Theorem 5 needs ≈ 4,000 rounds",
-          "16 ln 2/(1/20)² ≈ 4,436 (natural log) or 6,400 (log2): a one-line evaluation, not "
-          "encoded"),
+    _c(S003, "§5 example", "κ = 1/2, γ = 1/20: Theorem 5 needs ≈ 4,000 rounds",
+       "asadi.sec5.rounds"),
     # ------------------------------------------------------------------ 004 lecture notes
     _c(S004, "Theorem 1", "consistent learners: n = 2 ln|C|/α samples suffice", "pac.thm1"),
     _c(S004, "§1 generic private learner", "the exponential mechanism's failure bound",

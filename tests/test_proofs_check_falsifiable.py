@@ -169,6 +169,8 @@ PERTURB = {
     "asadi.thm5": (lambda mp: (mp.setattr(asadi, "THM5_ROUNDS", asadi.THM5_ROUNDS / 10 ** 6),
                                mp.setattr(asadi, "THM5_FRACTION", asadi.THM5_FRACTION / 100)),
                    False),
+    "asadi.sec5.rounds": (lambda mp: mp.setattr(asadi, "SEC5_ROUNDS", sympy.Integer(6400)),
+                          False),
     "asadi.thm12": (lambda mp: mp.setattr(asadi, "THM12_FAILURE", asadi._beta / 10), False),
     "asadi.thm8": (lambda mp: mp.setattr(asadi, "THM12_FAILURE", asadi._beta / 10), False),
     "pac.thm1": (lambda mp: mp.setattr(pac, "THM1_BOUND", pac.THM1_BOUND / 100), False),
