@@ -120,11 +120,8 @@ STATEMENTS: tuple[Statement, ...] = (
        "abms20.thm3.2"),
     _c(S001, "Theorem 3.8", "VC generalization bound with explicit constants", "abms20.thm3.8"),
     _ne(S001, "Theorem 3.9", "agnostic VC bound", "constants unspecified", "abms20.thm3.9"),
-    _open(S001, "Lemma 3.12", "sub-sampling with replacement keeps (ε, δ)-DP",
-          "false for large ε: the finding of privacy.claims.abms20 (A_PrivateAgnostic with a "
-          "count at ε = 10: exact ε 14.2 > ε + 3) comes from this lemma; its own check "
-          "(an ε-DP count sub-sampled with replacement, for every ε, exact) is not encoded "
-          "yet"),
+    _c(S001, "Lemma 3.12", "sub-sampling with replacement keeps (ε, δ)-DP", "abms20.lemma3.12",
+       note="false for large ε (a finding); the finding of privacy.claims.abms20 comes from it"),
     _open(S001, "Proposition 3.13", "the exponential mechanism: ε-DP and utility Δ/m",
           "the same content as seed 000's Proposition 2.1 (checked there on the same "
           "mechanism); its own statement with ê + Δm is not encoded"),

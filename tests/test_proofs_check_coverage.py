@@ -78,3 +78,22 @@ def test_cli_list() -> None:
     assert doc["counts"] == counts() and len(doc["statements"]) == len(STATEMENTS)
     bad = CliRunner().invoke(app, ["check", "abms20", "--list"])
     assert bad.exit_code == 2 and "--list takes no check ids" in bad.output
+
+
+def test_lemma312_witness_recomputed_independently() -> None:
+    """The smallest witness of abms20.lemma3.12 by hand: N = 18 examples, m = 2 draws, A the
+    truncated geometric count (clamp 0..2) at ε; at the top output o = 2 the likelihood ratio is
+    Σ_k P[K = k]·G_k(2) / G_0(2), K ~ Bin(2, 1/18)."""
+    import math
+
+    from proofs_check.abms2020_subsampling import smallest_failing_epsilon, subsampled_epsilon
+
+    eps = 10.0
+    a = math.exp(-eps)
+    top = [a ** 2 / (1 + a), a / (1 + a), 1 / (1 + a)]          # G_k(2) for k = 0, 1, 2
+    b = [(17 / 18) ** 2, 2 * (1 / 18) * (17 / 18), (1 / 18) ** 2]
+    ratio = sum(bk * gk for bk, gk in zip(b, top, strict=True)) / top[0]
+    assert math.log(ratio) > eps
+    assert subsampled_epsilon(eps, 2) >= math.log(ratio) - 1e-9
+    e_star = smallest_failing_epsilon(2)
+    assert 5.6 < e_star < 5.7 and subsampled_epsilon(e_star - 1e-3, 2) <= e_star - 1e-3

@@ -17,6 +17,7 @@ import sympy
 import proofs_check.abms2020 as abms
 import proofs_check.abms2020_composition as comp
 import proofs_check.abms2020_learning as learn
+import proofs_check.abms2020_subsampling as ss
 import proofs_check.amsy2024 as amsy
 import proofs_check.asadi2023 as asadi
 import proofs_check.bun_fang as bf
@@ -169,6 +170,8 @@ PERTURB = {
     "asadi.thm5": (lambda mp: (mp.setattr(asadi, "THM5_ROUNDS", asadi.THM5_ROUNDS / 10 ** 6),
                                mp.setattr(asadi, "THM5_FRACTION", asadi.THM5_FRACTION / 100)),
                    False),
+    # a finding: against 3ε (what k ≤ 3 copies can cost on the quick grid, m ≤ 3) every row holds
+    "abms20.lemma3.12": (lambda mp: mp.setattr(ss, "LEMMA312_EPSILON", 3 * ss._eps), True),
     "asadi.sec5.rounds": (lambda mp: mp.setattr(asadi, "SEC5_ROUNDS", sympy.Integer(6400)),
                           False),
     "asadi.thm12": (lambda mp: mp.setattr(asadi, "THM12_FAILURE", asadi._beta / 10), False),
