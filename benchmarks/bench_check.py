@@ -1,8 +1,11 @@
 """Time of ``ltheory check`` per paper, in quick and full mode (issue 7: full within 10 minutes on
 2 cores, ``--quick`` within 2 minutes for CI).
 
-Run:  PYTHONPATH=. python benchmarks/bench_check.py [--quick-only] [--json]   (from the checkout
-root, so that its proofs_check is the one measured, not an installed copy)
+Run:  PYTHONPATH=. python benchmarks/bench_check.py [--quick-only] [--json] [--mutants]   (from the
+checkout root, so that its proofs_check is the one measured, not an installed copy)
+
+``--mutants`` also runs the mutation harness (:mod:`proofs_check.mutation`) in each mode and
+records the kill rate, the survivors (declared with their reason, or not) and the seconds.
 
 Prints one table: per paper (seed file), the number of checks and rows, and the seconds spent in
 its checks (sum of ``CheckResult.seconds``; the AMSY24 checks share one cached computation, so
@@ -20,7 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from proofs_check import all_checks
+from proofs_check.mutation import mutants, run_mutant, summary
 from proofs_check.report import PAPERS
+
+
+def run_mutants(quick: bool) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    outcomes = [run_mutant(c, m, quick) for c in all_checks() for m in mutants(c)]
+    s = summary(outcomes)
+    undeclared = [x for x in s["survivors"] if x["declared"] is None]
+    return {**s, "undeclared_survivors": len(undeclared),
+            "kill_rate_of_killable": round(s["killed"] / max(1, s["mutants"] - len(
+                s["survivors"]) + len(undeclared)), 4),
+            "seconds": round(time.perf_counter() - t0, 2)}
 
 
 def run_mode(quick: bool) -> dict[str, Any]:
@@ -46,14 +61,28 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick-only", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--mutants", action="store_true", help="also run the mutation harness")
     args = ap.parse_args()
-    out = {"quick": run_mode(True)}
+    out: dict[str, Any] = {"quick": run_mode(True)}
     if not args.quick_only:
         out["full"] = run_mode(False)
+    if args.mutants:
+        out["mutants"] = {"quick": run_mutants(True)}
+        if not args.quick_only:
+            out["mutants"]["full"] = run_mutants(False)
     if args.json:
         print(json.dumps(out, indent=1))
     else:
         for mode, res in out.items():
+            if mode == "mutants":
+                for m, s in res.items():
+                    print(f"\nmutants ({m}): {s['killed']}/{s['mutants']} killed "
+                          f"({s['kill_rate']:.1%}), {len(s['survivors'])} survivors "
+                          f"({s['undeclared_survivors']} undeclared), {s['seconds']:.0f} s")
+                    for x in s["survivors"]:
+                        tag = "declared" if x["declared"] else "UNDECLARED"
+                        print(f"  [{tag}] {x['check']}: {x['mutant']}")
+                continue
             print(f"\n{mode}: {res['total_seconds']:.1f} s wall-clock")
             print(f"{'paper':60s} {'checks':>6s} {'rows':>5s} {'seconds':>8s}  slowest")
             for src, v in res["papers"].items():

@@ -15,6 +15,7 @@ from proofs_check.base import Check, CheckResult, Evidence
 #: one module per paper; each defines CHECKS
 MODULES = ["proofs_check.abms2020", "proofs_check.lecture_pac",
            "proofs_check.abms2020_composition", "proofs_check.abms2020_learning",
+           "proofs_check.abms2020_subsampling",
            "proofs_check.bun_fang", "proofs_check.asadi2023", "proofs_check.amsy2024",
            "proofs_check.extremal", "proofs_check.privacy_claims"]
 

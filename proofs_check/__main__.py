@@ -18,7 +18,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON document")
     ap.add_argument("--plot", metavar="DIR", help="write PNG plots into DIR")
     ap.add_argument("--markdown", metavar="FILE", help="also write the Markdown report")
+    ap.add_argument("--list", action="store_true", help="print every numbered seed statement "
+                    "with its status and exit")
     args = ap.parse_args(argv)
+    if args.list:
+        from proofs_check.coverage import listing
+        from proofs_check.coverage import to_json as coverage_json
+
+        print(json.dumps(coverage_json()) if args.json else listing())
+        return 0
     try:
         results = run_checks(args.ids or None, quick=args.quick)
     except LtheoryError as exc:

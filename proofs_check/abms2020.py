@@ -19,6 +19,7 @@ from ltheory.core.hypothesis_class import HypothesisClass
 from proofs_check.base import (
     Check,
     Evidence,
+    Mutable,
     dims,
     eq_row,
     evaluate_bound,
@@ -150,6 +151,32 @@ def _prop43(quick: bool) -> Iterator[Evidence]:
                            measured - (d + z), None if ok else witness_of(Hp, "ldim"),
                            "H' is a union of 2^floor(log2 k) copies of H; claim Ldim(H') >= "
                            "d + floor(log2 k)", tight(measured, d + z, lower=True))
+            # the upper bound on the paper's own construction: H' is a union of k' = 2^z
+            # copies of H (the tag pattern fixed), each of Ldim exactly d
+            yield le_row(f"upper bound on the copies construction ({name})",
+                         {"k'": 2 ** z, "d": d}, measured,
+                         evaluate_bound(expr, d=d, k=2 ** z),
+                         {"Ldim(H')": measured, "copies k'": 2 ** z},
+                         lambda Hp=Hp: witness_of(Hp, "ldim"),
+                         "the paper's lower-bound construction, against the upper bound")
+    # Proposition 4.2's tight union (k = 2): weight<=d ∪ weight>=n-d has Ldim 2d + 1
+    for d, n in ((0, 3), (1, 4), (2, 6)) if quick else ((0, 3), (1, 4), (2, 6), (3, 9)):
+        U = catalog.family("weight_extremes", n=n, d1=d, d2=d)
+        du = dims(U, "ldim")["ldim"]
+        yield le_row("weight<=d ∪ weight>=n-d (Prop. 4.2's tight union, k = 2)",
+                     {"d": d, "n": n, "k": 2}, du, evaluate_bound(expr, d=d, k=2),
+                     {"Ldim(∪)": du}, lambda U=U: witness_of(U, "ldim"),
+                     "each piece has Ldim d; the union reaches 2d + 1")
+
+
+#: 10% changes of 3d + 3 log2 k that no finite class is known to refute
+_PROP43_WHY = ("the largest Ldim of a union of k classes of Ldim <= d known is 2d + 1 at k = 2 "
+               "(Prop. 4.2's tight union) and d + log2 k for the copies construction, at most "
+               "2/3 of 3d + 3 log2 k: a constant moved by 10% stays above every known union "
+               "(the paper proves no matching lower bound)")
+_PROP43_SURVIVORS = {k: _PROP43_WHY for k in (
+    "the whole bound moved 10%", "constant 3 moved 10%", "constant 3 moved 10% #2",
+    "constant 2 moved 10%")}
 
 
 #: the remark's value of the union (k·t); the literal statement is about Ldim
@@ -185,7 +212,8 @@ def _remark43(quick: bool) -> Iterator[Evidence]:
 
 
 def _shelah_classes(quick: bool) -> Iterator[tuple[str, dict, HypothesisClass]]:
-    for n in (8, 16, 31) if quick else (8, 16, 31, 64, 255):
+    # 11 and 23: floor(log2 T) = Ldim exactly, with log2(T + 1) furthest from an integer
+    for n in (8, 11, 23, 31) if quick else (8, 11, 16, 23, 31, 64, 255):
         yield "thresholds", {"n": n}, catalog.family("thresholds", n=n)
     for n in (6, 12) if quick else (6, 12, 20):
         yield "intervals", {"n": n}, catalog.family("intervals", n=n, empty=True)
@@ -246,18 +274,23 @@ CHECKS = [
     Check("abms20.obs4.1", SOURCE, "Observation 4.1",
           "T(H1 ∪ H2) <= T(H1) + T(H2), tight for every t1, t2.", OBS41_BOUND, _obs41,
           falsifiable="fails if a union has a certified threshold set larger than T(H1)+T(H2), "
-                      "or a ladder construction misses t1+t2 (those rows are equalities)"),
+                      "or a ladder construction misses t1+t2 (those rows are equalities)",
+          mutable=(Mutable(__name__, "OBS41_BOUND", -1, ({"t1": 2, "t2": 3},)),)),
     Check("abms20.prop4.2", SOURCE, "Proposition 4.2",
           "Ldim(H1 ∪ H2) <= Ldim(H1) + Ldim(H2) + 1, tight (weight<=d1 ∪ weight>=n-d2).",
           PROP42_BOUND, _prop42,
           falsifiable="fails if a union's exact Ldim exceeds d1+d2+1, or the construction's "
-                      "Ldim or VC differs from d1+d2+1 (equality rows)"),
+                      "Ldim or VC differs from d1+d2+1 (equality rows)",
+          mutable=(Mutable(__name__, "PROP42_BOUND", -1, ({"d1": 1, "d2": 2},)),)),
     Check("abms20.prop4.3", SOURCE, "Proposition 4.3",
           "If Ldim(Hi) <= d then Ldim(∪_{i<=k} Hi) <= 3d + 3 log2 k; some unions reach "
           "d + floor(log2 k).", PROP43_BOUND, _prop43,
           falsifiable="fails if a union of k pieces has Ldim above 3d + 3 log2 k, or the "
                       "2^floor(log2 k)-copies construction stays below d + floor(log2 k) (it "
-                      "reaches it exactly: tightness 1)"),
+                      "reaches it exactly: tightness 1); the upper bound is also evaluated on "
+                      "that construction and on Prop. 4.2's tight union (2d + 1 at k = 2)",
+          mutable=(Mutable(__name__, "PROP43_BOUND", -1, ({"d": 1, "k": 4},),
+                           survivors=_PROP43_SURVIVORS),)),
     Check("abms20.remark4.3", SOURCE, "Remark after Proposition 4.3",
           "For X = [kt], H_i = {h_j : (i-1)t < j <= it}: Ldim(H_i) = t and Ldim(∪ H_i) = kt.",
           None, _remark43, kind="value",
@@ -267,7 +300,8 @@ CHECKS = [
           "T(H) >= floor(log2 Ldim(H)) and Ldim(H) >= floor(log2 T(H)).",
           THM32_LOWER, _thm32,
           falsifiable="fails if a class has T < floor(log2 Ldim) or Ldim < floor(log2 T); "
-                      "thresholds have Ldim = floor(log2 T) exactly (tightness 1)"),
+                      "thresholds have Ldim = floor(log2 T) exactly (tightness 1)",
+          mutable=(Mutable(__name__, "THM32_LOWER", 1, ({"Ldim": 64},)),)),
     Check("abms20.sec1.affine", SOURCE, "§1 example (affine subspaces)",
           "For X = F^n and H the affine subspaces of dimension <= d, Ldim(H) = d.",
           AFFINE_VALUE, _affine, kind="value",
@@ -276,5 +310,6 @@ CHECKS = [
     Check("ssp.lemma", SOURCE, "Sauer–Shelah–Perles lemma (used in §5 and §7)",
           "|H| <= sum_{i <= VC(H)} C(n, i) on an n-point domain.", SAUER_BOUND, _sauer,
           falsifiable="fails if a class is larger than the binomial sum at its certified VC; "
-                      "weight<=d classes meet it with equality"),
+                      "weight<=d classes meet it with equality",
+          mutable=(Mutable(__name__, "SAUER_BOUND", -1, ({"n": 8, "d": 2},)),)),
 ]

@@ -33,7 +33,16 @@ from ltheory import catalog
 from ltheory.core.boolean import Aggregation
 from ltheory.core.compose import compose
 from ltheory.core.hypothesis_class import HypothesisClass
-from proofs_check.base import Check, Evidence, dims, evaluate_bound, not_evaluable, tight
+from proofs_check.base import (
+    Check,
+    Evidence,
+    Mutable,
+    declare,
+    dims,
+    evaluate_bound,
+    not_evaluable,
+    tight,
+)
 
 SOURCE = "001_ed369e7bc84e5ca0.txt"
 _a, _b, _vc, _S, _D, _H, _k = sympy.symbols("alpha beta VC S D H k", positive=True)
@@ -270,3 +279,28 @@ CHECKS = [
                   "probability 1 − O(β + kδ|S_i|), error_P(c) ≤ O(α).",
                   "every quantity is an O(·) with unstated constants"),
 ]
+
+_CLAIM54_SURVIVORS = {
+    "CLAIM54_D_HALF": {"*": "the second form's |D| ≥ (4/α)ln(1/β) + (10VC/α)ln(20e/α) exceeds "
+                            "the first (fixed-point) form's |D|, so its chain ends far below β; "
+                            "the tight rows are the first form's"},
+    "CLAIM54_EM": {"*": "P[q > min q + α|D|] ≤ |H|e^{−α|D|/2} is the exponential mechanism's "
+                        "union bound: tight only if every pattern sits just above the "
+                        "threshold, which the agnostic random samples never do"},
+    "CLAIM54_SSP": {"the whole bound moved 10%": "|Π_H(S)| ≤ (e|S|/VC)^VC (Sauer–Shelah with "
+                    "the e-estimate) is loose by a factor ≥ e^VC·… on every class; the chain's "
+                    "tight link is the last one, which this mutant does not move"},
+}
+
+CHECKS = declare(CHECKS, {
+    "abms20.thm3.8": (Mutable(__name__, "THM38_SAMPLES", -1,
+                              ({"alpha": 0.25, "beta": 0.1, "VC": 1},),
+                              survivors={"*": "the failure rate is provably below β already at "
+                                         "m* ≤ 0.03·m on every class (the rows' m*/m): the "
+                                         "constant 80 is ~30 times larger than needed, so no "
+                                         "10% change or dropped term reaches a failing m"}),),
+    "abms20.claim5.4": tuple(
+        Mutable(__name__, name, -1, ({"alpha": 0.25, "beta": 0.1, "VC": 1, "S": 100, "D": 50,
+                                      "H": 20},), survivors=_CLAIM54_SURVIVORS.get(name, {}))
+        for name in ("CLAIM54_D", "CLAIM54_D_HALF", "CLAIM54_EM", "CLAIM54_SSP")),
+})

@@ -38,7 +38,7 @@ from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.result import DimensionResult
 from ltheory.errors import BudgetExceededError
 from ltheory.graphs.explorer import DichotomyReport, explore
-from proofs_check.base import Check, Evidence, dims, evaluate_bound, tight
+from proofs_check.base import Check, Evidence, Mutable, declare, dims, evaluate_bound, tight
 
 SOURCE = "002_4e9b9d6d42ab751c.txt"
 _m = sympy.Symbol("m", integer=True, positive=True)
@@ -167,7 +167,7 @@ def _tree_clique(quick: bool) -> Iterator[Evidence]:
             if m > L:
                 continue
             stated = evaluate_bound(TREE_CLIQUE_VALUE, m=m)
-            ok = _le(stated, c)  # ω_m ≤ 2^m always, so 2^m ≤ ω_m is the equality
+            ok = _and(_le(stated, c), _le(c, stated))  # the stated value, both ways
             yield Evidence(name, {**params, "m": m}, {"Ldim": L, "ω_m": c.value,
                                                       "exact": c.exact}, stated, ok,
                            stated - c.value, None if ok is not False else c.witness_json(),
@@ -217,3 +217,8 @@ CHECKS = [
           falsifiable="measured only: 'poly(m)' has no stated degree and finite classes "
                       "saturate at |H|; rows report ω_m, ω*_m and the fits"),
 ]
+
+CHECKS = declare(CHECKS, {
+    "amsy24.sandwich": (Mutable(__name__, "SANDWICH_BOUND", -1, ({"m": 3, "H_size": 100},)),),
+    "amsy24.tree_clique": (Mutable(__name__, "TREE_CLIQUE_VALUE", 0, ({"m": 3},)),),
+})

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -104,6 +104,29 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
+class Mutable:
+    """A bound of a statement declared as data, for the mutation harness
+    (:mod:`proofs_check.mutation`): the sympy expression at ``module.attr`` (or the attribute
+    ``member`` of ``module.attr[key]``) that the check's rows read at run time.
+
+    ``falseward`` says which way the statement becomes false: -1 when a smaller value is harder
+    to satisfy (an upper bound, a sample size, a claimed ε), +1 when a larger one is (a lower
+    bound), 0 when any change is (a stated exact value).  ``at`` are the symbol values at which
+    the direction of a mutant is judged.  ``survivors`` maps a mutant's label to the reason it
+    cannot be killed on finite classes (the harness fails on any other surviving mutant, and on
+    a declared survivor that is no longer generated or no longer survives).
+    """
+
+    module: str
+    attr: str
+    falseward: int
+    at: tuple[dict[str, Any], ...]
+    key: str | None = None
+    member: str | None = None
+    survivors: dict[str, str] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
 class Check:
     """A statement of a source paper that can be evaluated on finite classes.
 
@@ -124,6 +147,10 @@ class Check:
     evaluate: Callable[[bool], Iterable[Evidence]] = field(repr=False, compare=False)
     kind: str = "bound"
     falsifiable: str = ""
+    #: the bounds the rows read, as data, for the mutation harness (see :class:`Mutable`)
+    mutable: tuple[Mutable, ...] = ()
+    #: why a verdict-bearing check declares no mutable bound (no numeric formula in it)
+    unmutable: str = ""
 
     def run(self, quick: bool = False) -> CheckResult:
         t0 = time.perf_counter()
@@ -219,7 +246,15 @@ def evaluate_bound(expr: sympy.Expr, **values: Any) -> Any:
 
 
 def _number(v: Any) -> sympy.Expr:
-    return sympy.Integer(v) if isinstance(v, int) else sympy.nsimplify(v)
+    """An int as an Integer; a float as its simplest rational (0.1 -> 1/10) when that is equal to
+    it within 1e-12 relative, else as its exact binary value (nsimplify loses tiny floats such
+    as 1e-50)."""
+    if isinstance(v, int):
+        return sympy.Integer(v)
+    s = sympy.nsimplify(v)
+    if isinstance(v, float) and not (s.is_Rational and math.isclose(float(s), v, rel_tol=1e-12)):
+        return sympy.Rational(v)
+    return s
 
 
 def le_row(subject: str, params: dict[str, Any], measured: int, bound: Any,
@@ -246,3 +281,16 @@ def _slack(bound: Any, measured: Any) -> Any:
         return bound - measured
     except TypeError:
         return None
+
+
+def declare(checks: list[Check], mutable: dict[str, tuple[Mutable, ...]] | None = None,
+            unmutable: dict[str, str] | None = None) -> list[Check]:
+    """``checks`` with their mutable bounds (and, for checks without a numeric formula, the
+    reason none is declared) set by id; an unknown id is an error."""
+    mutable, unmutable = mutable or {}, unmutable or {}
+    ids = {c.id for c in checks}
+    unknown = (set(mutable) | set(unmutable)) - ids
+    if unknown:
+        raise ValueError(f"declare: no check(s) {sorted(unknown)}")
+    return [replace(c, mutable=mutable.get(c.id, c.mutable),
+                    unmutable=unmutable.get(c.id, c.unmutable)) for c in checks]

@@ -42,7 +42,15 @@ from ltheory.privacy.learners.decision_lists import (
 )
 from ltheory.privacy.learners.winnow import decision_list_halfspace
 from ltheory.privacy.mechanisms import ExponentialMechanism
-from proofs_check.base import Check, Evidence, evaluate_bound, not_evaluable, tight
+from proofs_check.base import (
+    Check,
+    Evidence,
+    Mutable,
+    declare,
+    evaluate_bound,
+    not_evaluable,
+    tight,
+)
 
 SOURCE = "000_999a11082cbb8294.txt"
 _eps, _t, _R = sympy.symbols("epsilon t R", positive=True)
@@ -384,3 +392,18 @@ CHECKS = [
                   "a lower bound over all private online learners, asymptotic in T with an "
                   "unstated constant: no finite set of learners or sequences can refute it"),
 ]
+
+CHECKS = declare(CHECKS, {
+    "bunfang.prop2.1": tuple(
+        Mutable(__name__, name, -1, ({"epsilon": 1.0, "t": 2.0, "R": 16},))
+        for name in ("PROP21_DEVIATION", "PROP21_TAIL", "PROP21_EPSILON")),
+    "bunfang.lemma4.10": (Mutable(__name__, "LEMMA410_MARGIN", 1, ({"ell": 3, "r": 2},),
+                                  survivors={"the whole bound moved 10%":
+                                             "the optimal margin is at least 4/3 of "
+                                             "1/(ℓ+1)^{r+1} at every (ℓ, r) computed (the "
+                                             "worst row's tightness is 0.75), so 1.1 times the "
+                                             "form still holds"}),),
+}, {
+    "bunfang.prop3.3": "an existence statement (some consistent decision list remains), "
+                       "decided by exhaustive search: no numeric formula",
+})

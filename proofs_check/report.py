@@ -53,6 +53,17 @@ def summary_line(source: str, rs: list[CheckResult]) -> str:
             f"{c['not_evaluable']} not evaluable")
 
 
+def coverage_lines(groups: Mapping[str, list[CheckResult]]) -> list[str]:
+    """Per seed of the report, its numbered statements by status (``ltheory check --list``)."""
+    from proofs_check.coverage import STATUSES, counts
+
+    c = counts()
+    out = [f"- numbered statements of `{src}`: " + ", ".join(
+        f"{c[src][st]} {st}" for st in STATUSES) for src in groups if src in c]
+    return ["", *out, "  (every one listed with its checks or reason by `ltheory check --list`)"] \
+        if out else []
+
+
 def _finding(r: CheckResult) -> list[str]:
     """A failing statement: its first failing row's witness and explanation."""
     bad = [row for row in r.rows if row.holds is False]
@@ -100,6 +111,7 @@ def markdown(results: list[CheckResult], plots: Mapping[str, list[Path]] | None 
     groups = by_paper(results)
     lines = ["# ltheory check", ""]
     lines += [summary_line(source, rs) for source, rs in groups.items()]
+    lines += coverage_lines(groups)
     lines += ["", "| paper | seed file | statements | hold | fail | measured | not evaluable | "
               "seconds |", "|---|---|---|---|---|---|---|---|"]
     for source, rs in groups.items():

@@ -93,19 +93,45 @@ def test_full_check_run_is_consistent() -> None:
     failing = {k for k, v in verdicts.items() if v is False}
     assert failing == {"abms20.sec1.affine", "abms20.remark4.3",
                        "abms20.sec2.1.1.simplified", "abms20.eq6", "pmw.claim",
-                       "asadi.remark16", "asadi.lemma15", "privacy.claims.abms20"}
+                       "asadi.remark16", "asadi.lemma15", "privacy.claims.abms20",
+                       "abms20.lemma3.12"}
     assert all(r.rows for r in results)
     status = {r.check.id: r.status for r in results}
     assert {k for k, v in status.items() if v == "measured"} == {
         "abms20.thm2.1", "abms20.thm2.2", "amsy24.dichotomy", "extremal.maj3",
-        "extremal.thm22"}
+        "extremal.thm22", "abms20.sec4.2.2.maj"}
     assert "undecided" not in status.values()
 
 
 def test_consistent_learner_theorem_simulation(quick_results) -> None:
     res = quick_results["pac.thm1"]
     assert res.holds is True
-    for row in res.rows:
+    sim = [row for row in res.rows if "95% CI" in row.values]
+    assert sim and len(sim) < len(res.rows)
+    for row in sim:
         lo, hi = row.values["95% CI"]
         assert 0 <= lo <= row.values["rate"] <= hi <= 1
         assert row.params["samples"] >= 2 * __import__("math").log(2) / row.params["alpha"]
+
+
+def test_consistent_learner_exact_rows_against_simulation(quick_results) -> None:
+    """The exact point-function rows (inclusion–exclusion) against a direct simulation of the
+    same sample: N = 20 points, all 20 point functions bad, n draws; and their tightness."""
+    import math
+
+    import numpy as np
+
+    from proofs_check.lecture_pac import points_failure
+
+    rows = [r for r in quick_results["pac.thm1"].rows if "N" in r.params]
+    assert rows and max(r.tightness for r in rows) > 0.95
+    N, n = 20, rows[0].params["samples"]
+    rng = np.random.default_rng(7)
+    draws = rng.integers(0, N, size=(20_000, n))
+    missed = np.array([len(np.unique(d)) < N for d in draws]).mean()
+    exact = float(points_failure(N, N, n))
+    assert abs(missed - exact) < 4 * math.sqrt(exact * (1 - exact) / 20_000)
+    from fractions import Fraction
+
+    assert points_failure(3, 1, 2) == Fraction(4, 9)        # a given point missed by 2 draws
+

@@ -1,5 +1,7 @@
 """``ltheory check [CHECK_ID ...] [--quick] [--json] [--plot DIR] [--markdown FILE]``: the seed
-papers' statements evaluated on concrete classes (:mod:`proofs_check`); exit 1 if one fails."""
+papers' statements evaluated on concrete classes (:mod:`proofs_check`); exit 1 if one fails.
+``ltheory check --list [--json]`` prints every numbered statement of the seeds with its status
+(:mod:`proofs_check.coverage`) and runs nothing."""
 
 from __future__ import annotations
 
@@ -26,11 +28,25 @@ def command(
     markdown_file: Annotated[str | None, typer.Option("--markdown", help="also write the "
                                                       "Markdown report to this file")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar on stderr")] = False,
+    list_: Annotated[bool, typer.Option("--list", help="print every numbered statement of the "
+                                        "seeds with its status (checked / not evaluable / "
+                                        "qualitative / not encoded) and exit")] = False,
 ) -> None:
     """Evaluate the seed papers' bounds on concrete classes; exit 1 if a statement fails."""
     from proofs_check import run_checks
     from proofs_check.report import markdown, to_json, write_outputs
 
+    if list_:
+        from proofs_check.coverage import listing
+        from proofs_check.coverage import to_json as coverage_json
+
+        if ids:
+            raise fail("--list takes no check ids (it lists every seed statement)")
+        if as_json:
+            typer.echo(json.dumps(coverage_json()))
+        else:
+            typer.echo(listing())
+        return
     if markdown_file is not None and not Path(markdown_file).resolve().parent.is_dir():
         raise fail(f"--markdown: the folder of {markdown_file!r} does not exist")
     try:

@@ -1,0 +1,252 @@
+"""Coverage as data: every numbered statement of the five seed papers, with its status.
+
+Each :class:`Statement` of :data:`STATEMENTS` (seed file, number as the seed numbers it, a short
+summary) has one status:
+
+- ``checked``: evaluated by the checks named in ``checks`` (ids of :func:`proofs_check.all_checks`);
+- ``not evaluable``: no finite instance can refute it (an O(·)/Õ(·) without constants, an
+  existence or asymptotic statement over all algorithms), with the reason;
+- ``qualitative``: no quantitative content to evaluate (an equivalence, a sketch, a restatement
+  whose quantitative part is checked elsewhere), with the reason;
+- ``not encoded``: quantitative and finitely checkable, not encoded yet — listed with what it
+  would take, so that nothing is silently absent.
+
+Definitions and algorithm boxes are not statements and are not listed.  ``ltheory check --list``
+prints this table; ``tests/test_proofs_check_coverage.py`` fails when a check is not named by any
+statement, a named check does not exist, or (where the seed files are at hand) a numbered
+statement of a seed is missing here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CHECKED, NOT_EVALUABLE, QUALITATIVE, NOT_ENCODED = ("checked", "not evaluable", "qualitative",
+                                                    "not encoded")
+STATUSES = (CHECKED, NOT_EVALUABLE, QUALITATIVE, NOT_ENCODED)
+S000, S001, S002, S003, S004 = ("000_999a11082cbb8294.txt", "001_ed369e7bc84e5ca0.txt",
+                                "002_4e9b9d6d42ab751c.txt", "003_6155d6bc744b4bb1.txt",
+                                "004_5635bafb29a98a47.txt")
+_LOST = ("its formula was lost in the seed's extraction; the published version (arXiv "
+         "2602.07370) is finitely checkable on DP-Winnow runs but not encoded yet")
+
+
+@dataclass(frozen=True)
+class Statement:
+    source: str
+    number: str
+    summary: str
+    status: str
+    checks: tuple[str, ...] = ()
+    reason: str = ""
+
+
+def _c(source: str, number: str, summary: str, *checks: str, note: str = "") -> Statement:
+    return Statement(source, number, summary, CHECKED, tuple(checks), note)
+
+
+def _ne(source: str, number: str, summary: str, reason: str, *checks: str) -> Statement:
+    """Not evaluable; ``checks`` are the not-evaluable checks that list it in the report."""
+    return Statement(source, number, summary, NOT_EVALUABLE, tuple(checks), reason)
+
+
+def _q(source: str, number: str, summary: str, reason: str) -> Statement:
+    return Statement(source, number, summary, QUALITATIVE, (), reason)
+
+
+def _open(source: str, number: str, summary: str, reason: str) -> Statement:
+    return Statement(source, number, summary, NOT_ENCODED, (), reason)
+
+
+STATEMENTS: tuple[Statement, ...] = (
+    # ------------------------------------------------------------------ 000 Bun & Fang
+    _q(S000, "Theorem 1.1", "informal statement of Theorem 3.5",
+       "restates Theorem 3.5 informally (see there)"),
+    _q(S000, "Theorem 1.2", "informal statement of Theorem 4.5",
+       "restates Theorem 4.5 informally (see there)"),
+    _c(S000, "Proposition 2.1", "exponential mechanism: ε-DP and utility tail",
+       "bunfang.prop2.1", "privacy.claims.bunfang"),
+    _c(S000, "Proposition 3.3", "a consistent decision list remains at every iteration",
+       "bunfang.prop3.3"),
+    _c(S000, "Theorem 3.5", "private PAC learner for F-decision lists (privacy and utility)",
+       "bunfang.thm3.5", "privacy.claims.bunfang",
+       note="privacy checked; utility is an Õ(·) bound (bunfang.thm3.5, not evaluable)"),
+    _open(S000, "Lemma 4.2", "ConfidentWinnow's number of updates under a margin",
+          "a mistake/update bound of Winnow; " + _LOST),
+    _ne(S000, "Lemma 4.3", "the sparse vector technique (Dwork & Roth 2014)",
+        "its accuracy threshold is stated with unspecified constants (O(·)) in the published "
+        "form; the privacy of the library's sparse vector is audited under ltheory.privacy"),
+    _open(S000, "Theorem 4.4", "DP-Winnow is differentially private",
+          "the privacy of DP-Winnow; its parameters were lost in extraction; the learner's "
+          "own claim is a row of privacy.claims.bunfang"),
+    _open(S000, "Theorem 4.5", "DP-Winnow's mistake bound", _LOST),
+    _open(S000, "Lemma 4.6", "shadow and approximate weight vectors agree w.h.p.", _LOST),
+    _open(S000, "Lemma 4.7", "DP-Winnow performs fewer than U updates w.h.p.", _LOST),
+    _c(S000, "Lemma 4.10", "monotone 1-decision lists as margin halfspaces",
+       "bunfang.lemma4.10",
+       note="the margin 1/(ℓ+1)^{r+1} checked is a reconstruction (formula lost)"),
+    _open(S000, "Theorem 4.11", "online private learning of monotone 1-decision lists",
+          "a mistake bound composed from Theorem 4.5 and Lemma 4.10; " + _LOST),
+    _open(S000, "Theorem 4.12", "online private learning of k-decision lists", _LOST),
+    _q(S000, "Lemma A.1", "the exponential mechanism's guarantee (used for Theorem 3.5)",
+       "the same statement as Proposition 2.1 for the covering algorithm's score family; "
+       "checked there"),
+    _open(S000, "Lemma A.3", "the 'no heads within the first steps' random process",
+          "a probability bound on a coin-tossing process (Gupta et al. 2009): simulable exactly; "
+          + _LOST),
+    _open(S000, "Lemma A.4", "empirical error of the private decision-list learner", _LOST),
+    _ne(S000, "Theorem A.6", "VC generalization bound (Blumer et al. 1989)",
+        "the published constants were lost in extraction; the same bound with explicit "
+        "constants is seed 001's Theorem 3.8 (abms20.thm3.8)"),
+    _ne(S000, "Corollary A.8", "DP PAC learner for k-decision lists",
+        "sample complexity Õ(·)", "bunfang.thm3.5"),
+    _open(S000, "Proposition A.9", "(statement lost in extraction)", _LOST),
+    _ne(S000, "§4.4", "Ω(log T) mistakes for private online learners of point functions",
+        "a lower bound over all private online learners", "bunfang.sec4.4"),
+    # ------------------------------------------------------------------ 001 ABMS 2020
+    _c(S001, "§1 example", "affine subspaces of F_p^n of dimension ≤ d have Ldim d",
+       "abms20.sec1.affine"),
+    _c(S001, "Theorem 2.1", "Ldim(G(H1…Hk)) ≤ Õ(2^{2k}k²d)", "abms20.thm2.1",
+       "extremal.maj3", note="Õ(·): measured only"),
+    _c(S001, "Theorem 2.2", "T(Hi) < t ⇒ T(G(H1…Hk)) < 2^{4k4^k t}; a lower bound construction",
+       "abms20.thm2.2", "abms20.thm2.2.lower", "extremal.thm22"),
+    _ne(S001, "Theorem 2.3", "closure of private learnability (informal)",
+        "informal statement of Theorem 7.1 with Õ(·) sample complexity"),
+    _c(S001, "Theorem 2.4", "private learning implies agnostic private learning",
+       "privacy.claims.abms20",
+       note="the privacy constant (ε'+3 against the seed's ε+3) is checked; the accuracy part "
+            "has O(·) constants"),
+    _c(S001, "Theorem 3.2", "Shelah–Hodges: T ≥ ⌊log2 Ldim⌋ and Ldim ≥ ⌊log2 T⌋",
+       "abms20.thm3.2"),
+    _c(S001, "Theorem 3.8", "VC generalization bound with explicit constants", "abms20.thm3.8"),
+    _ne(S001, "Theorem 3.9", "agnostic VC bound", "constants unspecified", "abms20.thm3.9"),
+    _c(S001, "Lemma 3.12", "sub-sampling with replacement keeps (ε, δ)-DP", "abms20.lemma3.12",
+       note="false for large ε (a finding); the finding of privacy.claims.abms20 comes from it"),
+    _open(S001, "Proposition 3.13", "the exponential mechanism: ε-DP and utility Δ/m",
+          "the same content as seed 000's Proposition 2.1 (checked there on the same "
+          "mechanism); its own statement with ê + Δm is not encoded"),
+    _ne(S001, "Theorem 3.14", "DP generalization (multiplicative)",
+        "constants unspecified", "abms20.thm3.14"),
+    _c(S001, "Observation 4.1", "T(H1 ∪ H2) ≤ T(H1) + T(H2), tight", "abms20.obs4.1"),
+    _c(S001, "Proposition 4.2", "Ldim(H1 ∪ H2) ≤ Ldim H1 + Ldim H2 + 1, tight",
+       "abms20.prop4.2", "extremal.union"),
+    _c(S001, "Proposition 4.3", "Ldim of a union of k classes ≤ 3d + 3 log2 k",
+       "abms20.prop4.3", "abms20.remark4.3", "extremal.union_k"),
+    _c(S001, "§4.2.2", "MAJ_k bound (4), the gates of (5), equation (6)",
+       "abms20.sec4.2.2.maj", "abms20.sec4.2.2.gates", "abms20.eq6"),
+    _c(S001, "§2.1.1", "Dudley's VC composition bound and its simplification",
+       "dudley.vc_composition", "abms20.sec2.1.1.simplified", "compose.facts"),
+    _open(S001, "Example 5.2", "the error-count score has matched sensitivity ≤ 1",
+          "finitely checkable by enumeration of databases and neighbours; not encoded yet"),
+    _open(S001, "Lemma 5.3", "relabelling by a matched-sensitivity score keeps (ε+3, …)-DP",
+          "its constant is a row of privacy.claims.abms20 (RelabelAndLearn); its own bound on "
+          "arbitrary (ε, δ)-DP algorithms is not encoded"),
+    _c(S001, "Claim 5.4", "A_Relabel's exponential mechanism: the chain of bounds",
+       "abms20.claim5.4"),
+    _ne(S001, "Lemma 5.5", "the relabelled sample is accurate",
+        "accuracy with O(·) constants (see the check)",
+        "abms20.lemma5.5"),
+    _c(S001, "Theorem 6.1", "Theorem 2.4 restated (A_PrivateAgnostic)", "privacy.claims.abms20",
+       note="privacy; accuracy has O(·) constants"),
+    _ne(S001, "Theorem 7.1", "closure theorem for private learning",
+        "sample complexity Õ(·) with unspecified constants"),
+    _open(S001, "Lemma 7.2", "ClosureLearn is (ε, O(δ))-DP for every ε < 1",
+          "as literally stated (any ε < 1) it is checkable on ClosureLearn's exact output "
+          "distribution; only the learner's corrected claim is a row of privacy.claims.abms20"),
+    _ne(S001, "Lemma 7.3", "ClosureLearn is accurate",
+        "accuracy with O(·) constants (see the check)", "abms20.lemma7.3"),
+    _open(S001, "Remark 7.4", "each A_i is accurate for H_1 (a typo for H_i?)",
+          "a remark on the proof of Lemma 7.3; not encoded"),
+    _c(S001, "Sauer–Shelah–Perles", "|H| ≤ Σ_{i≤VC} C(n, i) (used in §5, §7)", "ssp.lemma"),
+    # ------------------------------------------------------------------ 002 lecture 7
+    _ne(S002, "Theorem 1", "Ldim d ⇒ DP PAC learnable with n = (2^{Õ(2^d)} + log 1/βδ)/(αε)",
+        "Õ(·) in the exponent: no constant to evaluate"),
+    _q(S002, "Theorem 2", "online learnable iff DP PAC learnable (Alon et al. 2022)",
+       "an equivalence without quantities"),
+    _ne(S002, "Theorem 3", "a globally stable algorithm with n = poly(2^{2^d}/α)",
+        "n is poly(·) with no stated degree"),
+    _open(S002, "Algorithm G", "Pr[G(S) = f] > 2^{-2^{d+2}}/(d+1) with explicit n and N",
+          "explicit n = ⌈2^{d+2}/α⌉ and N: simulable for d = 1 (N ≈ 2^{9}·16·n), not encoded "
+          "yet"),
+    _c(S002, "Theorem 4", "stable histograms: privacy (and an O(·) sample bound)",
+       "privacy.claims.lecture7", note="privacy checked; the sample bound is O(·)"),
+    _c(S002, "Theorem 5", "the clique dichotomy of Alon, Moran, Schefler & Yehudayoff 2024",
+       "amsy24.sandwich", "amsy24.tree_clique", "amsy24.dichotomy"),
+    # ------------------------------------------------------------------ 003 Asadi et al.
+    _c(S003, "Theorem 1", "sequential (advanced) composition", "asadi.thm1"),
+    _open(S003, "Theorem 2", "parallel composition (McSherry 2010)",
+          "checkable exactly on disjoint-domain products of randomized response; not encoded"),
+    _open(S003, "Theorem 3", "WEM(η, q) is (2ηΔ_ζ, 0, ζ)-DP for robust sensitivity Δ_ζ",
+          "for general scores: checkable on enumerated score vectors and ζ-close "
+          "distributions; DP-1R's instance is a row of privacy.claims.asadi"),
+    _open(S003, "Theorem 4", "WRNM is (2ηΔ_ζ, 0, ζ)-DP",
+          "as Theorem 3, for report-noisy-max with Laplace noise; not encoded"),
+    _c(S003, "Theorem 5", "privacy and utility of LazyBB", "asadi.thm5", "asadi.thm1"),
+    _c(S003, "Theorem 6", "DP-1R is a (4ηζ, 0, ζ)-DP weak learner", "privacy.claims.asadi"),
+    _c(S003, "Theorem 7", "LazyBB with DP-1R at η = εκn/(4τ) is ε-DP", "privacy.claims.asadi"),
+    _c(S003, "Theorem 8", "DP-1R's advantage γ − ln(|H|/β)/η", "asadi.thm8"),
+    _c(S003, "Theorem 9", "DP-TopDown is (16tηζ, 0, ζ)-DP", "privacy.claims.asadi"),
+    _c(S003, "Theorem 10", "LazyBB with DP-TopDown at η = εκn/(16τt) is ε-DP",
+       "privacy.claims.asadi"),
+    _c(S003, "Theorem 11", "Algorithm 3 (DP-1R) is (4ηζ, 0, ζ)-DP", "privacy.claims.asadi"),
+    _c(S003, "Theorem 12", "DP-1R's error ≤ err(h_opt) + ln(|H|/β)/η w.p. 1 − β",
+       "asadi.thm12"),
+    _c(S003, "Theorem 13", "Theorem 8 restated for Algorithm 3", "asadi.thm8"),
+    _open(S003, "Lemma 14", "robust sensitivity of w·q(1−q) is ≤ 5/4·ζ",
+          "checkable exhaustively like Lemma 15; the check asadi.lemma15 uses its value but "
+          "does not evaluate it on its own"),
+    _c(S003, "Lemma 15", "robust sensitivity of the Gini score ≤ 4ζ", "asadi.lemma15"),
+    _c(S003, "Remark 16", "approximate-DP composition for DP-TopDown", "asadi.remark16"),
+    _c(S003, "§5 example", "κ = 1/2, γ = 1/20: Theorem 5 needs ≈ 4,000 rounds",
+       "asadi.sec5.rounds"),
+    # ------------------------------------------------------------------ 004 lecture notes
+    _c(S004, "Theorem 1", "consistent learners: n = 2 ln|C|/α samples suffice", "pac.thm1"),
+    _c(S004, "§1 generic private learner", "the exponential mechanism's failure bound",
+       "pac.em_sample_bound", "privacy.claims.pac"),
+    _c(S004, "Theorem 2", "MW regret ≤ αT + ln K/α for α ≤ 1.79", "pmw.thm2", "pmw.thm2.exp"),
+    _c(S004, "§2 approximate privacy", "MW is (12Tα², e^{−Tα})-DP", "pmw.claim"),
+    _ne(S004, "Theorem 3", "MW is (ε, e^{−Ω(√(Tε))})-DP with O(·) regret",
+        "Ω(·) and O(·) hide the constants; the explicit claim it rests on is pmw.claim",
+        "pmw.thm3"),
+)
+
+
+def by_source() -> dict[str, list[Statement]]:
+    out: dict[str, list[Statement]] = {}
+    for s in STATEMENTS:
+        out.setdefault(s.source, []).append(s)
+    return out
+
+
+def counts() -> dict[str, dict[str, int]]:
+    """Statements per seed by status."""
+    return {src: {st: sum(s.status == st for s in ss) for st in STATUSES}
+            for src, ss in by_source().items()}
+
+
+def listing() -> str:
+    """The coverage table printed by ``ltheory check --list``."""
+    from proofs_check.report import PAPERS
+
+    lines = ["# Seed statements and their status", ""]
+    for src, c in counts().items():
+        lines.append(f"- `{src}` ({PAPERS.get(src, src)}): " + ", ".join(
+            f"{c[st]} {st}" for st in STATUSES))
+    for src, ss in by_source().items():
+        lines += ["", f"## {PAPERS.get(src, src)} (`{src}`)", "",
+                  "| statement | summary | status | checks / reason |", "|---|---|---|---|"]
+        for s in ss:
+            what = ", ".join(f"`{c}`" for c in s.checks) if s.checks else ""
+            why = s.reason.replace("|", "\\|")
+            detail = f"{what} — {why}" if what and why else (what or why)
+            lines.append(f"| {s.number} | {s.summary.replace('|', chr(92) + '|')} | "
+                         f"{s.status} | {detail} |")
+    return "\n".join(lines) + "\n"
+
+
+def to_json() -> dict:
+    """``{"counts": {seed: {status: n}}, "statements": [...]}``."""
+    return {"counts": counts(),
+            "statements": [{"source": s.source, "number": s.number, "summary": s.summary,
+                            "status": s.status, "checks": list(s.checks), "reason": s.reason}
+                           for s in STATEMENTS]}

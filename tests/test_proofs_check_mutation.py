@@ -1,0 +1,114 @@
+"""The mutation harness (issue 31): every verdict-bearing statement declares its bound as data,
+the harness generates false versions of it (constants moved 10% towards false, additive terms
+dropped, exponents doubled) and a check that still holds under one of them fails this test —
+unless the statement declares why that mutant cannot be killed on finite classes."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from proofs_check import all_checks
+from proofs_check.base import NOT_EVALUABLE, Mutable
+from proofs_check.mutation import candidates, mutants, run_mutant, summary, towards_false
+
+_a, _n, _d, _k = sympy.symbols("alpha n d k", positive=True)
+
+
+def _check(cid: str):
+    return next(c for c in all_checks() if c.id == cid)
+
+
+def test_mutants_of_an_exponential_tail() -> None:
+    """exp(−αn/2) as an upper bound: 0.9·bound, the exponent's constant −1/2 moved to −11/20
+    (towards false) and the exponent doubled; never a mutant that loosens the bound."""
+    spec = Mutable("m", "A", -1, ({"alpha": 0.1, "n": 100},))
+    expr = sympy.exp(-_a * _n / 2)
+    got = set()
+    for _desc, alts in candidates(expr):
+        for alt in alts:
+            if towards_false(spec, expr, alt):
+                got.add(alt)
+                break
+    assert got == {sympy.Rational(9, 10) * expr, sympy.exp(-11 * _a * _n / 20),
+                   sympy.exp(-_a * _n)}
+
+
+def test_mutants_of_a_sum_drop_each_term_and_move_each_constant() -> None:
+    spec = Mutable("m", "A", -1, ({"d": 1, "k": 4},))
+    expr = 3 * _d + 3 * sympy.log(_k, 2)
+    got = {alt for _desc, alts in candidates(expr) for alt in alts
+           if towards_false(spec, expr, alt)}
+    assert 3 * _d in got and 3 * sympy.log(_k, 2) in got
+    assert sympy.Rational(27, 10) * _d + 3 * sympy.log(_k, 2) in got
+    assert 3 * _d + 3 * sympy.log(_k) / sympy.log(sympy.Rational(11, 5)) in got   # base 2.2
+    assert all(towards_false(spec, expr, g) for g in got)
+    lower = Mutable("m", "A", 1, ({"d": 1, "k": 4},))           # as a lower bound: the other way
+    assert not towards_false(lower, expr, 3 * _d)
+    assert towards_false(lower, expr, sympy.Rational(11, 10) * expr)
+
+
+def test_every_verdict_check_declares_its_bound_or_why_not(proofs_quick_results) -> None:
+    for c in all_checks():
+        r = proofs_quick_results[c.id]
+        if c.kind in (NOT_EVALUABLE, "measured") or r.status != "holds":
+            continue
+        assert c.mutable or len(c.unmutable) > 20, c.id
+        for spec in c.mutable:
+            assert spec.falseward in (-1, 0, 1) and spec.at, (c.id, spec.attr)
+
+
+def test_declared_survivors_name_generated_mutants() -> None:
+    """No stale declaration: every key is "*" or the key of a mutant the harness generates."""
+    for c in all_checks():
+        keys = {m.key for m in mutants(c)}
+        for spec in c.mutable:
+            for key, why in spec.survivors.items():
+                assert key == "*" or key in keys, (c.id, key)
+                assert len(why) > 40, (c.id, key)
+
+
+def test_fast_mutants_are_killed() -> None:
+    """A cheap slice of the harness in every run: Observation 4.1, Proposition 4.2 and
+    Theorem 1 of the PAC notes (its exact point-function rows)."""
+    for cid in ("abms20.obs4.1", "abms20.prop4.2", "pac.thm1"):
+        c = _check(cid)
+        ms = mutants(c)
+        assert ms, cid
+        for m in ms:
+            out = run_mutant(c, m, quick=True)
+            assert out.killed and not out.error, (cid, m.label)
+
+
+@pytest.mark.slow
+def test_every_mutant_is_killed_or_declared() -> None:
+    """The harness in the mode CI runs (--quick): every mutant of every declared bound is killed,
+    or survives with the statement's reason; a declared survivor that is killed is stale."""
+    outcomes = [run_mutant(c, m, quick=True) for c in all_checks() for m in mutants(c)]
+    s = summary(outcomes)
+    assert s["mutants"] >= 90
+    bad = [(o.mutant.check_id, o.mutant.label, o.error) for o in outcomes
+           if not o.killed and o.declared is None]
+    assert not bad, bad
+    assert not [o for o in outcomes if o.error], [o.error for o in outcomes if o.error]
+    stale = [(o.mutant.check_id, o.mutant.label) for o in outcomes
+             if o.killed and o.mutant.key in o.mutant.spec.survivors]
+    assert not stale, stale
+
+
+def test_scenario_rows_of_the_table_are_recomputed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ABMS20 scenario row (A_PrivateAgnostic with a count at ε = 10) is recomputed from the
+    learner's exact output distribution: a wrong stored ε or seed claim is stale (fails), and
+    the finding's value is the recomputed one."""
+    import proofs_check.privacy_claims as pc
+
+    name = "PrivateAgnosticLearner/count-eps10-S54"
+    table = pc.load_table()
+    row = next(r for r in table if r.get("case") == name)
+    res = list(pc.table_rows(row))
+    assert res[0].values["re-verified ε"] == pytest.approx(row["worst_epsilon"], rel=1e-9)
+    seed = next(r for r in res if "seed paper" in r.subject)
+    assert seed.holds is False and seed.bound == 13.0 and "Lemma 3.12" in seed.note
+    bad = {**row, "worst_epsilon": row["worst_epsilon"] / 2}
+    assert next(pc.table_rows(bad)).holds is False          # stale table value
+    assert next(pc.table_rows({**row, "seed_claim_epsilon": 12.0})).holds is False
