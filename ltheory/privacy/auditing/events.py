@@ -545,7 +545,9 @@ def _families(fit: tuple[Batch, Batch], kind: str, structure: bool, lean: bool
         if structure and x0.shape[1] > 1:
             scores += structure_scores(x0, x1)[0]
     if lean and isinstance(encoders[0], ValueEncoder):
-        encoders, scores = encoders[:1], []
+        # the exact-output cells; a scalar output keeps its own thresholds (its order is known,
+        # where the cells' likelihood-ratio order is estimated)
+        encoders, scores = encoders[:1], (scores if kind == "scalar" else [])
     return encoders, scores
 
 

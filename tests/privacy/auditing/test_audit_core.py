@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.stats import binom
 
 from ltheory.errors import InvalidInputError, LtheoryError
 from ltheory.privacy import AuditReport, MechanismError, audit, min_runs
@@ -252,7 +253,10 @@ def test_soundness_200_audits() -> None:
         true = audit(m, a, b, claimed_epsilon=1.0, runs=runs, seed=0).exact_epsilon
         above = sum(audit(m, a, b, claimed_epsilon=1.0, runs=runs, seed=1000 + s)
                     .epsilon_lower_bound > true for s in range(200))
-        assert above / 200 <= 0.05
+        # sound at alpha = 0.05: the exceedances are consistent with a rate <= 5% (one-sided
+        # binomial test at 1%); the default tests (Poisson-conditional, two events) are tight,
+        # so a share near 5% is expected (bench_audit --soundness-defaults: 55 of 1,200 on EM)
+        assert binom.sf(above - 1, 200, 0.05) > 0.01, above
 
 
 @pytest.mark.slow

@@ -136,7 +136,7 @@ def test_pattern_pilots_rank_svt3_by_its_top_bottom_pattern() -> None:
     assert s.ranking[0]["projected_bound"] >= s.ranking[-1]["projected_bound"]
     assert not s.report.event.startswith("output ∈ {")        # not the lean exact-output cells
     assert s.report.epsilon_lower_bound <= 0.5
-    off = audit_search(m, base, "patterns", **kw)
+    off = audit_search(m, base, "patterns", pilots="cells", **kw)
     assert not any(r["pilot_event"].startswith("plug-in") for r in off.ranking)
 
 
