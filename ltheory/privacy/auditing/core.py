@@ -115,13 +115,8 @@ def min_runs(claimed_epsilon: float, claimed_delta: float = 0.0, alpha: float = 
 def exact_distributions(mechanism: Any, d0: Any, d1: Any) -> tuple[np.ndarray, np.ndarray] | None:
     """The two exact output distributions on a common support, or None where the target has
     none."""
-    t = as_target(mechanism)
-    p0 = t.output_distribution(d0)
-    p1 = t.output_distribution(d1) if p0 is not None else None
-    if p0 is None or p1 is None:
-        return None
-    _, a, b = exact_mod.aligned(p0, p1)
-    return a, b
+    dists = _distributions(as_target(mechanism), d0, d1)
+    return None if dists is None else exact_mod.aligned(*dists)[1:]
 
 
 def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,

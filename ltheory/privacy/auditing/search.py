@@ -181,9 +181,9 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     target = as_target(mechanism)
     plan, search = _plan(target, dataset, neighbours, eps, delta, alpha, seed, total_runs,
                          search)
-    pairs, n_candidates = _pairs(target, dataset, plan.neighbours if plan else neighbours, seed,
-                                 search.max_pairs)
     pilot_ss, final_ss, pick_ss = np.random.SeedSequence(seed).spawn(3)
+    pairs, n_candidates = _pairs(target, dataset, plan.neighbours if plan else neighbours, seed,
+                                 search.max_pairs, pick_ss)
     rung_ss = pilot_ss.spawn(search.rungs)        # then the probe's stream
     pilot_runs = search.pilot_runs or max(search.runs // 20,
                                           4 * min_runs(eps, delta, alpha, events=1))
@@ -226,13 +226,12 @@ def _plan(target: Any, dataset: Any, neighbours: Any, eps: float, delta: float, 
                                      rungs=plan.rungs)
 
 
-def _pairs(target: Any, dataset: Any, neighbours: Any, seed: int, max_pairs: int
-           ) -> tuple[list[dict], int]:
+def _pairs(target: Any, dataset: Any, neighbours: Any, seed: int, max_pairs: int,
+           pick_ss: np.random.SeedSequence) -> tuple[list[dict], int]:
     """The candidate pairs (at most ``max_pairs``, a seeded subset) as ranking rows."""
     valid, n_candidates = neighbouring_candidates(target, dataset, neighbours, seed, "audit")
     if len(valid) > max_pairs:
-        pick = np.random.SeedSequence(seed).spawn(3)[2]
-        idx = np.random.default_rng(pick).choice(len(valid), size=max_pairs, replace=False)
+        idx = np.random.default_rng(pick_ss).choice(len(valid), size=max_pairs, replace=False)
         valid = [valid[i] for i in sorted(idx)]
     return [{"pattern": name, "_pair": (a, b)} for name, a, b in valid], n_candidates
 
