@@ -40,9 +40,14 @@ __all__ = ["AuditConfig", "FEW_OUTPUTS", "LEAN_SHRINK"]
 #: outputs": the exact output cells' likelihood-ratio prefixes then contain the best event, so
 #: ``lean_events="auto"`` selects among them only (and the search's pilots count cells).
 FEW_OUTPUTS = 64
-#: The selection-shrinkage level used with lean events: 0.5 is no shrinking (the few nested
-#: likelihood-ratio prefixes carry little winner's curse, and shrinking favours frequent events
-#: of small ratio over the rare cells where sparse-vector pairs leak; results/dpsniper_round3.md).
+#: The selection-shrinkage level used with lean events on vector outputs: 0.5 is no shrinking
+#: (the few nested likelihood-ratio prefixes carry little winner's curse, and shrinking favours
+#: frequent events of small ratio over the rare cells where sparse-vector pairs leak;
+#: results/dpsniper_round3.md; SVT1 at 2e6 over the 9 headline seeds: 0.046 unshrunk, 0.032 at
+#: 0.02).  A *scalar* output keeps ``events.SHRINK``: its thresholds compete with the cells, and
+#: unshrunk, a lucky deep-tail cut or a few-cell subset of cells of equal ratio wins (the
+#: exponential mechanism on 1,023 thresholds at 1e6 runs, seeds 0-9: mean 0.919 -> 0.962;
+#: TruncatedGeometric at 2e6, 9 seeds: 0.1101 -> 0.1140; ReportNoisyMax1/2 unchanged).
 LEAN_SHRINK = 0.5
 
 
@@ -65,7 +70,8 @@ class AuditConfig:
             (when the selection split shows at most ``FEW_OUTPUTS`` distinct outputs, and on
             average at least 4 runs per output).
         selection_shrink: the Clopper–Pearson level selection frequencies are shrunk to when
-            projecting, or ``"auto"``: ``LEAN_SHRINK`` with lean events, else ``events.SHRINK``.
+            projecting, or ``"auto"``: ``LEAN_SHRINK`` with lean events on vector outputs,
+            else ``events.SHRINK``.
         selection_screen: family-wise level of the credibility screen over many candidate
             events (``None``: off).
         tradeoff: add the certified (ε, δ) curve (``True`` = 41 points, or a number of points).
@@ -146,11 +152,13 @@ class AuditConfig:
         """The most events this config certifies (Bonferroni over them): 2 for ``"auto"``."""
         return 2 if self.events == "auto" else int(self.events)
 
-    def shrink_for(self, lean: bool) -> float:
-        """The selection-shrinkage level, ``"auto"`` resolved for lean or full selection."""
+    def shrink_for(self, lean: bool, kind: str = "vector") -> float:
+        """The selection-shrinkage level, ``"auto"`` resolved for lean or full selection of
+        outputs of ``kind`` (``outputs.batch_kind``: ``LEAN_SHRINK`` only for lean selection
+        on non-scalar outputs)."""
         if self.selection_shrink != "auto":
             return float(self.selection_shrink)
-        return LEAN_SHRINK if lean else SHRINK
+        return LEAN_SHRINK if lean and kind != "scalar" else SHRINK
 
     def to_json(self) -> dict:
         """The settings as a JSON-ready dict (the executor and progress callback by name)."""

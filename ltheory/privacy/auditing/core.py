@@ -335,11 +335,13 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
     a_each = alpha / (2 * cfg.max_events)
     chosen = select_events(s0, s1, n_cert, a_each, delta, top=cfg.max_events, test=test,
                            structure=cfg.structure_events, lean=few,
-                           shrink=cfg.shrink_for(few), screen=cfg.selection_screen)
+                           shrink=cfg.shrink_for(few, batch_kind(s0)),
+                           screen=cfg.selection_screen)
     notes: list[str] = []
     if few and cfg.lean_events == "auto":
         notes.append("few distinct outputs: events chosen among the exact-output cells "
-                     "(likelihood-ratio prefixes), frequencies unshrunk")
+                     "(likelihood-ratio prefixes)" + (" and the output's thresholds"
+                     if batch_kind(s0) == "scalar" else ", frequencies unshrunk"))
     if cfg.events == "auto":        # decided on the selection split: α/(2k) fixed from here
         chosen, why = events_to_certify(chosen, n_cert, alpha, delta, (s0, s1))
         a_each = alpha / (2 * len(chosen))

@@ -26,6 +26,8 @@ def test_defaults_are_the_planned_search_settings() -> None:
         ("auto", "auto", "auto", "auto")
     assert cfg.max_events == 2 and AuditConfig(events=3).max_events == 3
     assert cfg.shrink_for(True) == 0.5 and cfg.shrink_for(False) == SHRINK
+    # a scalar output's thresholds compete with its cells: shrunk as in full selection
+    assert cfg.shrink_for(True, "scalar") == SHRINK
     assert AuditConfig(selection_shrink=0.1).shrink_for(True) == 0.1
 
 

@@ -266,8 +266,9 @@ def test_tightness_targets() -> None:
     m = ExponentialMechanism(thresholds(1023), 1.0)
     d0 = tuple((x, int(x >= 511)) for x in range(1023))
     d1 = d0[:503] + ((503, 1 - d0[503][1]),) + d0[504:]
+    # exact ε 0.981; lean selection shrinks a scalar output's candidates (0.978 on seed 0)
     r = audit(m, d0, d1, claimed_epsilon=1.0, runs=10**6, seed=0)
-    assert r.epsilon_lower_bound >= 0.85
+    assert r.epsilon_lower_bound >= 0.95
     r = audit(LaplaceMechanism(0.1), D0, D1, claimed_epsilon=0.1, runs=2 * 10**7, seed=0)
     assert r.epsilon_lower_bound >= 0.085
 
