@@ -1,0 +1,265 @@
+"""DP-SGD on a worst-case canary: the black-box auditing setting of Nasr, Song, Thakurta,
+Papernot & Carlini 2021 ("Adversary instantiation"), Nasr et al. 2023 ("Tight auditing of
+differentially private machine learning") and Steinke, Nasr & Jagielski 2023 ("Privacy auditing
+with one (1) training run"), simulated in numpy.
+
+T steps of DP-SGD (Abadi et al. 2016, Algorithm 1) with Poisson sampling at rate q, clipping norm
+C and noise multiplier σ.  The neighbouring datasets are d0 = ``()`` (no canary) and
+d1 = ``("canary",)`` (add/remove, the relation dp-accounting's accountants use by default).  The
+other records are known to the adversary and their clipped gradients can be subtracted, so
+only the canary's contribution matters: at each step it is included with probability q and then
+adds its clipped gradient, +C in a fixed direction (the worst case: a gradient canary of norm C,
+the same at every step), and the step adds noise N(0, σ²C²).  In units of C, step t releases
+``x_t = B_t + σ Z_t`` with ``B_t ~ Bernoulli(q)`` under d1 and ``B_t = 0`` under d0, all
+independent.
+
+Releases (``release=``):
+
+* ``"final"`` — the last iterate of gradient descent with learning rate 1 on a linear loss, i.e.
+  the sum ``C·Σ_t x_t = C·(Binomial(T, q) + σ√T Z)`` (a scalar).  Its likelihood ratio is
+  increasing in the output, so its exact profile is attained by threshold events and is computed
+  exactly (``exact_claim``: mixture-of-Gaussians CDFs, the threshold found by brentq).
+* ``"all"`` — every iterate.  By default (``output="llr"``) the output is the log-likelihood
+  ratio of the whole vector, ``Σ_t log(1 − q + q·exp((2x_t − 1)/(2σ²)))``: a deterministic
+  function of the released iterates (a post-processing: it cannot increase any hockey-stick
+  divergence), and a sufficient statistic for the pair (by Neyman–Pearson every optimal test
+  thresholds it, so it loses nothing either).  A scalar output is what the auditor handles best.
+  ``output="iterates"`` returns the T iterates ``θ_t = C·Σ_{s ≤ t} x_s`` themselves.
+
+Claims: ``privacy_claim`` is the profile of dp-accounting's accountant (``accountant="pld"``,
+Doroshenko et al. 2022, pessimistic; or ``"rdp"``, Mironov, Talwar & Zhang 2019, read as δ(ε) by
+the Canonne–Kamath–Steinke conversion) for ``SelfComposedDpEvent(PoissonSampledDpEvent(q,
+GaussianDpEvent(σ)), T)``.  ``accountant_sigma`` accounts with another σ than the one the
+mechanism uses (a false claim on purpose, a negative control).  ``exact_claim`` is the exact
+curve where known: for ``"all"`` it is the PLD of the subsampled Gaussian composed T times
+(the accountant's curve *is* the privacy loss of this pair, up to its discretisation), and
+``GDP(√T/σ)`` exactly when q = 1; for ``"final"`` it is computed exactly as above.  The gap
+between the two is the well-known gap between auditing the last iterate and all iterates.
+
+>>> m = DPSGDCanary(q=1.0, sigma=1.0, steps=4, release="all")
+>>> m.exact_claim
+GDP(mu=2.0)
+>>> round(m.privacy_claim.epsilon_at(1e-5), 3), round(m.exact_claim.epsilon_at(1e-5), 3)
+(9.998, 9.997)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from scipy.optimize import brentq
+from scipy.special import log_ndtr, logsumexp
+from scipy.stats import binom
+
+from ltheory.errors import InvalidInputError
+from ltheory.privacy.claims import GDP, PrivacyClaim, ProfileClaim
+from ltheory.privacy.mechanisms import Dataset, Mechanism
+from ltheory.validation import check_choice, check_delta, check_int
+
+__all__ = ["CANARY", "DPSGDCanary", "dpsgd_accountant"]
+
+#: the canary record: d1 = (CANARY,) and d0 = ()
+CANARY = "canary"
+
+
+def _positive(value: Any, name: str) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"{name} must be a finite number > 0, got {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(v) or v <= 0:
+        raise InvalidInputError(f"{name} must be a finite number > 0, got {value!r}")
+    return v
+
+
+def _rate(q: Any) -> float:
+    v = _positive(q, "q")
+    if v > 1:
+        raise InvalidInputError(f"q (the Poisson sampling rate) must be in (0, 1], got {q!r}")
+    return v
+
+
+def dpsgd_accountant(q: float, sigma: float, steps: int, accountant: str = "pld", *,
+                     value_discretization_interval: float = 1e-4,
+                     orders: Any = None) -> Any:
+    """A dp-accounting accountant (``"pld"`` or ``"rdp"``, add/remove neighbours) with
+    ``SelfComposedDpEvent(PoissonSampledDpEvent(q, GaussianDpEvent(σ)), T)`` composed."""
+    check_choice(accountant, "accountant", ("pld", "rdp"))
+    try:
+        import dp_accounting
+    except ImportError:
+        raise InvalidInputError("dp-accounting is not installed: pip install dp-accounting"
+                                ) from None
+    event = dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(_rate(q), dp_accounting.GaussianDpEvent(
+            _positive(sigma, "sigma"))), check_int(steps, "steps", minimum=1))
+    if accountant == "pld":
+        acc = dp_accounting.pld.PLDAccountant(
+            value_discretization_interval=_positive(value_discretization_interval,
+                                                    "value_discretization_interval"))
+    else:
+        acc = (dp_accounting.rdp.RdpAccountant() if orders is None
+               else dp_accounting.rdp.RdpAccountant(orders=list(orders)))
+    acc.compose(event)
+    return acc
+
+
+class DPSGDCanary(Mechanism):
+    """T steps of Poisson-subsampled DP-SGD on a worst-case canary (module docstring).
+
+    Parameters: ``q`` sampling rate in (0, 1], ``sigma`` noise multiplier, ``steps`` T,
+    ``release`` ``"final"`` | ``"all"``, ``clip`` C, ``output`` (for ``"all"``) ``"llr"`` |
+    ``"iterates"``, ``accountant`` ``"pld"`` | ``"rdp"`` for ``privacy_claim``,
+    ``accountant_sigma`` (default σ) and ``delta`` (the δ of the (ε, δ) ``claim``, default
+    10⁻⁵)."""
+
+    name = "dpsgd_canary"
+    neighbour_relation = "add_remove"
+
+    def __init__(self, q: float, sigma: float, steps: int, release: str = "all",
+                 clip: float = 1.0, *, output: str = "llr", accountant: str = "pld",
+                 accountant_sigma: float | None = None, delta: float = 1e-5) -> None:
+        self.q = _rate(q)
+        self.sigma = _positive(sigma, "sigma")
+        self.steps = check_int(steps, "steps", minimum=1)
+        self.release = check_choice(release, "release", ("final", "all"))
+        self.clip = _positive(clip, "clip")
+        self.output = check_choice(output, "output", ("llr", "iterates"))
+        self.accountant = check_choice(accountant, "accountant", ("pld", "rdp"))
+        self.accountant_sigma = (self.sigma if accountant_sigma is None
+                                 else _positive(accountant_sigma, "accountant_sigma"))
+        self.delta = check_delta(delta)
+        if self.delta <= 0:
+            raise InvalidInputError("delta must be in (0, 1): DP-SGD is not pure DP")
+        self.sensitivity = self.clip
+        self.name = (f"dpsgd_canary(q={self.q:g}, sigma={self.sigma:g}, T={self.steps}, "
+                     f"{self.release})")
+        self._claims: dict[Any, PrivacyClaim] = {}
+        self.epsilon = self.privacy_claim.epsilon_at(self.delta)
+        self.true_epsilon = self.exact_claim.epsilon_at(self.delta)
+
+    # ------------------------------------------------------------------ sampling
+    def _has_canary(self, dataset: Dataset) -> bool:
+        try:
+            records = list(dataset)
+        except TypeError:
+            raise InvalidInputError(f"a DP-SGD dataset is a tuple of records, () or "
+                                    f"({CANARY!r},), got {dataset!r}") from None
+        if any(r != CANARY for r in records) or len(records) > 1:
+            raise InvalidInputError(f"a DP-SGD canary dataset is () (without the canary) or "
+                                    f"({CANARY!r},) (with it), got {dataset!r}")
+        return len(records) == 1
+
+    def default_pair(self) -> tuple[Dataset, Dataset]:
+        return ((), (CANARY,))
+
+    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
+        b = self._has_canary(dataset)
+        n = check_int(n, "n", minimum=0)
+        t, q, s = self.steps, self.q, self.sigma
+        if self.release == "final":
+            hits = rng.binomial(t, q, size=n) if b else np.zeros(n)
+            return self.clip * (hits + s * math.sqrt(t) * rng.standard_normal(n))
+        rows = max(1, (1 << 22) // t)
+        out = np.empty(n) if self.output == "llr" else np.empty((n, t))
+        log_keep, log_q = math.log1p(-q) if q < 1 else -math.inf, math.log(q)
+        for i in range(0, n, rows):
+            m = min(rows, n - i)
+            x = s * rng.standard_normal((m, t))
+            if b:
+                x += rng.random((m, t)) < q
+            if self.output == "iterates":
+                out[i:i + m] = self.clip * np.cumsum(x, axis=1)
+            else:
+                a = (2 * x - 1) / (2 * s * s)
+                out[i:i + m] = np.logaddexp(log_keep, log_q + a).sum(axis=1)
+        return out
+
+    # ------------------------------------------------------------------ claims
+    def accountant_claim(self, accountant: str = "pld", **options: Any) -> ProfileClaim:
+        """The profile of dp-accounting's ``accountant`` (``"pld"`` | ``"rdp"``) at
+        (q, ``accountant_sigma``, T); ``options`` go to :func:`dpsgd_accountant`."""
+        key = (accountant, tuple(sorted(options.items())))
+        if key not in self._claims:
+            acc = dpsgd_accountant(self.q, self.accountant_sigma, self.steps, accountant,
+                                   **options)
+            self._claims[key] = ProfileClaim(acc, name=f"{accountant} accountant "
+                                             f"(q={self.q:g}, sigma={self.accountant_sigma:g},"
+                                             f" T={self.steps})")
+        return self._claims[key]
+
+    @property
+    def privacy_claim(self) -> PrivacyClaim:
+        """The claim: the profile of the accountant chosen at construction."""
+        return self.accountant_claim(self.accountant)
+
+    @property
+    def exact_claim(self) -> PrivacyClaim:
+        """The exact curve of the release (module docstring): ``GDP(√T/σ)`` when q = 1; for
+        ``"all"`` the PLD of the pair (dp-accounting, discretisation 10⁻⁴, pessimistic); for
+        ``"final"`` the threshold computation of :meth:`final_profile`."""
+        if self.q == 1.0:
+            return GDP(math.sqrt(self.steps) / self.sigma)
+        if self.release == "all":
+            if self.accountant_sigma == self.sigma:
+                return self.accountant_claim("pld")
+            return ProfileClaim(dpsgd_accountant(self.q, self.sigma, self.steps, "pld"),
+                                name="pld (mechanism's sigma)")
+        if "final" not in self._claims:
+            self._claims["final"] = ProfileClaim(self.final_profile, name="final iterate, exact")
+        return self._claims["final"]
+
+    def final_profile(self, epsilon: Any) -> np.ndarray:
+        """The exact profile of the final sum, in units of C: P0 = N(0, s²), s = σ√T, against
+        P1 = Σ_k Bin(k; T, q) N(k, s²).  The likelihood ratio P1/P0 at x,
+        ``Σ_k w_k exp((2kx − k²)/(2s²))``, increases in x, so the largest hockey-stick
+        divergence in each direction is attained by a threshold event {X > c} (P1 against P0)
+        or {X < c} (P0 against P1) at the c where the log-ratio equals ±ε; both are computed
+        from the normal CDF in log space and the larger is returned."""
+        e = np.atleast_1d(np.asarray(epsilon, dtype=float))
+        t, q = self.steps, self.q
+        s = self.sigma * math.sqrt(t)
+        k = np.arange(0, t + 1)
+        logw = binom.logpmf(k, t, q)
+        keep = logw > -745
+        k, logw = k[keep].astype(float), logw[keep]
+
+        def log_ratio(x: float) -> float:
+            return float(logsumexp(logw + (2 * k * x - k * k) / (2 * s * s)))
+
+        def tail(c: float, sign: int) -> tuple[float, float]:
+            """(log P1(sign·X > sign·c), log P0(sign·X > sign·c))."""
+            lp1 = float(logsumexp(logw + log_ndtr(-sign * (c - k) / s)))
+            lp0 = float(log_ndtr(-sign * c / s))
+            return lp1, lp0
+
+        floor = float(logw[0]) if k[0] == 0 else -math.inf    # the ratio tends to w_0 at −∞
+
+        def solve(target: float) -> float | None:
+            if target <= floor + 1e-12:
+                return None                 # P1/P0 > e^{target} everywhere: that side is 0
+            lo, hi = -10 * s - 1, 10 * s + t + 1
+            while log_ratio(lo) > target:
+                lo = 2 * lo - 1
+            while log_ratio(hi) < target:
+                hi = 2 * hi + 1
+            return brentq(lambda x: log_ratio(x) - target, lo, hi, xtol=1e-12)
+
+        out = np.empty(e.shape)
+        for i, eps in enumerate(e.ravel()):
+            c1 = solve(eps)
+            lp1, lp0 = tail(c1, +1)
+            d1 = math.exp(lp1) * -math.expm1(min(0.0, eps + lp0 - lp1))
+            c0 = solve(-eps)
+            d0 = 0.0
+            if c0 is not None:
+                lp1, lp0 = tail(c0, -1)
+                d0 = math.exp(lp0) * -math.expm1(min(0.0, eps + lp1 - lp0))
+            out.flat[i] = max(d1, d0)
+        return np.clip(out, 0.0, 1.0).reshape(np.shape(epsilon))
+
+    def __repr__(self) -> str:
+        return (f"DPSGDCanary(q={self.q:g}, sigma={self.sigma:g}, steps={self.steps}, "
+                f"release={self.release!r})")
