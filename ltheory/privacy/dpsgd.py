@@ -40,7 +40,7 @@ between the two is the well-known gap between auditing the last iterate and all 
 >>> m.exact_claim
 GDP(mu=2.0)
 >>> round(m.privacy_claim.epsilon_at(1e-5), 3), round(m.exact_claim.epsilon_at(1e-5), 3)
-(9.998, 9.997)
+(9.997, 9.997)
 """
 
 from __future__ import annotations
