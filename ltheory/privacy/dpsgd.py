@@ -49,7 +49,6 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.optimize import brentq
 from scipy.special import log_ndtr, logsumexp
 from scipy.stats import binom
 
@@ -137,8 +136,21 @@ class DPSGDCanary(Mechanism):
         self.name = (f"dpsgd_canary(q={self.q:g}, sigma={self.sigma:g}, T={self.steps}, "
                      f"{self.release})")
         self._claims: dict[Any, PrivacyClaim] = {}
-        self.epsilon = self.privacy_claim.epsilon_at(self.delta)
-        self.true_epsilon = self.exact_claim.epsilon_at(self.delta)
+
+    @property
+    def epsilon(self) -> float:  # type: ignore[override]
+        """The claimed ε at ``delta`` (from ``privacy_claim``; computed on first use, since
+        composing the accountant takes about a second)."""
+        if "epsilon" not in self._claims:
+            self._claims["epsilon"] = self.privacy_claim.epsilon_at(self.delta)
+        return self._claims["epsilon"]  # type: ignore[return-value]
+
+    @property
+    def true_epsilon(self) -> float:  # type: ignore[override]
+        """The exact ε at ``delta`` (from ``exact_claim``)."""
+        if "true_epsilon" not in self._claims:
+            self._claims["true_epsilon"] = self.exact_claim.epsilon_at(self.delta)
+        return self._claims["true_epsilon"]  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ sampling
     def _has_canary(self, dataset: Dataset) -> bool:
@@ -218,46 +230,51 @@ class DPSGDCanary(Mechanism):
         divergence in each direction is attained by a threshold event {X > c} (P1 against P0)
         or {X < c} (P0 against P1) at the c where the log-ratio equals ±ε; both are computed
         from the normal CDF in log space and the larger is returned."""
-        e = np.atleast_1d(np.asarray(epsilon, dtype=float))
+        e = np.atleast_1d(np.asarray(epsilon, dtype=float)).ravel()
         t, q = self.steps, self.q
         s = self.sigma * math.sqrt(t)
         k = np.arange(0, t + 1)
         logw = binom.logpmf(k, t, q)
         keep = logw > -745
         k, logw = k[keep].astype(float), logw[keep]
-
-        def log_ratio(x: float) -> float:
-            return float(logsumexp(logw + (2 * k * x - k * k) / (2 * s * s)))
-
-        def tail(c: float, sign: int) -> tuple[float, float]:
-            """(log P1(sign·X > sign·c), log P0(sign·X > sign·c))."""
-            lp1 = float(logsumexp(logw + log_ndtr(-sign * (c - k) / s)))
-            lp0 = float(log_ndtr(-sign * c / s))
-            return lp1, lp0
-
         floor = float(logw[0]) if k[0] == 0 else -math.inf    # the ratio tends to w_0 at −∞
 
-        def solve(target: float) -> float | None:
-            if target <= floor + 1e-12:
-                return None                 # P1/P0 > e^{target} everywhere: that side is 0
-            lo, hi = -10 * s - 1, 10 * s + t + 1
-            while log_ratio(lo) > target:
-                lo = 2 * lo - 1
-            while log_ratio(hi) < target:
-                hi = 2 * hi + 1
-            return brentq(lambda x: log_ratio(x) - target, lo, hi, xtol=1e-12)
+        def log_ratio(x: np.ndarray) -> np.ndarray:
+            return logsumexp(logw[None, :] + (2 * k[None, :] * x[:, None] - k * k) / (2 * s * s),
+                             axis=1)
 
-        out = np.empty(e.shape)
-        for i, eps in enumerate(e.ravel()):
-            c1 = solve(eps)
-            lp1, lp0 = tail(c1, +1)
-            d1 = math.exp(lp1) * -math.expm1(min(0.0, eps + lp0 - lp1))
-            c0 = solve(-eps)
-            d0 = 0.0
-            if c0 is not None:
-                lp1, lp0 = tail(c0, -1)
-                d0 = math.exp(lp0) * -math.expm1(min(0.0, eps + lp1 - lp0))
-            out.flat[i] = max(d1, d0)
+        def solve(target: np.ndarray) -> np.ndarray:
+            """x with log_ratio(x) = target (vectorised bisection: log_ratio increases)."""
+            lo = np.full(target.shape, -10 * s - 1.0)
+            hi = np.full(target.shape, 10 * s + t + 1.0)
+            for _ in range(200):
+                low = log_ratio(lo) > target
+                high = log_ratio(hi) < target
+                if not (low.any() or high.any()):
+                    break
+                lo = np.where(low, 2 * lo - 1, lo)
+                hi = np.where(high, 2 * hi + 1, hi)
+            for _ in range(100):
+                mid = (lo + hi) / 2
+                up = log_ratio(mid) < target
+                lo, hi = np.where(up, mid, lo), np.where(up, hi, mid)
+            return (lo + hi) / 2
+
+        def tails(c: np.ndarray, sign: int) -> tuple[np.ndarray, np.ndarray]:
+            """(log P1(sign·X > sign·c), log P0(sign·X > sign·c))."""
+            lp1 = logsumexp(logw[None, :] + log_ndtr(-sign * (c[:, None] - k[None, :]) / s),
+                            axis=1)
+            return lp1, log_ndtr(-sign * c / s)
+
+        with np.errstate(over="ignore", invalid="ignore"):
+            lp1, lp0 = tails(solve(e), +1)
+            d1 = np.exp(lp1) * -np.expm1(np.minimum(0.0, e + lp0 - lp1))
+            side = -e > floor + 1e-12        # else P1/P0 > e^{−ε} everywhere: that side is 0
+            d0 = np.zeros(e.shape)
+            if side.any():
+                lp1, lp0 = tails(solve(-e[side]), -1)
+                d0[side] = np.exp(lp0) * -np.expm1(np.minimum(0.0, e[side] + lp1 - lp0))
+        out = np.nan_to_num(np.maximum(d1, d0), nan=0.0)
         return np.clip(out, 0.0, 1.0).reshape(np.shape(epsilon))
 
     def __repr__(self) -> str:
