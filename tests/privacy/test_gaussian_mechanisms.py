@@ -186,3 +186,30 @@ def test_discrete_gaussian_exact_profile(sigma: float, sens: int) -> None:
 def test_discrete_gaussian_approaches_the_continuous_one() -> None:
     m = DiscreteGaussianMechanism(30.0)
     assert m.true_epsilon == pytest.approx(GDP(1 / 30).epsilon_at(1e-5), rel=1e-3)
+
+
+# --------------------------------------------------------------------------- OpenDP (zCDP)
+def test_opendp_zcdp_gaussian_adapter() -> None:
+    pytest.importorskip("opendp")
+    from ltheory.privacy.adapters import OpenDPGaussian, OpenDPZCDPGaussian
+
+    m = OpenDPZCDPGaussian(2.0)
+    assert m.privacy_claim == ZCDP(0.125) and m.exact_claim == GDP(0.5)
+    # the same (ε, δ) as OpenDP's own zCDP -> approxDP conversion
+    assert m.epsilon == pytest.approx(OpenDPGaussian(2.0, 1e-5).epsilon, rel=1e-9)
+    assert m.true_epsilon < m.epsilon
+    x = m.sample(1.0, 20_000, np.random.default_rng(0))          # OpenDP is not seedable
+    assert stats.kstest(x, stats.norm(1.0, 2.0).cdf).pvalue > 1e-6
+    z = OpenDPZCDPGaussian(2.0, sensitivity=2, integer=True)
+    assert z.privacy_claim == ZCDP(0.5)
+    ref = DiscreteGaussianMechanism(2.0, sensitivity=2)
+    assert z.true_epsilon == pytest.approx(ref.true_epsilon, rel=1e-9)
+    y = z.sample(3, 20_000, np.random.default_rng(0)) - 3
+    assert np.all(y == np.round(y))
+    k, p = discrete_gaussian_pmf(2.0)
+    keep = p * y.size >= 20
+    obs = np.array([np.sum(y == v) for v in k[keep]] + [np.sum(~np.isin(y, k[keep]))], float)
+    exp = np.append(p[keep], 1 - p[keep].sum()) * y.size
+    assert stats.chisquare(obs, exp).pvalue > 1e-6
+    with pytest.raises(InvalidInputError, match="integer sensitivity"):
+        OpenDPZCDPGaussian(2.0, sensitivity=1.5, integer=True)
