@@ -396,6 +396,11 @@ class RDP(_RenyiClaim):
             return f"RDP({dict(zip(self.orders.tolist(), self.values.tolist(), strict=True))})"
         return f"RDP({self.function!r})"
 
+    def __str__(self) -> str:
+        if self.function is None:
+            return f"RDP at {len(self.orders)} orders"
+        return f"RDP({getattr(self.function, '__name__', 'curve')})"
+
 
 def _number_gt1(a: Any) -> float:
     try:
