@@ -181,6 +181,11 @@ class GaussianMechanism(Mechanism):
     def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
         return self.query(dataset) + rng.normal(0.0, self.sigma, size=n)
 
+    def default_pair(self) -> tuple[Dataset, Dataset]:
+        """Two records differing in one label (count query, Δ = 1), or for another Δ the query
+        values 0 and Δ themselves (a bare number is the query's value)."""
+        return (((0, 0),), ((0, 1),)) if self.sensitivity == 1 else (0.0, self.sensitivity)
+
     def __repr__(self) -> str:
         return (f"GaussianMechanism(epsilon={self.epsilon:g}, delta={self.delta:g}, "
                 f"sigma={self.sigma:.6g}, calibration={self.calibration!r})")

@@ -126,3 +126,10 @@ def test_false_claims_on_purpose() -> None:
 def test_bad_input(make, words: str) -> None:
     with pytest.raises(InvalidInputError, match=words):
         make()
+
+
+def test_canary_pair_and_neighbours() -> None:
+    m = DPSGDCanary(0.1, 1.0, 3)
+    assert m.default_pair() == (D0, D1)
+    assert m.are_neighbours(D0, D1) and not m.are_neighbours(D1, D1)
+    assert m.claim == (m.epsilon, 1e-5)

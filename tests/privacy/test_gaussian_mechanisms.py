@@ -213,3 +213,23 @@ def test_opendp_zcdp_gaussian_adapter() -> None:
     assert stats.chisquare(obs, exp).pvalue > 1e-6
     with pytest.raises(InvalidInputError, match="integer sensitivity"):
         OpenDPZCDPGaussian(2.0, sensitivity=1.5, integer=True)
+
+
+def test_auditor_exact_epsilon_agrees_with_the_exact_curve() -> None:
+    """The auditor's exact ε (from output_distribution, an independent code path) is the
+    exact curve's ε at the claimed δ."""
+    from ltheory.privacy import audit
+
+    m = DiscreteGaussianMechanism(1.0)
+    r = audit(m, D0, D1, claimed_epsilon=m.claim[0], claimed_delta=m.claim[1], runs=20_000,
+              seed=0)
+    assert r.exact_epsilon == pytest.approx(m.true_epsilon, rel=1e-6)
+    assert r.verdict == "consistent"
+
+
+def test_default_pairs_are_neighbours() -> None:
+    for m in (GaussianMechanism(1.0, 1e-5), GaussianMechanism(1.0, 1e-5, sensitivity=3.0),
+              DiscreteGaussianMechanism(2.0), DiscreteGaussianMechanism(2.0, sensitivity=2)):
+        d0, d1 = m.default_pair()
+        assert m.are_neighbours(d0, d1)
+        assert abs(m.query(d1) - m.query(d0)) == m.sensitivity
