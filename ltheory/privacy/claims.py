@@ -206,23 +206,22 @@ def _rdp_log_delta(eps: np.ndarray, alpha: np.ndarray, rdp: np.ndarray) -> np.nd
 
 def _golden_min(fun: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, hi: np.ndarray,
                 iterations: int = 80) -> np.ndarray:
-    """Vectorised golden-section search of a unimodal ``fun`` on [lo, hi] (elementwise): the
-    smallest value seen (every value is a valid bound, so this is sound whatever the shape)."""
+    """Vectorised golden-section search of a unimodal ``fun`` on [lo, hi] (elementwise, one new
+    evaluation per iteration): the smallest value seen (every value is a valid bound here, so
+    the result is sound whatever the shape of ``fun``)."""
     g = (math.sqrt(5) - 1) / 2
     a, b = lo.copy(), hi.copy()
     c, d = b - g * (b - a), a + g * (b - a)
     fc, fd = fun(c), fun(d)
     best = np.minimum(fc, fd)
     for _ in range(iterations):
-        left = fc < fd
-        b = np.where(left, d, b)
-        a = np.where(left, a, c)
-        c_new, d_new = b - g * (b - a), a + g * (b - a)
-        # the kept interior point is reused; only one new evaluation per iteration is needed,
-        # but evaluating both keeps the vectorised bookkeeping simple
-        c, d = c_new, d_new
-        fc, fd = fun(c), fun(d)
-        best = np.minimum(best, np.minimum(fc, fd))
+        left = fc < fd                     # the minimum is in [a, d]: drop (d, b]
+        a, b = np.where(left, a, c), np.where(left, d, b)
+        x = np.where(left, b - g * (b - a), a + g * (b - a))
+        fx = fun(x)
+        c, d, fc, fd = (np.where(left, x, d), np.where(left, c, x),
+                        np.where(left, fx, fd), np.where(left, fc, fx))
+        best = np.minimum(best, fx)
     return best
 
 
@@ -230,11 +229,12 @@ class _RenyiClaim(PrivacyClaim):
     """A claim stated as Rényi-DP bounds ε_α at orders α > 1, read as (ε, δ) through
     Canonne, Kamath & Steinke 2020, Proposition 12 (see :func:`_rdp_log_delta`) minimised over
     the orders.  That conversion is valid for every α, so the minimum over any set of orders is
-    a sound profile; it is the tightest of the closed-form RDP→DP conversions (it improves on
-    Mironov 2017, Proposition 3, ``δ = e^{(α−1)(ε_α−ε)}``, and on Balle et al. 2020, Theorem 21).
-    The lossless conversion of Asoodeh, Liao, Calmon, Kosut & Sankar 2021 is tighter still for
-    some ε but has no closed form; it is not used, so a certified point above this profile
-    disproves the Rényi claim (the profile never understates what the claim allows)."""
+    a sound profile; it improves on Mironov 2017, Proposition 3 (``δ = e^{(α−1)(ε_α−ε)}``) by
+    the factor ``(1 − 1/α)^{α−1}/α``, and it is the conversion OpenDP and dp-accounting use.
+    Asoodeh, Liao, Calmon, Kosut & Sankar 2021 derive the optimal conversion from one order,
+    tighter for some ε and computed numerically; it is not used here.  The profile never
+    understates what the claim allows, so a certified point above it disproves the Rényi
+    claim; a mechanism above the optimal conversion but below this one would go unnoticed."""
 
     continuous: bool = True
 
