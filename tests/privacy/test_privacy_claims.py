@@ -211,3 +211,13 @@ def test_every_profile_is_valid(claim: PrivacyClaim) -> None:
 def test_bad_input_is_a_clear_error(make, words: str) -> None:
     with pytest.raises(InvalidInputError, match=words.replace("[", r"\[").replace("]", r"\]")):
         make()
+
+
+@pytest.mark.parametrize("name", ["claims", "gaussian", "discrete_gaussian", "dpsgd"])
+def test_docstring_examples_run(name: str) -> None:
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"ltheory.privacy.{name}")
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
