@@ -7,13 +7,13 @@ The discrete Gaussian ``N_Z(0, σ²)`` puts mass ``exp(−k²/(2σ²)) / Z`` on 
 sensitivity Δ (default ``count_query``, Δ = 1 under substitution) and is ``Δ²/(2σ²)``-zCDP
 (Theorem 4), the same ρ as the continuous Gaussian.
 
-* Sampler: their Algorithm 1 — draw Y from the discrete Laplace with scale t = ⌊σ⌋ + 1 (here a
-  difference of two geometric variables, vectorised in numpy) and accept it with probability
-  ``exp(−(|Y| − σ²/t)² / (2σ²))``; accepted values are exactly N_Z(0, σ²) (Proposition 5 of the
-  paper; expected ≤ 1.6 proposals per sample for σ ≥ 1 — the acceptance rate is at least
-  about 0.64).  The paper evaluates the acceptance test in exact rational arithmetic; here it is a
-  float comparison of a numpy uniform with the probability, so the law is exact up to double
-  rounding (≈ 10⁻¹⁶ per draw), far below what any audit can resolve.
+* Sampler: their rejection sampler — draw Y from the discrete Laplace with scale
+  t = ⌊σ⌋ + 1 (here a difference of two geometric variables, vectorised in numpy) and accept it
+  with probability ``exp(−(|Y| − σ²/t)² / (2σ²))``; accepted values are exactly N_Z(0, σ²).
+  Measured acceptance rate: 0.54–0.76 for σ ≥ 0.7 (0.44 at σ = 0.3).  The paper evaluates the
+  acceptance test in exact rational arithmetic; here it is a float comparison of a numpy
+  uniform with the probability, so the law is exact up to double rounding (≈ 10⁻¹⁶ per draw),
+  far below what any audit can resolve.
 * ``output_distribution(D)``: the pmf on the window ``f(D) ± K`` with
   ``K = ⌈σ√(2·745)⌉ + Δ``, normalised over the window; outside it every term
   ``exp(−k²/(2σ²))`` is below 10⁻³²³ (under double precision's smallest number), so the mass
@@ -74,8 +74,8 @@ def discrete_gaussian_pmf(sigma: float, extra: int = 0) -> tuple[np.ndarray, np.
 
 
 def sample_discrete_gaussian(sigma: float, n: int, rng: np.random.Generator) -> np.ndarray:
-    """n independent draws of N_Z(0, σ²) by Canonne, Kamath & Steinke 2020, Algorithm 1
-    (discrete Laplace proposals, rejection), vectorised: each round proposes for all the draws
+    """n independent draws of N_Z(0, σ²) by the rejection sampler of Canonne, Kamath & Steinke
+    2020 (discrete Laplace proposals), vectorised: each round proposes for all the draws
     still missing."""
     s = _sigma(sigma)
     n = check_int(n, "n", minimum=0)

@@ -140,7 +140,7 @@ def test_discrete_gaussian_pmf(sigma: float) -> None:
     assert p.sum() == pytest.approx(1.0, abs=1e-14)
     assert np.allclose(p, p[::-1])
     var = float((p * k**2).sum())
-    # CKS20 Proposition 19: Var(N_Z(0, σ²)) < σ², and → σ² for large σ
+    # Var(N_Z(0, σ²)) < σ² (Canonne, Kamath & Steinke 2020), and → σ² for large σ
     assert var < sigma**2 or var == pytest.approx(sigma**2, rel=1e-12)
     if sigma >= 3:
         assert var == pytest.approx(sigma**2, rel=1e-6)
