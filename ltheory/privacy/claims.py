@@ -533,9 +533,9 @@ class ProfileClaim(PrivacyClaim):
         if get_delta is not None or _looks_like_accountant(profile):
             if not callable(get_delta):
                 raise InvalidInputError(
-                    f"ProfileClaim: the accountant {type(profile).__name__} has no "
-                    f"get_delta(target_epsilon) method (a dp_accounting PLDAccountant or "
-                    f"RdpAccountant has one)")
+                    f"ProfileClaim: {type(profile).__name__} has no get_delta(target_epsilon) "
+                    f"method; pass an accountant with the events composed (a dp_accounting "
+                    f"PLDAccountant or RdpAccountant after accountant.compose(event))")
             self.kind = "accountant"
             self.name = name or type(profile).__name__
             self._build_grid(int(grid_size))
