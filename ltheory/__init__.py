@@ -29,7 +29,8 @@ __version__ = "0.1.0"
 
 #: privacy claims (``ltheory.privacy.claims``), imported on first use so ``import ltheory`` stays
 #: light (the privacy package loads the auditor)
-_CLAIMS = ("ApproxDP", "GDP", "PrivacyClaim", "ProfileClaim", "PureDP", "RDP", "ZCDP", "as_claim")
+_CLAIMS = ("ApproxDP", "GDP", "PrivacyClaim", "ProfileClaim", "PureDP", "RDP", "ZCDP", "as_claim",
+           "claim_from_json")
 
 
 def __getattr__(name: str):  # noqa: ANN202 - module-level lazy attribute

@@ -38,9 +38,11 @@ from ltheory.privacy.claims import (
     ProfileClaim,
     PureDP,
     as_claim,
+    claim_from_json,
 )
 
 __all__ = ["GDP", "RDP", "ZCDP", "ApproxDP", "PrivacyClaim", "ProfileClaim", "PureDP", "as_claim",
-           "AuditConfig", "AuditReport", "MechanismError", "SearchPlan", "SearchReport", "Target",
+           "claim_from_json", "AuditConfig", "AuditReport", "MechanismError", "SearchPlan",
+           "SearchReport", "Target",
            "TooFewRunsError", "WorstCaseReport", "as_target", "audit", "audit_search",
            "audit_worst_case", "certify_pair", "min_runs", "search_plan"]

@@ -52,7 +52,8 @@ from scipy.special import log_ndtr, ndtr, ndtri
 from ltheory.errors import InvalidInputError
 from ltheory.validation import check_delta, check_epsilon
 
-__all__ = ["GDP", "RDP", "ZCDP", "ApproxDP", "PrivacyClaim", "ProfileClaim", "PureDP", "as_claim"]
+__all__ = ["GDP", "RDP", "ZCDP", "ApproxDP", "PrivacyClaim", "ProfileClaim", "PureDP", "as_claim",
+           "claim_from_json"]
 
 
 def _alphas(alpha: Any) -> np.ndarray:
@@ -652,3 +653,33 @@ def as_claim(claim: Any) -> PrivacyClaim:
     raise InvalidInputError(
         f"a privacy claim must be a PrivacyClaim (PureDP, ApproxDP, ZCDP, RDP, GDP, "
         f"ProfileClaim), a number epsilon or a pair (epsilon, delta), got {claim!r}")
+
+
+def claim_from_json(doc: Mapping[str, Any]) -> PrivacyClaim:
+    """The claim a ``to_json()`` document describes (``pure_dp``, ``approx_dp``, ``zcdp``,
+    ``gdp``, ``rdp`` at given orders); a ``profile`` document cannot be rebuilt (it names a
+    callable or an accountant) and is refused with a clear error.
+
+    >>> claim_from_json(ZCDP(0.5).to_json())
+    ZCDP(rho=0.5)
+    """
+    if not isinstance(doc, Mapping) or "kind" not in doc:
+        raise InvalidInputError(f"a claim document is a dict with a 'kind', got {doc!r}")
+    kind = doc["kind"]
+    try:
+        if kind == "pure_dp":
+            return PureDP(doc["epsilon"])
+        if kind == "approx_dp":
+            return ApproxDP(doc["epsilon"], doc.get("delta", 0.0))
+        if kind == "zcdp":
+            return ZCDP(doc["rho"])
+        if kind == "gdp":
+            return GDP(doc["mu"])
+        if kind == "rdp" and "orders" in doc:
+            return RDP(dict(zip(doc["orders"], doc["epsilons"], strict=True)))
+    except (KeyError, TypeError, ValueError) as err:
+        if isinstance(err, InvalidInputError):
+            raise
+        raise InvalidInputError(f"malformed {kind!r} claim document {doc!r}: {err}") from None
+    raise InvalidInputError(f"cannot rebuild a claim of kind {kind!r} from JSON; accepted kinds: "
+                            f"pure_dp, approx_dp, zcdp, gdp, rdp (with orders)")

@@ -221,3 +221,19 @@ def test_docstring_examples_run(name: str) -> None:
     mod = importlib.import_module(f"ltheory.privacy.{name}")
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_json_round_trip() -> None:
+    from ltheory.privacy.claims import claim_from_json
+
+    for claim in (PureDP(0.5), ApproxDP(1.0, 1e-6), ZCDP(0.3), GDP(1.2),
+                  RDP({2: 0.5, 8: 2.5})):
+        again = claim_from_json(json.loads(json.dumps(claim.to_json())))
+        assert type(again) is type(claim)
+        assert np.array_equal(again.delta_at(EPS), claim.delta_at(EPS))
+    with pytest.raises(InvalidInputError, match="cannot rebuild"):
+        claim_from_json(ProfileClaim(lambda e: np.exp(-e) / 2).to_json())
+    with pytest.raises(InvalidInputError, match="rho"):
+        claim_from_json({"kind": "zcdp", "rho": -1})
+    with pytest.raises(InvalidInputError, match="malformed"):
+        claim_from_json({"kind": "gdp"})
