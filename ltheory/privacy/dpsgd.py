@@ -176,18 +176,46 @@ class DPSGDCanary(Mechanism):
             return self.clip * (hits + s * math.sqrt(t) * rng.standard_normal(n))
         rows = max(1, (1 << 22) // t)
         out = np.empty(n) if self.output == "llr" else np.empty((n, t))
-        log_keep, log_q = math.log1p(-q) if q < 1 else -math.inf, math.log(q)
         for i in range(0, n, rows):
             m = min(rows, n - i)
             x = s * rng.standard_normal((m, t))
-            if b:
-                x += rng.random((m, t)) < q
             if self.output == "iterates":
+                if b:
+                    x += rng.random((m, t)) < q
                 out[i:i + m] = self.clip * np.cumsum(x, axis=1)
             else:
-                a = (2 * x - 1) / (2 * s * s)
-                out[i:i + m] = np.logaddexp(log_keep, log_q + a).sum(axis=1)
+                if b:
+                    # the LLR is a symmetric function of the steps and the steps are exchangeable,
+                    # so the K ~ Binomial(T, q) inclusions may be put in the first K steps: the
+                    # law of the LLR is unchanged, and no T Bernoulli draws are needed per run
+                    x += np.arange(t)[None, :] < rng.binomial(t, q, size=m)[:, None]
+                out[i:i + m] = self._llr_steps(x).sum(axis=1)
         return out
+
+    def _llr_steps(self, x: np.ndarray) -> np.ndarray:
+        """``log(1 − q + q·exp((2x − 1)/(2σ²)))`` per step (x in units of C), as
+        ``log1p(q·expm1(a))``, with ``a + log(q + (1 − q)e^{−a})`` where a is large."""
+        q, s = self.q, self.sigma
+        a = (2 * x - 1) / (2 * s * s)
+        with np.errstate(over="ignore"):
+            v = np.log1p(q * np.expm1(a))
+        big = a > 30
+        if big.any():
+            v[big] = a[big] + np.log(q + (1 - q) * np.exp(-a[big]))
+        return v
+
+    def log_likelihood_ratio(self, iterates: Any) -> np.ndarray:
+        """The post-processing ``release="all"`` outputs by default: the log-likelihood ratio
+        ``log p_{d1}/p_{d0}`` of released iterates (rows of T values ``θ_t = C Σ_{s≤t} x_s``),
+        ``Σ_t log(1 − q + q·exp((2x_t − 1)/(2σ²)))`` with ``x_t = (θ_t − θ_{t−1})/C``."""
+        it = np.asarray(iterates, dtype=float)
+        if it.ndim == 1:
+            it = it[None, :]
+        if it.ndim != 2 or it.shape[1] != self.steps:
+            raise InvalidInputError(f"iterates must have {self.steps} columns (one per step), "
+                                    f"got shape {np.shape(iterates)}")
+        x = np.diff(it / self.clip, axis=1, prepend=0.0)
+        return self._llr_steps(x).sum(axis=1)
 
     # ------------------------------------------------------------------ claims
     def accountant_claim(self, accountant: str = "pld", **options: Any) -> ProfileClaim:

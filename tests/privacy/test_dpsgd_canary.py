@@ -44,14 +44,27 @@ def test_full_batch_llr_is_the_gaussian_statistic() -> None:
 
 
 def test_llr_is_a_post_processing_of_the_iterates() -> None:
+    """The LLR output has the law of log_likelihood_ratio(iterates), and that function is the
+    log density ratio of the iterates (computed here from normal densities directly)."""
     q, s, t = 0.3, 0.9, 7
-    llr = DPSGDCanary(q, s, t, "all").sample(D1, 50, np.random.default_rng(11))
-    it = DPSGDCanary(q, s, t, "all", output="iterates", clip=2.0).sample(
-        D1, 50, np.random.default_rng(11))
-    assert it.shape == (50, t)
-    x = np.diff(it / 2.0, axis=1, prepend=0.0)
-    again = np.log(1 - q + q * np.exp((2 * x - 1) / (2 * s * s))).sum(axis=1)
-    assert np.allclose(llr, again)
+    llr = DPSGDCanary(q, s, t, "all").sample(D1, 20_000, np.random.default_rng(11))
+    raw = DPSGDCanary(q, s, t, "all", output="iterates", clip=2.0)
+    it = raw.sample(D1, 20_000, np.random.default_rng(12))
+    assert it.shape == (20_000, t)
+    again = raw.log_likelihood_ratio(it)
+    assert stats.ks_2samp(llr, again).pvalue > 1e-4
+    x = np.diff(it[:5] / 2.0, axis=1, prepend=0.0)
+    direct = np.log((1 - q) * stats.norm.pdf(x, 0, s) + q * stats.norm.pdf(x, 1, s)).sum(axis=1) \
+        - np.log(stats.norm.pdf(x, 0, s)).sum(axis=1)
+    assert np.allclose(again[:5], direct)
+    with pytest.raises(InvalidInputError, match="columns"):
+        raw.log_likelihood_ratio(np.zeros((2, t + 1)))
+
+
+def test_llr_is_stable_for_small_sigma() -> None:
+    m = DPSGDCanary(0.5, 0.02, 3, "all")
+    out = m.sample(D1, 1000, np.random.default_rng(0))
+    assert np.all(np.isfinite(out))
 
 
 def test_all_iterates_hockey_stick_by_monte_carlo_matches_the_pld_accountant() -> None:
