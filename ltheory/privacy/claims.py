@@ -508,10 +508,11 @@ def _check_profile(eps: np.ndarray, delta: np.ndarray, what: str) -> None:
 
 
 class ProfileClaim(PrivacyClaim):
-    """A claim given by its privacy profile δ(ε) directly: a user's callable, or a dp-accounting
-    accountant with events already composed (``dp_accounting.pld.PLDAccountant``,
-    ``dp_accounting.rdp.RdpAccountant``: anything with ``get_delta(target_epsilon)``; its
-    ``get_epsilon(target_delta)`` is used for ``epsilon_at`` when present).
+    """A claim given by its privacy profile δ(ε) directly: a user's callable (or another claim,
+    read through its ``delta_at``), or a dp-accounting accountant with events already composed
+    (``dp_accounting.pld.PLDAccountant``, ``dp_accounting.rdp.RdpAccountant``: anything with
+    ``get_delta(target_epsilon)``; its ``get_epsilon(target_delta)`` is used for ``epsilon_at``
+    when present).
 
     * A callable is checked on a grid of ε in [0, 50] (finite, in [0, 1], non-increasing) and at
       every call; it is called with an array of ε when it accepts one, pointwise otherwise.
@@ -528,6 +529,9 @@ class ProfileClaim(PrivacyClaim):
 
     def __init__(self, profile: Any, *, name: str | None = None, grid_size: int = 2001,
                  exact: bool = False) -> None:
+        if isinstance(profile, PrivacyClaim):      # another claim: its profile, by name
+            name = name or str(profile)
+            profile = profile.delta_at
         get_delta = getattr(profile, "get_delta", None)
         self.source = profile
         self.exact = bool(exact)

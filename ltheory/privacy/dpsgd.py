@@ -29,12 +29,13 @@ Releases (``release=``):
 Claims: ``privacy_claim`` is the profile of dp-accounting's accountant (``accountant="pld"``,
 Doroshenko et al. 2022, pessimistic; or ``"rdp"``, Mironov, Talwar & Zhang 2019, read as δ(ε) by
 the Canonne–Kamath–Steinke conversion) for ``SelfComposedDpEvent(PoissonSampledDpEvent(q,
-GaussianDpEvent(σ)), T)``.  ``accountant_sigma`` accounts with another σ than the one the
-mechanism uses (a false claim on purpose, a negative control).  ``exact_claim`` is the exact
-curve where known: for ``"all"`` it is the PLD of the subsampled Gaussian composed T times
-(the accountant's curve *is* the privacy loss of this pair, up to its discretisation), and
-``GDP(√T/σ)`` exactly when q = 1; for ``"final"`` it is computed exactly as above.  The gap
-between the two is the well-known gap between auditing the last iterate and all iterates.
+GaussianDpEvent(σ)), T)``; ``m.privacy_claim(accountant="rdp")`` gives the other one.
+``accountant_sigma`` accounts with another σ than the one the mechanism uses (a false claim
+on purpose, a negative control). ``exact_claim`` is the exact curve where known: for ``"all"`` it
+is the PLD of the subsampled Gaussian composed T times (the accountant's curve *is* the privacy
+loss of this pair, up to its discretisation), and ``GDP(√T/σ)`` exactly when q = 1; for ``"final"``
+it is computed exactly as above. The gap between the two is the well-known gap between auditing
+the last iterate and all iterates.
 
 >>> m = DPSGDCanary(q=1.0, sigma=1.0, steps=4, release="all")
 >>> m.exact_claim
@@ -57,7 +58,7 @@ from ltheory.privacy.claims import GDP, PrivacyClaim, ProfileClaim
 from ltheory.privacy.mechanisms import Dataset, Mechanism
 from ltheory.validation import check_choice, check_delta, check_int
 
-__all__ = ["CANARY", "DPSGDCanary", "dpsgd_accountant"]
+__all__ = ["CANARY", "AccountantClaim", "DPSGDCanary", "dpsgd_accountant"]
 
 #: the canary record: d1 = (CANARY,) and d0 = ()
 CANARY = "canary"
@@ -103,6 +104,19 @@ def dpsgd_accountant(q: float, sigma: float, steps: int, accountant: str = "pld"
                else dp_accounting.rdp.RdpAccountant(orders=list(orders)))
     acc.compose(event)
     return acc
+
+
+class AccountantClaim(ProfileClaim):
+    """An accountant's :class:`~ltheory.privacy.claims.ProfileClaim` that can also be called
+    for the claim of another accountant of the same mechanism:
+    ``claim(accountant="rdp", **options)``."""
+
+    def __init__(self, accountant: Any, other: Any, *, name: str) -> None:
+        super().__init__(accountant, name=name)
+        self._other = other
+
+    def __call__(self, accountant: str = "pld", **options: Any) -> ProfileClaim:
+        return self._other(accountant, **options)
 
 
 class DPSGDCanary(Mechanism):
@@ -225,15 +239,17 @@ class DPSGDCanary(Mechanism):
         if key not in self._claims:
             acc = dpsgd_accountant(self.q, self.accountant_sigma, self.steps, accountant,
                                    **options)
-            self._claims[key] = ProfileClaim(acc, name=f"{accountant} accountant "
-                                             f"(q={self.q:g}, sigma={self.accountant_sigma:g},"
-                                             f" T={self.steps})")
-        return self._claims[key]
+            self._claims[key] = AccountantClaim(
+                acc, self.accountant_claim, name=f"{accountant} accountant (q={self.q:g}, "
+                f"sigma={self.accountant_sigma:g}, T={self.steps})")
+        return self._claims[key]  # type: ignore[return-value]
 
     @property
-    def privacy_claim(self) -> PrivacyClaim:
-        """The claim: the profile of the accountant chosen at construction."""
-        return self.accountant_claim(self.accountant)
+    def privacy_claim(self) -> AccountantClaim:
+        """The claim: the profile of the accountant chosen at construction.  It can be called
+        for another accountant: ``m.privacy_claim(accountant="rdp")`` (options as in
+        :func:`dpsgd_accountant`)."""
+        return self.accountant_claim(self.accountant)  # type: ignore[return-value]
 
     @property
     def exact_claim(self) -> PrivacyClaim:
@@ -245,8 +261,11 @@ class DPSGDCanary(Mechanism):
         if self.release == "all":
             if self.accountant_sigma == self.sigma:
                 return self.accountant_claim("pld")
-            return ProfileClaim(dpsgd_accountant(self.q, self.sigma, self.steps, "pld"),
-                                name="pld (mechanism's sigma)")
+            if "exact_all" not in self._claims:
+                self._claims["exact_all"] = ProfileClaim(
+                    dpsgd_accountant(self.q, self.sigma, self.steps, "pld"),
+                    name="pld (mechanism's sigma)")
+            return self._claims["exact_all"]
         if "final" not in self._claims:
             self._claims["final"] = ProfileClaim(self.final_profile, name="final iterate, exact")
         return self._claims["final"]

@@ -30,7 +30,8 @@ def test_full_batch_all_iterates_is_gdp_and_the_pld_accountant_agrees(sigma: flo
     eps = np.linspace(0, 3 * math.sqrt(steps) / sigma, 13)
     assert np.all(m.privacy_claim.delta_at(eps) >= m.exact_claim.delta_at(eps) - 1e-9)
     # the RDP accountant is looser (a Rényi conversion), never below the exact curve
-    rdp = m.accountant_claim("rdp")
+    rdp = m.privacy_claim(accountant="rdp")
+    assert rdp is m.accountant_claim("rdp")
     assert rdp.epsilon_at(1e-5) >= m.exact_claim.epsilon_at(1e-5)
 
 

@@ -133,6 +133,8 @@ def test_profile_claim_from_callable_and_its_json() -> None:
     c = ProfileClaim(lambda e: GDP(1.0).delta_at(e), name="gauss")
     assert np.allclose(c.delta_at(EPS), GDP(1.0).delta_at(EPS))
     assert c.epsilon_at(1e-5) == pytest.approx(GDP(1.0).epsilon_at(1e-5), rel=1e-8)
+    wrapped = ProfileClaim(ZCDP(0.5))                   # any claim, read through its profile
+    assert np.array_equal(wrapped.delta_at(EPS), ZCDP(0.5).delta_at(EPS))
     for claim in (c, GDP(1.0), ZCDP(0.5), RDP({2: 1.0}), RDP(lambda a: a), ApproxDP(1, 1e-6)):
         json.dumps(claim.to_json())
 
