@@ -5,6 +5,14 @@ or ``audit_search``, α = 0.05); nothing is estimated outside the auditor.  Writ
 ``benchmarks/results/thirdparty_audit.md`` and ``.json``.
 
 Run:  python benchmarks/audit_thirdparty.py [--quick]
+      python benchmarks/audit_thirdparty.py --accountants     (the claims tables only, ~3 min)
+
+Claims tables (issue 33; computation only, no audit): OpenDP's zCDP Gaussian measurements (ρ
+from OpenDP's privacy map, ε at δ = 1e-5 from OpenDP's zCDP → (ε, δ) conversion and from
+``ZCDP(ρ)``, and the exact ε of the mechanism's curve), and dp-accounting's PLD and RDP
+accountants on DP-SGD parameters (q, σ, T) over a grid and from papers, with the exact ε of the
+final iterate alone (``DPSGDCanary(release="final").exact_claim``).  Writes
+``benchmarks/results/thirdparty_accountants.md`` and ``.json``.
 
 Seeds are fixed per row; diffprivlib runs are reproducible from them (``random_state`` seeded from
 the auditor's rng), OpenDP runs are not (OS randomness), so OpenDP rows vary slightly between
@@ -42,7 +50,9 @@ from ltheory.privacy.adapters.opendp_measurements import (
     OpenDPLaplace,
     OpenDPNoisyMax,
     OpenDPRandomizedResponse,
+    OpenDPZCDPGaussian,
 )
+from ltheory.privacy.dpsgd import DPSGDCanary, dpsgd_accountant
 from ltheory.privacy.mechanisms import LaplaceMechanism
 
 RESULTS = Path(__file__).parent / "results"
@@ -127,6 +137,10 @@ def mechanism_rows(scale: float, ex: Any) -> list[dict]:
         ("make_geometric (scale=1)", odp, OpenDPGeometric(1.0), 0, 1, n(400_000)),
         ("make_gaussian (scale=4) → (ε, δ=1e-5)", odp, OpenDPGaussian(4.0, 1e-5), 0.0, 1.0,
          n(400_000)),
+        ("make_gaussian zCDP float (scale=4) → ZCDP(ρ) at δ=1e-5", odp,
+         OpenDPZCDPGaussian(4.0), 0.0, 1.0, n(400_000)),
+        ("make_gaussian zCDP int (scale=4, discrete) → ZCDP(ρ) at δ=1e-5", odp,
+         OpenDPZCDPGaussian(4.0, integer=True), 0, 1, n(400_000)),
         ("make_randomized_response_bool (p=0.75)", odp, OpenDPRandomizedResponse(0.75), 0, 1,
          n(200_000)),
         ("make_randomized_response (3 categories, p=0.6)", odp,
@@ -218,6 +232,147 @@ def float_rows(scale: float, ex: Any) -> list[dict]:
                          "epsilon_lower_bound_at_max_runs": last["epsilon_lower_bound"],
                          "seconds_at_max_runs": last["seconds"], "levels": per_level})
     return rows
+
+
+# --------------------------------------------------------------------------- claims tables
+DELTA = 1e-5
+#: DP-SGD settings: issue 33's three, and settings of the scale used in practice (q = B/N): the
+#: labels say which public setting each one resembles; they are not reproductions of the papers'
+#: reported ε (those use other δ, epochs or accountants)
+DPSGD_PAPERS = [
+    ("issue 33 (1)", 1.0, 1.0, 1),
+    ("issue 33 (2)", 0.01, 1.0, 100),
+    ("issue 33 (3)", 0.01, 0.8, 1000),
+    ("MNIST scale, lot 600 of 60k, σ=4, 100 epochs (cf. Abadi et al. 2016)", 0.01, 4.0, 10_000),
+    ("MNIST scale, lot 600 of 60k, σ=2, 100 epochs", 0.01, 2.0, 10_000),
+    ("MNIST scale, batch 64 of 60k, σ=1.1, 10 epochs", 64 / 60_000, 1.1, 9_375),
+    ("CIFAR-10 scale, batch 4096 of 50k, σ=3, 2,500 steps (cf. De et al. 2022)", 4096 / 50_000,
+     3.0, 2_500),
+]
+DPSGD_GRID = [(q, sg, t) for q in (0.001, 0.01, 0.1) for sg in (0.8, 1.0, 2.0)
+              for t in (100, 1_000, 10_000)]
+
+
+def zcdp_rows() -> list[dict]:
+    """OpenDP's zCDP Gaussian (float and integer = discrete Gaussian): ρ, the ε at δ = 1e-5 that
+    OpenDP's conversion gives and that ``ZCDP(ρ)`` gives, and the exact ε of the curve."""
+    import opendp.prelude as dp
+    dp.enable_features("contrib")
+    rows = []
+    for integer in (False, True):
+        for scale in (1.0, 2.0, 4.0, 8.0):
+            t = time.perf_counter()
+            m = OpenDPZCDPGaussian(scale, integer=integer, delta=DELTA)
+            conv = dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(m._measurement("atom")), DELTA)
+            eps_opendp = float(conv.map(1 if integer else 1.0)[0])
+            exact = m.true_epsilon
+            rows.append({"measurement": m.name, "scale": scale, "sensitivity": 1,
+                         "rho": m.rho, "epsilon_opendp": round(eps_opendp, 5),
+                         "epsilon_zcdp_claim": round(m.epsilon, 5),
+                         "epsilon_exact": round(exact, 5),
+                         "exact_over_claim": round(exact / m.epsilon, 4),
+                         "exact_curve": "discrete Gaussian pmfs" if integer else "GDP(Δ/scale)",
+                         "seconds": round(time.perf_counter() - t, 2)})
+            print(f"  {m.name:34s} scale={scale:g} rho={m.rho:.4g} eps: opendp={eps_opendp:.4f} "
+                  f"claim={m.epsilon:.4f} exact={exact:.4f}", flush=True)
+    return rows
+
+
+def dpsgd_row(label: str, q: float, sigma: float, steps: int) -> dict:
+    """ε at δ = 1e-5 from dp-accounting's PLD and RDP accountants (all iterates), and the exact
+    ε of the final iterate alone."""
+    t = time.perf_counter()
+    pld = dpsgd_accountant(q, sigma, steps, "pld").get_epsilon(DELTA)
+    t_pld = time.perf_counter() - t
+    t = time.perf_counter()
+    rdp = dpsgd_accountant(q, sigma, steps, "rdp").get_epsilon(DELTA)
+    t_rdp = time.perf_counter() - t
+    t = time.perf_counter()
+    final = DPSGDCanary(q, sigma, steps, "final", delta=DELTA).exact_claim.epsilon_at(DELTA)
+    t_final = time.perf_counter() - t
+    row = {"setting": label, "q": round(q, 6), "sigma": sigma, "steps": steps,
+           "epsilon_pld": round(pld, 4), "epsilon_rdp": round(rdp, 4),
+           "rdp_over_pld": round(rdp / pld, 3) if pld > 0 else None,
+           "epsilon_final_exact": round(final, 4),
+           "final_over_pld": round(final / pld, 3) if pld > 0 else None,
+           "seconds_pld": round(t_pld, 2), "seconds_rdp": round(t_rdp, 2),
+           "seconds_final": round(t_final, 2)}
+    print(f"  {label[:52]:52s} q={q:<8.4g} σ={sigma:<4g} T={steps:<6d} PLD={pld:9.4f} "
+          f"RDP={rdp:9.4f} final={final:9.4f}", flush=True)
+    return row
+
+
+def accountant_doc() -> dict:
+    import logging
+    logging.getLogger("absl").setLevel(logging.ERROR)   # RDP orders that do not converge
+    t0 = time.perf_counter()
+    print("OpenDP zCDP measurements", flush=True)
+    z = zcdp_rows()
+    print("DP-SGD accountants (papers)", flush=True)
+    papers = [dpsgd_row(*p) for p in DPSGD_PAPERS]
+    print("DP-SGD accountants (grid)", flush=True)
+    grid = [dpsgd_row("grid", *g) for g in DPSGD_GRID]
+    import dp_accounting  # noqa: F401 - for the version below
+    return {"delta": DELTA, "zcdp": z, "dpsgd_papers": papers, "dpsgd_grid": grid,
+            "environment": {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                            "python": platform.python_version(),
+                            "opendp": version("opendp"),
+                            "dp-accounting": version("dp-accounting"),
+                            "numpy": np.__version__},
+            "total_seconds": round(time.perf_counter() - t0, 1)}
+
+
+def write_accountants(doc: dict) -> None:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "thirdparty_accountants.json").write_text(
+        json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    env = doc["environment"]
+    zcols = [("measurement", "measurement"), ("scale", "scale"), ("ρ", "rho"),
+             ("ε OpenDP conversion", "epsilon_opendp"), ("ε of ZCDP(ρ)", "epsilon_zcdp_claim"),
+             ("ε exact curve", "epsilon_exact"), ("exact / claim", "exact_over_claim"),
+             ("exact curve", "exact_curve")]
+    dcols = [("setting", "setting"), ("q", "q"), ("σ", "sigma"), ("T", "steps"),
+             ("ε PLD (all iterates)", "epsilon_pld"), ("ε RDP (all iterates)", "epsilon_rdp"),
+             ("RDP / PLD", "rdp_over_pld"), ("ε exact, final iterate only",
+                                             "epsilon_final_exact"),
+             ("final / PLD", "final_over_pld"), ("s PLD", "seconds_pld"),
+             ("s RDP", "seconds_rdp")]
+    md = f"""# Claims of third-party DP libraries as curves (issue 33)
+
+Generated by `python benchmarks/audit_thirdparty.py --accountants` on {env['date']} — Python
+{env['python']}, opendp {env['opendp']}, dp-accounting {env['dp-accounting']}, numpy
+{env['numpy']}.  Computation only (no audit): every ε is at δ = {doc['delta']:g}.
+
+## OpenDP zCDP measurements (`make_gaussian`, Δ = 1)
+
+"ε OpenDP conversion" is `make_fix_delta(make_zCDP_to_approxDP(m), δ)`; "ε of ZCDP(ρ)" is
+`ltheory.privacy.ZCDP(ρ).epsilon_at(δ)` (Canonne, Kamath & Steinke 2020, Proposition 12,
+minimised over the order); "ε exact curve" is the mechanism's own curve (the continuous
+Gaussian's GDP(Δ/scale), or the discrete Gaussian's, computed from its pmfs).  The ratio is what
+an audit can reach at best against the zCDP claim: zCDP is a weaker statement than the curve.
+
+{md_table(doc['zcdp'], zcols)}
+
+## DP-SGD: dp-accounting's accountants
+
+`SelfComposedDpEvent(PoissonSampledDpEvent(q, GaussianDpEvent(σ)), T)`, add/remove neighbours;
+PLD accountant with value discretisation 1e-4 (pessimistic), RDP accountant with its default
+orders (Canonne–Kamath–Steinke conversion).  "ε exact, final iterate only" is the exact curve of
+the last iterate on a worst-case gradient canary (`DPSGDCanary(release="final")`), computed from
+the Binomial mixture of Gaussians: the accountants bound the release of *all* iterates, and the
+gap to the final iterate is what a last-iterate audit cannot close.
+
+### Issue 33's settings and settings of practical scale
+
+{md_table(doc['dpsgd_papers'], dcols)}
+
+### Grid (q × σ × T)
+
+{md_table(doc['dpsgd_grid'], dcols[1:])}
+
+Total {doc['total_seconds']} s.
+"""
+    (RESULTS / "thirdparty_accountants.md").write_text(md)
 
 
 def direct_reproduction(n: int = 100_000, seed: int = 0) -> dict:
@@ -342,8 +497,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="run counts / 20 (smoke test)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--accountants", action="store_true",
+                    help="only the claims tables (OpenDP zCDP, DP-SGD accountants): no audits")
     args = ap.parse_args()
     global RESULTS
+    if args.accountants:
+        write_accountants(accountant_doc())
+        print(f"wrote {RESULTS / 'thirdparty_accountants.md'}")
+        return
     if args.quick:  # a smoke test: never overwrite the committed full results
         RESULTS = RESULTS / "quick"
     scale = 0.05 if args.quick else 1.0
@@ -375,6 +536,8 @@ def main() -> None:
     }
     write(doc)
     print(f"wrote {RESULTS / 'thirdparty_audit.md'} ({doc['total_seconds']} s)")
+    if not args.quick:
+        write_accountants(accountant_doc())
 
 
 if __name__ == "__main__":

@@ -27,8 +27,23 @@ from ltheory.tables import DimensionTable, dimension_table
 
 __version__ = "0.1.0"
 
+#: privacy claims (``ltheory.privacy.claims``), imported on first use so ``import ltheory`` stays
+#: light (the privacy package loads the auditor)
+_CLAIMS = ("ApproxDP", "GDP", "PrivacyClaim", "ProfileClaim", "PureDP", "RDP", "ZCDP", "as_claim",
+           "claim_from_json")
+
+
+def __getattr__(name: str):  # noqa: ANN202 - module-level lazy attribute
+    if name in _CLAIMS:
+        from ltheory.privacy import claims
+
+        return getattr(claims, name)
+    raise AttributeError(f"module 'ltheory' has no attribute {name!r}")
+
+
 __all__ = [
     "catalog",
+    *_CLAIMS,
     "DIMENSIONS",
     "Dimension",
     "verify",

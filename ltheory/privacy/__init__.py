@@ -6,7 +6,10 @@ within one budget, planned by ``search_plan``);
 ``audit_worst_case`` — search all datasets of size n of a learner for its worst pair (exact ε
 where the learner exposes its output distribution, pilot audits otherwise) and certify it;
 ``ltheory.privacy.mechanisms`` — vectorised mechanisms with their claims (and incorrect variants
-as negative controls).
+as negative controls);
+``ltheory.privacy.claims`` — privacy claims as objects with their privacy profile δ(ε):
+``PureDP``, ``ApproxDP``, ``ZCDP``, ``RDP``, ``GDP``, ``ProfileClaim`` (a callable or a
+dp-accounting accountant), and ``as_claim``.
 """
 
 from ltheory.privacy.auditing import (
@@ -26,7 +29,20 @@ from ltheory.privacy.auditing import (
     min_runs,
     search_plan,
 )
+from ltheory.privacy.claims import (
+    GDP,
+    RDP,
+    ZCDP,
+    ApproxDP,
+    PrivacyClaim,
+    ProfileClaim,
+    PureDP,
+    as_claim,
+    claim_from_json,
+)
 
-__all__ = ["AuditConfig", "AuditReport", "MechanismError", "SearchPlan", "SearchReport", "Target",
+__all__ = ["GDP", "RDP", "ZCDP", "ApproxDP", "PrivacyClaim", "ProfileClaim", "PureDP", "as_claim",
+           "claim_from_json", "AuditConfig", "AuditReport", "MechanismError", "SearchPlan",
+           "SearchReport", "Target",
            "TooFewRunsError", "WorstCaseReport", "as_target", "audit", "audit_search",
            "audit_worst_case", "certify_pair", "min_runs", "search_plan"]

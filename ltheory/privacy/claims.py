@@ -10,7 +10,20 @@ here is a :class:`PrivacyClaim` with
 * ``delta_at(epsilon)`` — the profile, vectorised over an array of ε ≥ 0, non-increasing, in [0, 1];
 * ``epsilon_at(delta)`` — the smallest ε with ``delta_at(ε) ≤ delta`` (the (ε, δ) a claim
   is usually quoted at);
-* ``to_json()`` — a JSON-able description.
+* ``to_json()`` — a JSON-able description;
+* ``tradeoff(alpha)`` — the trade-off function f(α) (the least type-II error at type-I error α)
+  that the profile implies (Dong, Roth & Su 2022, Proposition 2.12), exact where a closed form
+  exists (:class:`GDP`, :class:`ApproxDP`).
+
+The claims: :class:`PureDP`, :class:`ApproxDP`, :class:`ZCDP` (Bun & Steinke 2016),
+:class:`RDP` (Mironov 2017), :class:`GDP` (Dong, Roth & Su 2022) and :class:`ProfileClaim` (a
+user's δ(ε) or a dp-accounting accountant, PLD or RDP).
+
+**Soundness direction.**  The profile of a claim must be an *upper* bound on the hockey-stick
+divergence of every mechanism that satisfies the claim: then a certified point above it proves
+the claim false.  Where a conversion is not tight (zCDP and Rényi DP to (ε, δ)) we use the
+tightest published valid one and say so; where a curve is read off a grid (trade-off functions,
+accountants) it is rounded in the permissive direction (a larger δ, a smaller f).
 
 :func:`as_claim` turns what a user hands the auditor into a claim: a claim object, a plain
 number ε (pure DP) or a pair ``(ε, δ)``.
@@ -28,16 +41,44 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy.optimize import brentq
+from scipy.special import log_ndtr, ndtr, ndtri
 
 from ltheory.errors import InvalidInputError
 from ltheory.validation import check_delta, check_epsilon
 
-__all__ = ["ApproxDP", "PrivacyClaim", "PureDP", "as_claim"]
+__all__ = ["GDP", "RDP", "ZCDP", "ApproxDP", "PrivacyClaim", "ProfileClaim", "PureDP", "as_claim",
+           "claim_from_json"]
+
+
+def _alphas(alpha: Any) -> np.ndarray:
+    """Type-I errors α as a float array in [0, 1] (a clear error otherwise)."""
+    try:
+        a = np.asarray(alpha, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"alpha (a type-I error) must be a number or an array of numbers "
+                                f"in [0, 1], got {alpha!r}") from None
+    if np.any(np.isnan(a)) or np.any(a < 0) or np.any(a > 1):
+        raise InvalidInputError(f"alpha (a type-I error) must be in [0, 1], got {alpha!r}")
+    return a
+
+
+def _tradeoff_from_profile(a: np.ndarray, eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """``sup_i max(0, 1 − δ_i − e^{ε_i} α, e^{−ε_i}(1 − δ_i − α))`` over the points (ε_i, δ_i)
+    (Dong, Roth & Su 2022, Proposition 2.12), vectorised over α, in chunks."""
+    flat = a.ravel()
+    out = np.zeros(flat.shape)
+    e, d = np.exp(eps)[None, :], delta[None, :]
+    for i in range(0, flat.size, 256):
+        x = flat[i:i + 256, None]
+        f = np.maximum(1 - d - e * x, (1 - d - x) / e)
+        out[i:i + 256] = np.maximum(f.max(axis=1), 0.0)
+    return out.reshape(a.shape)
 
 
 def _epsilons(epsilon: Any) -> np.ndarray:
@@ -77,6 +118,18 @@ class PrivacyClaim(ABC):
     def to_json(self) -> dict[str, Any]:
         """A JSON-able description ``{"kind": ..., parameters...}``."""
 
+    def tradeoff(self, alpha: Any) -> np.ndarray:
+        """The trade-off function the profile implies (Dong, Roth & Su 2022, Proposition 2.12):
+        ``f(α) = sup_{ε ≥ 0} max(0, 1 − δ(ε) − e^ε α, e^{−ε}(1 − δ(ε) − α))`` — a mechanism is
+        (ε, δ(ε))-DP for every ε ≥ 0 iff it is f-DP.  Here the sup runs over a grid of ε (from 0
+        to where δ(ε) < 1e-12, 4,001 points), so the value is at most the exact f: a permissive
+        rounding (a smaller f is a weaker claim).  Subclasses with a closed form override it."""
+        a = _alphas(alpha)
+        hi = self.epsilon_at(1e-12)
+        hi = 50.0 if not math.isfinite(hi) else max(min(hi, 50.0), 1e-3)
+        eps = np.linspace(0.0, hi, 4001)
+        return _tradeoff_from_profile(a, eps, self.delta_at(eps))
+
 
 @dataclass(frozen=True)
 class ApproxDP(PrivacyClaim):
@@ -114,6 +167,13 @@ class ApproxDP(PrivacyClaim):
     def to_json(self) -> dict[str, Any]:
         return {"kind": "approx_dp", "epsilon": self.epsilon, "delta": self.delta}
 
+    def tradeoff(self, alpha: Any) -> np.ndarray:
+        """Exact: ``f_{ε,δ}(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α))`` (Dong, Roth & Su
+        2022, equation (5); Kairouz, Oh & Viswanath 2015)."""
+        a = _alphas(alpha)
+        e = math.exp(self.epsilon)
+        return np.maximum(0.0, np.maximum(1 - self.delta - e * a, (1 - self.delta - a) / e))
+
     def __str__(self) -> str:
         return f"({self.epsilon:g}, {self.delta:g})-DP"
 
@@ -131,10 +191,464 @@ class PureDP(ApproxDP):
         return f"{self.epsilon:g}-DP"
 
 
+# --------------------------------------------------------------------------- Rényi DP and zCDP
+#: orders α − 1 on a log grid for the continuous minimisation over α (zCDP, RDP from a callable)
+_ORDER_GRID = 1.0 + np.logspace(-6, 7, 1301)
+
+
+def _rdp_log_delta(eps: np.ndarray, alpha: np.ndarray, rdp: np.ndarray) -> np.ndarray:
+    """log δ_α(ε) of the Rényi-to-(ε, δ) conversion of Canonne, Kamath & Steinke 2020
+    (Proposition 12): an (α, ε_α)-RDP mechanism is (ε, δ)-DP for
+    ``δ = exp((α − 1)(ε_α − ε)) / α · (1 − 1/α)^{α − 1}``; broadcast over eps, alpha, rdp."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        v = (alpha - 1) * (rdp - eps) - np.log(alpha) + (alpha - 1) * np.log1p(-1 / alpha)
+    return np.where(np.isnan(v), np.inf, v)
+
+
+def _golden_min(fun: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, hi: np.ndarray,
+                iterations: int = 80) -> np.ndarray:
+    """Vectorised golden-section search of a unimodal ``fun`` on [lo, hi] (elementwise, one new
+    evaluation per iteration): the smallest value seen (every value is a valid bound here, so
+    the result is sound whatever the shape of ``fun``)."""
+    g = (math.sqrt(5) - 1) / 2
+    a, b = lo.copy(), hi.copy()
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = fun(c), fun(d)
+    best = np.minimum(fc, fd)
+    for _ in range(iterations):
+        left = fc < fd                     # the minimum is in [a, d]: drop (d, b]
+        a, b = np.where(left, a, c), np.where(left, d, b)
+        x = np.where(left, b - g * (b - a), a + g * (b - a))
+        fx = fun(x)
+        c, d, fc, fd = (np.where(left, x, d), np.where(left, c, x),
+                        np.where(left, fx, fd), np.where(left, fc, fx))
+        best = np.minimum(best, fx)
+    return best
+
+
+class _RenyiClaim(PrivacyClaim):
+    """A claim stated as Rényi-DP bounds ε_α at orders α > 1, read as (ε, δ) through
+    Canonne, Kamath & Steinke 2020, Proposition 12 (see :func:`_rdp_log_delta`) minimised over
+    the orders.  That conversion is valid for every α, so the minimum over any set of orders is
+    a sound profile; it improves on Mironov 2017, Proposition 3 (``δ = e^{(α−1)(ε_α−ε)}``) by
+    the factor ``(1 − 1/α)^{α−1}/α``, and it is the conversion OpenDP and dp-accounting use.
+    Asoodeh, Liao, Calmon, Kosut & Sankar 2021 derive the optimal conversion from one order,
+    tighter for some ε and computed numerically; it is not used here.  The profile never
+    understates what the claim allows, so a certified point above it disproves the Rényi
+    claim; a mechanism above the optimal conversion but below this one would go unnoticed."""
+
+    continuous: bool = True
+
+    def _rdp(self, alpha: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def _orders(self) -> np.ndarray:
+        return _ORDER_GRID
+
+    def delta_at(self, epsilon: Any) -> np.ndarray:
+        e = _epsilons(epsilon)
+        flat = e.ravel()
+        orders = self._orders()
+        rdp = self._rdp(orders)
+        out = np.empty(flat.shape)
+        for i in range(0, flat.size, 512):
+            x = flat[i:i + 512, None]
+            logd = _rdp_log_delta(x, orders[None, :], rdp[None, :])
+            k = np.argmin(logd, axis=1)
+            best = logd[np.arange(len(k)), k]
+            if self.continuous:
+                lo = orders[np.maximum(k - 1, 0)]
+                hi = orders[np.minimum(k + 1, len(orders) - 1)]
+                lo = np.where(k == 0, 1.0 + 1e-12, lo)
+
+                def fun(al: np.ndarray, x: np.ndarray = x[:, 0]) -> np.ndarray:
+                    return _rdp_log_delta(x, al, self._rdp(al))
+
+                best = np.minimum(best, _golden_min(fun, lo, hi))
+            out[i:i + 512] = np.exp(np.minimum(best, 0.0))
+        return out.reshape(e.shape)
+
+
+def _positive(value: Any, name: str, what: str) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"{name} must be {what}, got {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(v) or v <= 0:
+        raise InvalidInputError(f"{name} must be {what}, got {value!r}")
+    return v
+
+
+class ZCDP(_RenyiClaim):
+    """ρ-zero-concentrated DP (Bun & Steinke 2016, Definition 1.1): Rényi DP of order α with
+    ε_α = αρ at every α > 1.
+
+    Profile: the Rényi conversion of Canonne, Kamath & Steinke 2020 (Proposition 12, the
+    zCDP form is their Corollary 13), ``δ(ε) = inf_{α>1} e^{(α−1)(αρ−ε)} / α · (1 − 1/α)^{α−1}``,
+    minimised numerically over α (a log grid of orders refined by golden-section search; the
+    exponent is convex in α, and every α gives a valid bound).  It is not the exact profile of
+    the Gaussian with μ = √(2ρ) (``GDP(sqrt(2 * rho))``, which is ρ-zCDP and lies below this
+    curve): zCDP constrains only Rényi divergences, and the profile of a ρ-zCDP claim must cover
+    every ρ-zCDP mechanism, so it is the conversion, not the Gaussian's curve.  OpenDP's
+    ``make_zCDP_to_approxDP`` uses the same conversion.
+
+    >>> round(ZCDP(0.5).epsilon_at(1e-5), 3)     # OpenDP's make_zCDP_to_approxDP: 4.728
+    4.728
+    >>> round(GDP(1.0).epsilon_at(1e-5), 3)      # the 0.5-zCDP Gaussian's own curve
+    4.377
+    """
+
+    def __init__(self, rho: float) -> None:
+        self.rho = _positive(rho, "rho", "a finite number > 0 (the zCDP parameter ρ)")
+
+    def _rdp(self, alpha: np.ndarray) -> np.ndarray:
+        return alpha * self.rho
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "zcdp", "rho": self.rho}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ZCDP) and other.rho == self.rho
+
+    def __hash__(self) -> int:
+        return hash(("zcdp", self.rho))
+
+    def __repr__(self) -> str:
+        return f"ZCDP(rho={self.rho!r})"
+
+    def __str__(self) -> str:
+        return f"{self.rho:g}-zCDP"
+
+
+class RDP(_RenyiClaim):
+    """Rényi differential privacy (Mironov 2017, Definition 4): ``D_α(M(D) ‖ M(D')) ≤ ε_α`` at
+    each stated order α > 1.  Given as ``{α: ε_α}`` (the curve is known at those orders only,
+    as from an RDP accountant) or as a callable ``α ↦ ε_α`` (known at every order > 1).
+
+    Profile: Canonne, Kamath & Steinke 2020, Proposition 12, minimised over the given orders
+    (exactly), or over all orders for a callable (log grid + golden-section search; with a true
+    Rényi curve the exponent is convex in α because (α − 1)·D_α is convex, van Erven &
+    Harremoës 2014, Corollary 2).  ``epsilon_at(δ)`` over given orders is the exact inverse,
+    ``min_α ε_α + (log(1/δ) + (α−1) log(1 − 1/α) − log α)/(α − 1)``.
+
+    >>> g = RDP({a: a / 2 for a in (2, 4, 8, 16, 32, 64)})      # the Gaussian with σ = 1
+    >>> round(g.epsilon_at(1e-5), 3)       # over all orders (ZCDP(0.5)): 4.728
+    5.088
+    """
+
+    def __init__(self, curve: Mapping[Any, Any] | Callable[[Any], Any]) -> None:
+        if isinstance(curve, Mapping):
+            if not curve:
+                raise InvalidInputError("RDP needs at least one order: {alpha: epsilon_alpha}")
+            items = []
+            for a, v in curve.items():
+                al = _number_gt1(a)
+                ev = _rdp_value(v, al)
+                items.append((al, ev))
+            items.sort()
+            self.orders = np.array([a for a, _ in items])
+            self.values = np.array([v for _, v in items])
+            self.function: Callable[[Any], Any] | None = None
+            self.continuous = False
+        elif callable(curve):
+            self.function = curve
+            self.orders = self.values = None  # type: ignore[assignment]
+            self.continuous = True
+            probe = self._rdp(np.array([1.5, 2.0, 8.0, 64.0]))
+            if np.any(np.isnan(probe)) or np.any(probe < 0):
+                raise InvalidInputError(f"RDP: the callable must return ε_α ≥ 0 at every order "
+                                        f"α > 1, got {probe.tolist()} at α = 1.5, 2, 8, 64")
+        else:
+            raise InvalidInputError(f"RDP needs a dict {{alpha: epsilon_alpha}} with orders > 1 "
+                                    f"or a callable alpha -> epsilon_alpha, got {curve!r}")
+
+    def _orders(self) -> np.ndarray:
+        return self.orders if self.function is None else _ORDER_GRID
+
+    def _rdp(self, alpha: np.ndarray) -> np.ndarray:
+        if self.function is None:
+            return self.values
+        f = self.function
+        try:
+            v = np.asarray(f(alpha), dtype=float)
+            if v.shape != alpha.shape:
+                raise ValueError
+        except Exception:  # noqa: BLE001 - a scalar-only callable: evaluate pointwise
+            v = np.array([float(f(float(a))) for a in alpha.ravel()]).reshape(alpha.shape)
+        return np.where(np.isnan(v), np.inf, v)
+
+    def epsilon_at(self, delta: float) -> float:
+        d = check_delta(delta)
+        if self.function is not None:
+            return super().epsilon_at(d)
+        if d == 0:
+            return math.inf
+        a = self.orders
+        e = self.values + (math.log(1 / d) + (a - 1) * np.log1p(-1 / a) - np.log(a)) / (a - 1)
+        return max(0.0, float(np.min(e)))
+
+    def to_json(self) -> dict[str, Any]:
+        if self.function is None:
+            return {"kind": "rdp", "orders": self.orders.tolist(), "epsilons": self.values.tolist()}
+        return {"kind": "rdp", "function": getattr(self.function, "__name__", repr(self.function))}
+
+    def __repr__(self) -> str:
+        if self.function is None:
+            return f"RDP({dict(zip(self.orders.tolist(), self.values.tolist(), strict=True))})"
+        return f"RDP({self.function!r})"
+
+    def __str__(self) -> str:
+        if self.function is None:
+            return f"RDP at {len(self.orders)} orders"
+        return f"RDP({getattr(self.function, '__name__', 'curve')})"
+
+
+def _number_gt1(a: Any) -> float:
+    try:
+        al = float(a)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"RDP orders must be numbers > 1, got {a!r}") from None
+    if isinstance(a, bool) or not (al > 1) or math.isnan(al):
+        raise InvalidInputError(f"RDP orders must be > 1 (Rényi DP is defined for α > 1), got "
+                                f"order {a!r}")
+    return al
+
+
+def _rdp_value(v: Any, alpha: float) -> float:
+    try:
+        ev = float(v)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"RDP: ε_α at order {alpha:g} must be a number >= 0, "
+                                f"got {v!r}") from None
+    if math.isnan(ev) or ev < 0:
+        raise InvalidInputError(f"RDP: ε_α at order {alpha:g} must be >= 0, got {v!r}")
+    return ev
+
+
+# --------------------------------------------------------------------------- Gaussian DP
+class GDP(PrivacyClaim):
+    """μ-Gaussian differential privacy (Dong, Roth & Su 2022, Definition 2.6): the trade-off
+    function is at least ``G_μ(α) = Φ(Φ^{-1}(1 − α) − μ)``, that of N(0, 1) against N(μ, 1).
+
+    Profile (exact; Corollary 2.13): ``δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)``; the
+    Gaussian mechanism with noise σ on a query of sensitivity Δ is exactly (Δ/σ)-GDP, so this
+    is its exact privacy profile (Balle & Wang 2018, Theorem 8).
+
+    >>> round(float(GDP(1.0).delta_at(0.0)), 4)          # 2Φ(1/2) − 1
+    0.3829
+    >>> round(float(GDP(1.0).tradeoff(0.05)), 4)
+    0.7405
+    """
+
+    def __init__(self, mu: float) -> None:
+        self.mu = _positive(mu, "mu", "a finite number > 0 (the GDP parameter μ)")
+
+    def delta_at(self, epsilon: Any) -> np.ndarray:
+        e = _epsilons(epsilon)
+        m = self.mu
+        with np.errstate(over="ignore"):
+            a = ndtr(-e / m + m / 2)
+            b = np.exp(e + log_ndtr(-e / m - m / 2))
+        return np.clip(np.nan_to_num(a - b, nan=0.0), 0.0, 1.0)
+
+    def epsilon_at(self, delta: float) -> float:
+        d = check_delta(delta)
+        if d == 0:
+            return math.inf
+        if float(self.delta_at(0.0)) <= d:
+            return 0.0
+        hi = max(1.0, self.mu * (self.mu / 2 + 10.0))
+        while float(self.delta_at(hi)) > d:
+            hi *= 2
+        return float(brentq(lambda x: math.log(max(float(self.delta_at(x)), 1e-300)) - math.log(d),
+                            0.0, hi, xtol=1e-13))
+
+    def tradeoff(self, alpha: Any) -> np.ndarray:
+        """Exact: ``G_μ(α) = Φ(Φ^{-1}(1 − α) − μ)`` (Dong, Roth & Su 2022, Definition 2.6)."""
+        a = _alphas(alpha)
+        return ndtr(ndtri(1 - a) - self.mu)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "gdp", "mu": self.mu}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GDP) and other.mu == self.mu
+
+    def __hash__(self) -> int:
+        return hash(("gdp", self.mu))
+
+    def __repr__(self) -> str:
+        return f"GDP(mu={self.mu!r})"
+
+    def __str__(self) -> str:
+        return f"{self.mu:g}-GDP"
+
+
+# --------------------------------------------------------------------------- any profile
+#: where a user's profile is checked: ε on [0, 20] (step 0.05) and a few larger values
+_CHECK_GRID = np.concatenate([np.linspace(0.0, 20.0, 401), [25.0, 30.0, 40.0, 50.0]])
+
+
+def _check_profile(eps: np.ndarray, delta: np.ndarray, what: str) -> None:
+    """A clear error unless δ on the (sorted) ε points is finite, in [0, 1], non-increasing."""
+    bad = ~np.isfinite(delta) | (delta < 0) | (delta > 1)
+    if np.any(bad):
+        i = int(np.argmax(bad))
+        raise InvalidInputError(
+            f"ProfileClaim: {what} is not a privacy profile: δ({eps[i]:g}) = {delta[i]!r} is "
+            f"not in [0, 1]")
+    order = np.argsort(eps, kind="stable")
+    e, d = eps[order], delta[order]
+    up = np.diff(d) > 1e-12 + 1e-9 * np.abs(d[:-1])
+    if np.any(up):
+        i = int(np.argmax(up))
+        raise InvalidInputError(
+            f"ProfileClaim: {what} is not a privacy profile: it increases in ε, δ({e[i]:g}) = "
+            f"{d[i]:.6g} < δ({e[i + 1]:g}) = {d[i + 1]:.6g} (a profile is non-increasing)")
+
+
+class ProfileClaim(PrivacyClaim):
+    """A claim given by its privacy profile δ(ε) directly: a user's callable (or another claim,
+    read through its ``delta_at``), or a dp-accounting accountant with events already composed
+    (``dp_accounting.pld.PLDAccountant``, ``dp_accounting.rdp.RdpAccountant``: anything with
+    ``get_delta(target_epsilon)``; its ``get_epsilon(target_delta)`` is used for ``epsilon_at``
+    when present).
+
+    * A callable is checked on a grid of ε in [0, 50] (finite, in [0, 1], non-increasing) and at
+      every call; it is called with an array of ε when it accepts one, pointwise otherwise.
+    * An accountant is read once on a grid of ``grid_size`` ε from 0 to its ε at δ = 1e-12
+      (capped at 100), and interpolated *conservatively*: δ(ε) is the accountant's δ at the
+      largest grid point ≤ ε (the profile is non-increasing, so this is ≥ the accountant's own
+      value; the PLD accountant is itself pessimistic, Doroshenko et al. 2022, and the RDP
+      accountant's δ is the Canonne–Kamath–Steinke conversion of its orders).  ``exact=True``
+      asks the accountant at each ε instead (slower, no grid).
+
+    >>> ProfileClaim(lambda e: np.exp(-e) / 2).delta_at([0.0, 1.0]).round(4).tolist()
+    [0.5, 0.1839]
+    """
+
+    def __init__(self, profile: Any, *, name: str | None = None, grid_size: int = 2001,
+                 exact: bool = False) -> None:
+        if isinstance(profile, PrivacyClaim):      # another claim: its profile, by name
+            name = name or str(profile)
+            profile = profile.delta_at
+        get_delta = getattr(profile, "get_delta", None)
+        self.source = profile
+        self.exact = bool(exact)
+        if get_delta is not None or _looks_like_accountant(profile):
+            if not callable(get_delta):
+                raise InvalidInputError(
+                    f"ProfileClaim: {type(profile).__name__} has no get_delta(target_epsilon) "
+                    f"method; pass an accountant with the events composed (a dp_accounting "
+                    f"PLDAccountant or RdpAccountant after accountant.compose(event))")
+            self.kind = "accountant"
+            self.name = name or type(profile).__name__
+            self._build_grid(int(grid_size))
+        elif callable(profile):
+            self.kind = "callable"
+            self.name = name or getattr(profile, "__name__", "profile")
+            _check_profile(_CHECK_GRID, self._call(_CHECK_GRID), f"the callable {self.name}")
+        else:
+            raise InvalidInputError(
+                f"ProfileClaim needs a callable epsilon -> delta or a dp_accounting accountant "
+                f"(PLDAccountant / RdpAccountant with get_delta), got {type(profile).__name__}")
+
+    def _call(self, eps: np.ndarray) -> np.ndarray:
+        f = self.source
+        try:
+            v = np.asarray(f(eps), dtype=float)
+            if v.shape != eps.shape:
+                raise ValueError
+        except Exception:  # noqa: BLE001 - a scalar-only callable: evaluate pointwise
+            try:
+                v = np.array([float(f(float(x))) for x in eps.ravel()]).reshape(eps.shape)
+            except (TypeError, ValueError) as err:
+                raise InvalidInputError(f"ProfileClaim: the callable {self.name} failed on ε: "
+                                        f"{err}") from None
+        return v
+
+    def _accountant_delta(self, eps: float) -> float:
+        try:
+            return float(self.source.get_delta(float(eps)))
+        except (TypeError, ValueError, AttributeError) as err:
+            raise InvalidInputError(f"ProfileClaim: {self.name}.get_delta({eps:g}) failed: "
+                                    f"{err}") from None
+
+    def _accountant_deltas(self, eps: np.ndarray) -> np.ndarray:
+        """The accountant's δ at each ε: one vectorised call for dp-accounting's PLDAccountant
+        (its privacy-loss distribution takes a sequence of ε), one call per ε otherwise."""
+        pld = getattr(self.source, "_pld", None)
+        if (callable(getattr(pld, "get_delta_for_epsilon", None))
+                and not getattr(self.source, "_contains_non_dp_event", True)):
+            d = np.asarray(pld.get_delta_for_epsilon(eps), dtype=float)
+            if d.shape == eps.shape:
+                return d
+        return np.array([self._accountant_delta(e) for e in eps])
+
+    def _build_grid(self, size: int) -> None:
+        if size < 10:
+            raise InvalidInputError(f"grid_size must be an integer >= 10, got {size!r}")
+        hi = None
+        if callable(getattr(self.source, "get_epsilon", None)):
+            try:
+                hi = float(self.source.get_epsilon(1e-12))
+            except (TypeError, ValueError, ArithmeticError):
+                hi = None
+        if hi is None or not math.isfinite(hi):
+            hi = 1.0
+            while self._accountant_delta(hi) > 1e-12 and hi < 100:
+                hi *= 2
+        hi = min(max(hi, 1e-3), 100.0)
+        self._grid = np.linspace(0.0, hi, size)
+        self._grid_delta = self._accountant_deltas(self._grid)
+        _check_profile(self._grid, self._grid_delta, f"the accountant {self.name}")
+
+    def delta_at(self, epsilon: Any) -> np.ndarray:
+        e = _epsilons(epsilon)
+        if self.kind == "callable":
+            d = self._call(e)
+            _check_profile(e.ravel(), d.ravel(), f"the callable {self.name}")
+            return d
+        if self.exact:
+            d = np.array([self._accountant_delta(x) for x in e.ravel()]).reshape(e.shape)
+            return np.clip(d, 0.0, 1.0)
+        i = np.searchsorted(self._grid, e, side="right") - 1
+        return np.clip(self._grid_delta[np.clip(i, 0, len(self._grid) - 1)], 0.0, 1.0)
+
+    def epsilon_at(self, delta: float) -> float:
+        d = check_delta(delta)
+        if self.kind == "accountant" and callable(getattr(self.source, "get_epsilon", None)):
+            try:
+                return max(0.0, float(self.source.get_epsilon(d)))
+            except (TypeError, ValueError) as err:
+                raise InvalidInputError(f"ProfileClaim: {self.name}.get_epsilon({d:g}) failed: "
+                                        f"{err}") from None
+        return super().epsilon_at(d)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": "profile", "source": self.kind, "name": self.name}
+        if self.kind == "accountant":
+            idx = np.linspace(0, len(self._grid) - 1, 21).astype(int)
+            out["grid"] = [[float(self._grid[i]), float(self._grid_delta[i])] for i in idx]
+        return out
+
+    def __repr__(self) -> str:
+        return f"ProfileClaim({self.name})"
+
+
+def _looks_like_accountant(obj: Any) -> bool:
+    """A dp_accounting accountant (or a look-alike) by its type: it must then have get_delta."""
+    mod = type(obj).__module__ or ""
+    return mod.startswith("dp_accounting") or type(obj).__name__.endswith("Accountant")
+
+
 def as_claim(claim: Any) -> PrivacyClaim:
-    """A :class:`PrivacyClaim` from a claim object, a number ε (pure DP) or a pair (ε, δ)."""
+    """A :class:`PrivacyClaim` from a claim object, a number ε (pure DP), a pair (ε, δ) or a
+    dp-accounting accountant (read as a :class:`ProfileClaim`)."""
     if isinstance(claim, PrivacyClaim):
         return claim
+    if hasattr(claim, "get_delta") or _looks_like_accountant(claim):
+        return ProfileClaim(claim)
     if isinstance(claim, tuple | list) and len(claim) == 2:
         eps, dl = claim
         return PureDP(eps) if check_delta(dl, "delta") == 0 else ApproxDP(eps, dl)
@@ -143,3 +657,33 @@ def as_claim(claim: Any) -> PrivacyClaim:
     raise InvalidInputError(
         f"a privacy claim must be a PrivacyClaim (PureDP, ApproxDP, ZCDP, RDP, GDP, "
         f"ProfileClaim), a number epsilon or a pair (epsilon, delta), got {claim!r}")
+
+
+def claim_from_json(doc: Mapping[str, Any]) -> PrivacyClaim:
+    """The claim a ``to_json()`` document describes (``pure_dp``, ``approx_dp``, ``zcdp``,
+    ``gdp``, ``rdp`` at given orders); a ``profile`` document cannot be rebuilt (it names a
+    callable or an accountant) and is refused with a clear error.
+
+    >>> claim_from_json(ZCDP(0.5).to_json())
+    ZCDP(rho=0.5)
+    """
+    if not isinstance(doc, Mapping) or "kind" not in doc:
+        raise InvalidInputError(f"a claim document is a dict with a 'kind', got {doc!r}")
+    kind = doc["kind"]
+    try:
+        if kind == "pure_dp":
+            return PureDP(doc["epsilon"])
+        if kind == "approx_dp":
+            return ApproxDP(doc["epsilon"], doc.get("delta", 0.0))
+        if kind == "zcdp":
+            return ZCDP(doc["rho"])
+        if kind == "gdp":
+            return GDP(doc["mu"])
+        if kind == "rdp" and "orders" in doc:
+            return RDP(dict(zip(doc["orders"], doc["epsilons"], strict=True)))
+    except (KeyError, TypeError, ValueError) as err:
+        if isinstance(err, InvalidInputError):
+            raise
+        raise InvalidInputError(f"malformed {kind!r} claim document {doc!r}: {err}") from None
+    raise InvalidInputError(f"cannot rebuild a claim of kind {kind!r} from JSON; accepted kinds: "
+                            f"pure_dp, approx_dp, zcdp, gdp, rdp (with orders)")

@@ -13,7 +13,8 @@ not write.  The libraries are the optional extras ``diffprivlib`` and ``opendp``
   ``LogisticRegression`` and ``DecisionTreeClassifier`` (output: predictions on a probe set, or
   the fitted parameters), with neighbouring datasets that stress a model (``model_neighbours``);
 * ``ltheory.privacy.adapters.opendp_measurements`` — OpenDP's Laplace, Gaussian, geometric,
-  randomized-response and noisy-max measurements;
+  randomized-response and noisy-max measurements, and its zCDP Gaussian (float, or the discrete
+  Gaussian on integers) with the claim ``ZCDP(ρ)`` as a curve;
 * ``ltheory.privacy.adapters.floatbits`` — bit-level features of floating-point outputs
   (exponent, trailing zero bits and low-order bits of the significand) as a post-processing
   wrapper, to test the floating-point weakness of naive Laplace noise (Mironov 2012).
@@ -40,6 +41,7 @@ _EXPORTS = {
     "model_neighbours": "diffprivlib_models",
     "OpenDPLaplace": "opendp_measurements",
     "OpenDPGaussian": "opendp_measurements",
+    "OpenDPZCDPGaussian": "opendp_measurements",
     "OpenDPGeometric": "opendp_measurements",
     "OpenDPRandomizedResponse": "opendp_measurements",
     "OpenDPNoisyMax": "opendp_measurements",

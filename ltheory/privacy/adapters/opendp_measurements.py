@@ -9,7 +9,9 @@ Claims: the ε (or (ε, δ)) the measurement's own privacy map returns at ``d_in
 sensitivity (OpenDP documentation, https://docs.opendp.org/en/v0.16.0/api/python/
 opendp.measurements.html): ``make_laplace`` (float: discrete Laplace on a 2^k grid, Canonne, Kamath
 & Steinke 2020; integer: the geometric mechanism) ε = Δ/scale; ``make_gaussian`` ρ = (Δ/scale)²/2
-zCDP, converted by ``make_zCDP_to_approxDP`` and ``make_fix_delta`` to (ε, δ) at the δ given;
+zCDP, converted by ``make_zCDP_to_approxDP`` and ``make_fix_delta`` to (ε, δ) at the δ given
+(``OpenDPGaussian``), or kept as the claim object ``ZCDP(ρ)`` (``OpenDPZCDPGaussian``, float or
+integer: on integers ``make_gaussian`` is the discrete Gaussian of Canonne, Kamath & Steinke 2020);
 ``make_randomized_response_bool`` / ``make_randomized_response`` ε = ln(p/(1−p)·(k−1));
 ``make_noisy_max`` (Gumbel / exponential noise, McKenna & Sheldon 2020) ε = 2Δ/scale.
 
@@ -32,10 +34,11 @@ from ltheory.privacy.adapters._common import (
     require,
     scalar_answer,
 )
+from ltheory.privacy.claims import GDP, ZCDP, PrivacyClaim
 from ltheory.validation import check_delta
 
 __all__ = ["OpenDPGaussian", "OpenDPGeometric", "OpenDPLaplace", "OpenDPNoisyMax",
-           "OpenDPRandomizedResponse"]
+           "OpenDPRandomizedResponse", "OpenDPZCDPGaussian"]
 
 
 def _dp() -> Any:
@@ -139,6 +142,76 @@ class OpenDPGaussian(_OpenDP):
     def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
         v = scalar_answer(dataset)
         return np.asarray(self._measurement("vector")([float(v)] * int(n)), dtype=float)
+
+
+class OpenDPZCDPGaussian(_OpenDP):
+    """``make_gaussian(scale)`` under zero-concentrated DP, its claim kept as a curve:
+    ``privacy_claim`` is ``ZCDP(ρ)`` with ρ = map(Δ) = (Δ/scale)²/2 (OpenDP's own privacy map).
+    ``integer=False``: one float; ``integer=True``: one integer, where OpenDP samples the discrete
+    Gaussian N_Z(0, scale²) (Canonne, Kamath & Steinke 2020).  ``claim`` is the (ε, δ) of the
+    ZCDP claim at ``delta`` (the conversion OpenDP's ``make_zCDP_to_approxDP`` uses).
+
+    ``exact_claim``: for integers the exact profile of the discrete Gaussian
+    (:class:`~ltheory.privacy.discrete_gaussian.DiscreteGaussianMechanism`); for floats
+    ``GDP(Δ/scale)``, the curve of the continuous Gaussian (OpenDP samples it exactly rounded to
+    a fine power-of-two grid, a difference far below what an audit resolves)."""
+
+    def __init__(self, scale: float = 4.0, sensitivity: float = 1.0, integer: bool = False,
+                 delta: float = 1e-5) -> None:
+        self.scale = positive("scale", scale)
+        self.sensitivity = positive("sensitivity", sensitivity)
+        self.integer = bool(integer)
+        if self.integer and self.sensitivity != int(self.sensitivity):
+            raise InvalidInputError("the integer (discrete) Gaussian needs an integer sensitivity")
+        self.delta = check_delta(delta)
+        if self.delta <= 0:
+            raise InvalidInputError("delta must be in (0, 1): the Gaussian is not pure DP")
+        self.name = ("opendp.make_gaussian[int, zCDP]" if self.integer
+                     else "opendp.make_gaussian[float, zCDP]")
+        d_in = int(self.sensitivity) if self.integer else self.sensitivity
+        self.rho = float(self._measurement("atom").map(d_in))
+        self.epsilon = self.privacy_claim.epsilon_at(self.delta)
+
+    @property
+    def privacy_claim(self) -> ZCDP:
+        """The library's claim: ``ZCDP(ρ)``."""
+        return ZCDP(self.rho)
+
+    @property
+    def exact_claim(self) -> PrivacyClaim:
+        if self.integer:
+            from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
+
+            return DiscreteGaussianMechanism(self.scale, int(self.sensitivity)).exact_claim
+        return GDP(self.sensitivity / self.scale)
+
+    @property
+    def true_epsilon(self) -> float:  # type: ignore[override]
+        return self.exact_claim.epsilon_at(self.delta)
+
+    def default_pair(self) -> tuple[Any, Any]:
+        return (0, int(self.sensitivity)) if self.integer else (0.0, self.sensitivity)
+
+    def _make(self, key: str) -> Any:
+        dp = _dp()
+        t = int if self.integer else float
+        atom = dp.atom_domain(T=t) if self.integer else dp.atom_domain(T=t, nan=False)
+        if key == "atom":
+            return dp.m.make_gaussian(atom, dp.absolute_distance(T=t), self.scale)
+        return dp.m.make_gaussian(dp.vector_domain(atom), dp.l2_distance(T=t), self.scale)
+
+    def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
+        v = scalar_answer(dataset)
+        x: Any = float(v)
+        if self.integer:
+            if v != int(v):
+                raise InvalidInputError(f"the integer Gaussian needs an integer answer, got {v!r}")
+            x = int(v)
+        return np.asarray(self._measurement("vector")([x] * int(n)), dtype=float)
+
+    def __repr__(self) -> str:
+        return (f"OpenDPZCDPGaussian(scale={self.scale:g}, sensitivity={self.sensitivity:g}, "
+                f"integer={self.integer})")
 
 
 class OpenDPRandomizedResponse(_OpenDP):

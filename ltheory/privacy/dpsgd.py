@@ -1,0 +1,329 @@
+"""DP-SGD on a worst-case canary: the black-box auditing setting of Nasr, Song, Thakurta,
+Papernot & Carlini 2021 ("Adversary instantiation"), Nasr et al. 2023 ("Tight auditing of
+differentially private machine learning") and Steinke, Nasr & Jagielski 2023 ("Privacy auditing
+with one (1) training run"), simulated in numpy.
+
+T steps of DP-SGD (Abadi et al. 2016, Algorithm 1) with Poisson sampling at rate q, clipping norm
+C and noise multiplier σ.  The neighbouring datasets are d0 = ``()`` (no canary) and
+d1 = ``("canary",)`` (add/remove, the relation dp-accounting's accountants use by default).  The
+other records are known to the adversary and their clipped gradients can be subtracted, so
+only the canary's contribution matters: at each step it is included with probability q and then
+adds its clipped gradient, +C in a fixed direction (the worst case: a gradient canary of norm C,
+the same at every step), and the step adds noise N(0, σ²C²).  In units of C, step t releases
+``x_t = B_t + σ Z_t`` with ``B_t ~ Bernoulli(q)`` under d1 and ``B_t = 0`` under d0, all
+independent.
+
+Releases (``release=``):
+
+* ``"final"`` — the last iterate of gradient descent with learning rate 1 on a linear loss, i.e.
+  the sum ``C·Σ_t x_t = C·(Binomial(T, q) + σ√T Z)`` (a scalar).  Its likelihood ratio is
+  increasing in the output, so its exact profile is attained by threshold events and is computed
+  exactly (``exact_claim``: mixture-of-Gaussians CDFs, the threshold found by brentq).
+* ``"all"`` — every iterate.  By default (``output="llr"``) the output is the log-likelihood
+  ratio of the whole vector, ``Σ_t log(1 − q + q·exp((2x_t − 1)/(2σ²)))``: a deterministic
+  function of the released iterates (a post-processing: it cannot increase any hockey-stick
+  divergence), and a sufficient statistic for the pair (by Neyman–Pearson every optimal test
+  thresholds it, so it loses nothing either).  A scalar output is what the auditor handles best.
+  ``output="iterates"`` returns the T iterates ``θ_t = C·Σ_{s ≤ t} x_s`` themselves.
+
+Claims: ``privacy_claim`` is the profile of dp-accounting's accountant (``accountant="pld"``,
+Doroshenko et al. 2022, pessimistic; or ``"rdp"``, Mironov, Talwar & Zhang 2019, read as δ(ε) by
+the Canonne–Kamath–Steinke conversion) for ``SelfComposedDpEvent(PoissonSampledDpEvent(q,
+GaussianDpEvent(σ)), T)``; ``m.privacy_claim(accountant="rdp")`` gives the other one.
+``accountant_sigma`` accounts with another σ than the one the mechanism uses (a false claim
+on purpose, a negative control). ``exact_claim`` is the exact curve where known: for ``"all"`` it
+is the PLD of the subsampled Gaussian composed T times (the accountant's curve *is* the privacy
+loss of this pair, up to its discretisation), and ``GDP(√T/σ)`` exactly when q = 1; for ``"final"``
+it is computed exactly as above. The gap between the two is the well-known gap between auditing
+the last iterate and all iterates.
+
+>>> m = DPSGDCanary(q=1.0, sigma=1.0, steps=4, release="all")
+>>> m.exact_claim
+GDP(mu=2.0)
+>>> round(m.privacy_claim.epsilon_at(1e-5), 3), round(m.exact_claim.epsilon_at(1e-5), 3)
+(9.997, 9.997)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from scipy.special import log_ndtr, logsumexp
+from scipy.stats import binom
+
+from ltheory.errors import InvalidInputError
+from ltheory.privacy.claims import GDP, PrivacyClaim, ProfileClaim
+from ltheory.privacy.mechanisms import Dataset, Mechanism
+from ltheory.validation import check_choice, check_delta, check_int
+
+__all__ = ["CANARY", "AccountantClaim", "DPSGDCanary", "dpsgd_accountant"]
+
+#: the canary record: d1 = (CANARY,) and d0 = ()
+CANARY = "canary"
+
+
+def _positive(value: Any, name: str) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"{name} must be a finite number > 0, got {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(v) or v <= 0:
+        raise InvalidInputError(f"{name} must be a finite number > 0, got {value!r}")
+    return v
+
+
+def _rate(q: Any) -> float:
+    v = _positive(q, "q")
+    if v > 1:
+        raise InvalidInputError(f"q (the Poisson sampling rate) must be in (0, 1], got {q!r}")
+    return v
+
+
+def dpsgd_accountant(q: float, sigma: float, steps: int, accountant: str = "pld", *,
+                     value_discretization_interval: float = 1e-4,
+                     orders: Any = None) -> Any:
+    """A dp-accounting accountant (``"pld"`` or ``"rdp"``, add/remove neighbours) with
+    ``SelfComposedDpEvent(PoissonSampledDpEvent(q, GaussianDpEvent(σ)), T)`` composed."""
+    check_choice(accountant, "accountant", ("pld", "rdp"))
+    try:
+        import dp_accounting
+    except ImportError:
+        raise InvalidInputError("dp-accounting is not installed: pip install dp-accounting"
+                                ) from None
+    event = dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(_rate(q), dp_accounting.GaussianDpEvent(
+            _positive(sigma, "sigma"))), check_int(steps, "steps", minimum=1))
+    if accountant == "pld":
+        acc = dp_accounting.pld.PLDAccountant(
+            value_discretization_interval=_positive(value_discretization_interval,
+                                                    "value_discretization_interval"))
+    else:
+        acc = (dp_accounting.rdp.RdpAccountant() if orders is None
+               else dp_accounting.rdp.RdpAccountant(orders=list(orders)))
+    acc.compose(event)
+    return acc
+
+
+class AccountantClaim(ProfileClaim):
+    """An accountant's :class:`~ltheory.privacy.claims.ProfileClaim` that can also be called
+    for the claim of another accountant of the same mechanism:
+    ``claim(accountant="rdp", **options)``."""
+
+    def __init__(self, accountant: Any, other: Any, *, name: str) -> None:
+        super().__init__(accountant, name=name)
+        self._other = other
+
+    def __call__(self, accountant: str = "pld", **options: Any) -> ProfileClaim:
+        return self._other(accountant, **options)
+
+
+class DPSGDCanary(Mechanism):
+    """T steps of Poisson-subsampled DP-SGD on a worst-case canary (module docstring).
+
+    Parameters: ``q`` sampling rate in (0, 1], ``sigma`` noise multiplier, ``steps`` T,
+    ``release`` ``"final"`` | ``"all"``, ``clip`` C, ``output`` (for ``"all"``) ``"llr"`` |
+    ``"iterates"``, ``accountant`` ``"pld"`` | ``"rdp"`` for ``privacy_claim``,
+    ``accountant_sigma`` (default σ) and ``delta`` (the δ of the (ε, δ) ``claim``, default
+    10⁻⁵)."""
+
+    name = "dpsgd_canary"
+    neighbour_relation = "add_remove"
+
+    def __init__(self, q: float, sigma: float, steps: int, release: str = "all",
+                 clip: float = 1.0, *, output: str = "llr", accountant: str = "pld",
+                 accountant_sigma: float | None = None, delta: float = 1e-5) -> None:
+        self.q = _rate(q)
+        self.sigma = _positive(sigma, "sigma")
+        self.steps = check_int(steps, "steps", minimum=1)
+        self.release = check_choice(release, "release", ("final", "all"))
+        self.clip = _positive(clip, "clip")
+        self.output = check_choice(output, "output", ("llr", "iterates"))
+        self.accountant = check_choice(accountant, "accountant", ("pld", "rdp"))
+        self.accountant_sigma = (self.sigma if accountant_sigma is None
+                                 else _positive(accountant_sigma, "accountant_sigma"))
+        self.delta = check_delta(delta)
+        if self.delta <= 0:
+            raise InvalidInputError("delta must be in (0, 1): DP-SGD is not pure DP")
+        self.sensitivity = self.clip
+        self.name = (f"dpsgd_canary(q={self.q:g}, sigma={self.sigma:g}, T={self.steps}, "
+                     f"{self.release})")
+        self._claims: dict[Any, PrivacyClaim] = {}
+
+    @property
+    def epsilon(self) -> float:  # type: ignore[override]
+        """The claimed ε at ``delta`` (from ``privacy_claim``; computed on first use, since
+        composing the accountant takes about a second)."""
+        if "epsilon" not in self._claims:
+            self._claims["epsilon"] = self.privacy_claim.epsilon_at(self.delta)
+        return self._claims["epsilon"]  # type: ignore[return-value]
+
+    @property
+    def true_epsilon(self) -> float:  # type: ignore[override]
+        """The exact ε at ``delta`` (from ``exact_claim``)."""
+        if "true_epsilon" not in self._claims:
+            self._claims["true_epsilon"] = self.exact_claim.epsilon_at(self.delta)
+        return self._claims["true_epsilon"]  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ sampling
+    def _has_canary(self, dataset: Dataset) -> bool:
+        try:
+            records = list(dataset)
+        except TypeError:
+            raise InvalidInputError(f"a DP-SGD dataset is a tuple of records, () or "
+                                    f"({CANARY!r},), got {dataset!r}") from None
+        if any(r != CANARY for r in records) or len(records) > 1:
+            raise InvalidInputError(f"a DP-SGD canary dataset is () (without the canary) or "
+                                    f"({CANARY!r},) (with it), got {dataset!r}")
+        return len(records) == 1
+
+    def default_pair(self) -> tuple[Dataset, Dataset]:
+        return ((), (CANARY,))
+
+    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
+        b = self._has_canary(dataset)
+        n = check_int(n, "n", minimum=0)
+        t, q, s = self.steps, self.q, self.sigma
+        if self.release == "final":
+            hits = rng.binomial(t, q, size=n) if b else np.zeros(n)
+            return self.clip * (hits + s * math.sqrt(t) * rng.standard_normal(n))
+        rows = max(1, (1 << 22) // t)
+        out = np.empty(n) if self.output == "llr" else np.empty((n, t))
+        for i in range(0, n, rows):
+            m = min(rows, n - i)
+            x = s * rng.standard_normal((m, t))
+            if self.output == "iterates":
+                if b:
+                    x += rng.random((m, t)) < q
+                out[i:i + m] = self.clip * np.cumsum(x, axis=1)
+            else:
+                if b:
+                    # the LLR is a symmetric function of the steps and the steps are exchangeable,
+                    # so the K ~ Binomial(T, q) inclusions may be put in the first K steps: the
+                    # law of the LLR is unchanged, and no T Bernoulli draws are needed per run
+                    x += np.arange(t)[None, :] < rng.binomial(t, q, size=m)[:, None]
+                out[i:i + m] = self._llr_steps(x).sum(axis=1)
+        return out
+
+    def _llr_steps(self, x: np.ndarray) -> np.ndarray:
+        """``log(1 − q + q·exp((2x − 1)/(2σ²)))`` per step (x in units of C), as
+        ``log1p(q·expm1(a))``, with ``a + log(q + (1 − q)e^{−a})`` where a is large."""
+        q, s = self.q, self.sigma
+        a = (2 * x - 1) / (2 * s * s)
+        with np.errstate(over="ignore"):
+            v = np.log1p(q * np.expm1(a))
+        big = a > 30
+        if big.any():
+            v[big] = a[big] + np.log(q + (1 - q) * np.exp(-a[big]))
+        return v
+
+    def log_likelihood_ratio(self, iterates: Any) -> np.ndarray:
+        """The post-processing ``release="all"`` outputs by default: the log-likelihood ratio
+        ``log p_{d1}/p_{d0}`` of released iterates (rows of T values ``θ_t = C Σ_{s≤t} x_s``),
+        ``Σ_t log(1 − q + q·exp((2x_t − 1)/(2σ²)))`` with ``x_t = (θ_t − θ_{t−1})/C``."""
+        it = np.asarray(iterates, dtype=float)
+        if it.ndim == 1:
+            it = it[None, :]
+        if it.ndim != 2 or it.shape[1] != self.steps:
+            raise InvalidInputError(f"iterates must have {self.steps} columns (one per step), "
+                                    f"got shape {np.shape(iterates)}")
+        x = np.diff(it / self.clip, axis=1, prepend=0.0)
+        return self._llr_steps(x).sum(axis=1)
+
+    # ------------------------------------------------------------------ claims
+    def accountant_claim(self, accountant: str = "pld", **options: Any) -> ProfileClaim:
+        """The profile of dp-accounting's ``accountant`` (``"pld"`` | ``"rdp"``) at
+        (q, ``accountant_sigma``, T); ``options`` go to :func:`dpsgd_accountant`."""
+        key = (accountant, tuple(sorted(options.items())))
+        if key not in self._claims:
+            acc = dpsgd_accountant(self.q, self.accountant_sigma, self.steps, accountant,
+                                   **options)
+            self._claims[key] = AccountantClaim(
+                acc, self.accountant_claim, name=f"{accountant} accountant (q={self.q:g}, "
+                f"sigma={self.accountant_sigma:g}, T={self.steps})")
+        return self._claims[key]  # type: ignore[return-value]
+
+    @property
+    def privacy_claim(self) -> AccountantClaim:
+        """The claim: the profile of the accountant chosen at construction.  It can be called
+        for another accountant: ``m.privacy_claim(accountant="rdp")`` (options as in
+        :func:`dpsgd_accountant`)."""
+        return self.accountant_claim(self.accountant)  # type: ignore[return-value]
+
+    @property
+    def exact_claim(self) -> PrivacyClaim:
+        """The exact curve of the release (module docstring): ``GDP(√T/σ)`` when q = 1; for
+        ``"all"`` the PLD of the pair (dp-accounting, discretisation 10⁻⁴, pessimistic); for
+        ``"final"`` the threshold computation of :meth:`final_profile`."""
+        if self.q == 1.0:
+            return GDP(math.sqrt(self.steps) / self.sigma)
+        if self.release == "all":
+            if self.accountant_sigma == self.sigma:
+                return self.accountant_claim("pld")
+            if "exact_all" not in self._claims:
+                self._claims["exact_all"] = ProfileClaim(
+                    dpsgd_accountant(self.q, self.sigma, self.steps, "pld"),
+                    name="pld (mechanism's sigma)")
+            return self._claims["exact_all"]
+        if "final" not in self._claims:
+            self._claims["final"] = ProfileClaim(self.final_profile, name="final iterate, exact")
+        return self._claims["final"]
+
+    def final_profile(self, epsilon: Any) -> np.ndarray:
+        """The exact profile of the final sum, in units of C: P0 = N(0, s²), s = σ√T, against
+        P1 = Σ_k Bin(k; T, q) N(k, s²).  The likelihood ratio P1/P0 at x,
+        ``Σ_k w_k exp((2kx − k²)/(2s²))``, increases in x, so the largest hockey-stick
+        divergence in each direction is attained by a threshold event {X > c} (P1 against P0)
+        or {X < c} (P0 against P1) at the c where the log-ratio equals ±ε; both are computed
+        from the normal CDF in log space and the larger is returned."""
+        e = np.atleast_1d(np.asarray(epsilon, dtype=float)).ravel()
+        t, q = self.steps, self.q
+        s = self.sigma * math.sqrt(t)
+        k = np.arange(0, t + 1)
+        logw = binom.logpmf(k, t, q)
+        keep = logw > -745
+        k, logw = k[keep].astype(float), logw[keep]
+        floor = float(logw[0]) if k[0] == 0 else -math.inf    # the ratio tends to w_0 at −∞
+
+        def log_ratio(x: np.ndarray) -> np.ndarray:
+            return logsumexp(logw[None, :] + (2 * k[None, :] * x[:, None] - k * k) / (2 * s * s),
+                             axis=1)
+
+        def solve(target: np.ndarray) -> np.ndarray:
+            """x with log_ratio(x) = target (vectorised bisection: log_ratio increases)."""
+            lo = np.full(target.shape, -10 * s - 1.0)
+            hi = np.full(target.shape, 10 * s + t + 1.0)
+            for _ in range(200):
+                low = log_ratio(lo) > target
+                high = log_ratio(hi) < target
+                if not (low.any() or high.any()):
+                    break
+                lo = np.where(low, 2 * lo - 1, lo)
+                hi = np.where(high, 2 * hi + 1, hi)
+            for _ in range(100):
+                mid = (lo + hi) / 2
+                up = log_ratio(mid) < target
+                lo, hi = np.where(up, mid, lo), np.where(up, hi, mid)
+            return (lo + hi) / 2
+
+        def tails(c: np.ndarray, sign: int) -> tuple[np.ndarray, np.ndarray]:
+            """(log P1(sign·X > sign·c), log P0(sign·X > sign·c))."""
+            lp1 = logsumexp(logw[None, :] + log_ndtr(-sign * (c[:, None] - k[None, :]) / s),
+                            axis=1)
+            return lp1, log_ndtr(-sign * c / s)
+
+        with np.errstate(over="ignore", invalid="ignore"):
+            lp1, lp0 = tails(solve(e), +1)
+            d1 = np.exp(lp1) * -np.expm1(np.minimum(0.0, e + lp0 - lp1))
+            side = -e > floor + 1e-12        # else P1/P0 > e^{−ε} everywhere: that side is 0
+            d0 = np.zeros(e.shape)
+            if side.any():
+                lp1, lp0 = tails(solve(-e[side]), -1)
+                d0[side] = np.exp(lp0) * -np.expm1(np.minimum(0.0, e[side] + lp1 - lp0))
+        out = np.nan_to_num(np.maximum(d1, d0), nan=0.0)
+        return np.clip(out, 0.0, 1.0).reshape(np.shape(epsilon))
+
+    def __repr__(self) -> str:
+        return (f"DPSGDCanary(q={self.q:g}, sigma={self.sigma:g}, steps={self.steps}, "
+                f"release={self.release!r})")

@@ -1,0 +1,191 @@
+"""The Gaussian mechanism, calibrated classically or analytically, with its exact privacy curve.
+
+``GaussianMechanism`` releases ``f(D) + N(0, σ²)`` for a query f of L2 sensitivity Δ (default:
+``count_query``, Δ = 1 under substitution).  σ comes from a claimed (ε, δ) by one of two
+calibrations, or is given directly:
+
+* ``"classic"`` — ``σ = Δ √(2 ln(1.25/δ)) / ε`` (Dwork & Roth 2014, Theorem A.1).  The theorem
+  assumes ε < 1.  Outside that range the formula is still computed (libraries have used it
+  there, and it makes a realistic negative control), but nothing guarantees the claim: at
+  δ = 10⁻⁵ the exact δ of this σ is 4.1·10⁻⁸ at ε = 1 and 1.3·10⁻⁶ at ε = 5, but 2.3·10⁻⁵ at
+  ε = 10 and 1.5·10⁻³ at ε = 20, which breaks the claim.  ``claim_holds`` says which case applies.
+* ``"analytic"`` — the smallest σ whose Gaussian is (ε, δ)-DP, valid for every ε > 0 (Balle &
+  Wang 2018, "Improving the Gaussian mechanism for differential privacy", Algorithm 1, which
+  solves their Theorem 8 with scipy's ``brentq``).  For (1, 10⁻⁵) and Δ = 1, σ = 3.7306.
+
+The exact privacy profile of the Gaussian mechanism is that of μ-GDP with μ = Δ/σ (Dong, Roth &
+Su 2022, Corollary 2.13; the same as Balle & Wang's Theorem 8): ``exact_claim`` returns
+``GDP(Δ/σ)``, and ``privacy_claim`` the (ε, δ) claimed.  ``GaussianMechanism.half_sigma()`` is the
+negative control of issue 33: half the analytic σ of (1, 10⁻⁵), whose true δ at ε = 1 is 0.0104.
+
+>>> m = GaussianMechanism(1.0, 1e-5, calibration="analytic")
+>>> round(m.sigma, 4), m.exact_claim
+(3.7306, GDP(mu=0.268...))
+>>> round(GaussianMechanism.half_sigma().true_delta, 4)
+0.0104
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from scipy.optimize import brentq
+from scipy.special import ndtr
+
+from ltheory.errors import InvalidInputError
+from ltheory.privacy.claims import GDP, ApproxDP, PrivacyClaim
+from ltheory.privacy.mechanisms import Dataset, Mechanism, count_query
+from ltheory.validation import check_choice, check_delta, check_epsilon
+
+__all__ = ["GaussianMechanism", "analytic_gaussian_sigma", "classic_gaussian_sigma"]
+
+
+def classic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+    """``σ = Δ √(2 ln(1.25/δ)) / ε`` (Dwork & Roth 2014, Theorem A.1; proven for ε < 1 only)."""
+    eps = check_epsilon(epsilon)
+    d = _positive_delta(delta)
+    return _sensitivity(sensitivity) * math.sqrt(2 * math.log(1.25 / d)) / eps
+
+
+def analytic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+    """The analytic Gaussian mechanism's σ (Balle & Wang 2018, Algorithm 1): with
+    ``δ₀ = Φ(0) − e^ε Φ(−√(2ε))``, if δ ≥ δ₀ take ``v* = sup{v ≥ 0 : B⁺(v) ≤ δ}``,
+    ``B⁺(v) = Φ(√(εv)) − e^ε Φ(−√(ε(v + 2)))`` and ``a = √(1 + v*/2) − √(v*/2)``; otherwise
+    ``u* = inf{u ≥ 0 : B⁻(u) ≤ δ}``, ``B⁻(u) = Φ(−√(εu)) − e^ε Φ(−√(ε(u + 2)))`` and
+    ``a = √(1 + u*/2) + √(u*/2)``; then ``σ = a Δ / √(2ε)``.  The roots are found with brentq
+    (B⁺ increases and B⁻ decreases in their argument).
+
+    >>> round(analytic_gaussian_sigma(1.0, 1e-5), 4)
+    3.7306
+    """
+    eps = check_epsilon(epsilon)
+    d = _positive_delta(delta)
+    ee = math.exp(eps)
+    delta0 = 0.5 - ee * ndtr(-math.sqrt(2 * eps))
+
+    def b_plus(v: float) -> float:
+        return float(ndtr(math.sqrt(eps * v)) - ee * ndtr(-math.sqrt(eps * (v + 2))))
+
+    def b_minus(u: float) -> float:
+        return float(ndtr(-math.sqrt(eps * u)) - ee * ndtr(-math.sqrt(eps * (u + 2))))
+
+    if d >= delta0:
+        hi = 1.0
+        while b_plus(hi) <= d:
+            hi *= 2
+            if hi > 1e12:          # δ so large that σ → 0 is allowed: a = √(1+v/2) − √(v/2) → 0
+                break
+        v = brentq(lambda x: b_plus(x) - d, 0.0, hi, xtol=1e-15, rtol=1e-15)
+        a = math.sqrt(1 + v / 2) - math.sqrt(v / 2)
+    else:
+        hi = 1.0
+        while b_minus(hi) > d:
+            hi *= 2
+        u = brentq(lambda x: b_minus(x) - d, 0.0, hi, xtol=1e-15, rtol=1e-15)
+        a = math.sqrt(1 + u / 2) + math.sqrt(u / 2)
+    return a * _sensitivity(sensitivity) / math.sqrt(2 * eps)
+
+
+def _positive_delta(delta: Any) -> float:
+    d = check_delta(delta)
+    if d <= 0:
+        raise InvalidInputError(f"delta must be in (0, 1) for the Gaussian mechanism (it is not "
+                                f"pure DP), got {delta!r}")
+    return d
+
+
+def _sensitivity(value: Any) -> float:
+    try:
+        s = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"sensitivity must be a finite number > 0, got {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(s) or s <= 0:
+        raise InvalidInputError(f"sensitivity must be a finite number > 0, got {value!r}")
+    return s
+
+
+class GaussianMechanism(Mechanism):
+    """``f(D) + N(0, σ²)`` with σ from a claimed (ε, δ) (``calibration="classic"`` or
+    ``"analytic"``) or given as ``sigma`` (module docstring).
+
+    With ``sigma`` and no (ε, δ), the claim is the exact one at ``delta`` (default 10⁻⁵):
+    ε = ``GDP(Δ/σ).epsilon_at(δ)``.  With ``sigma`` *and* (ε, δ) the mechanism claims (ε, δ)
+    whatever σ is (a way to build a wrong claim on purpose).  ``true_epsilon`` is the exact ε at
+    the claimed δ and ``true_delta`` the exact δ at the claimed ε (from ``GDP(Δ/σ)``)."""
+
+    name = "gaussian"
+
+    def __init__(self, epsilon: float | None = None, delta: float | None = None,
+                 sensitivity: float = 1.0, calibration: str = "analytic", *,
+                 sigma: float | None = None,
+                 query: Callable[[Dataset], float] = count_query) -> None:
+        self.sensitivity = _sensitivity(sensitivity)
+        self.calibration = check_choice(calibration, "calibration", ("classic", "analytic"))
+        self.query = query
+        if sigma is None:
+            if epsilon is None:
+                epsilon = 1.0
+            self.epsilon = check_epsilon(epsilon)
+            self.delta = _positive_delta(1e-5 if delta is None else delta)
+            calib = classic_gaussian_sigma if calibration == "classic" else analytic_gaussian_sigma
+            self.sigma = calib(self.epsilon, self.delta, self.sensitivity)
+        else:
+            self.sigma = _sensitivity(sigma)
+            self.calibration = "given"
+            self.delta = _positive_delta(1e-5 if delta is None else delta)
+            self.epsilon = (self.exact_claim.epsilon_at(self.delta) if epsilon is None
+                            else check_epsilon(epsilon))
+        self.true_epsilon = self.exact_claim.epsilon_at(self.delta)
+
+    @classmethod
+    def half_sigma(cls, epsilon: float = 1.0, delta: float = 1e-5, sensitivity: float = 1.0,
+                   calibration: str = "analytic", factor: float = 0.5) -> GaussianMechanism:
+        """A negative control: claims (ε, δ) but adds ``factor`` × the σ that (ε, δ) needs
+        (issue 33: half the analytic σ for (1, 10⁻⁵), true δ at ε = 1 is 0.0104)."""
+        calib = classic_gaussian_sigma if calibration == "classic" else analytic_gaussian_sigma
+        f = _sensitivity(factor)
+        m = cls(epsilon, delta, sensitivity, sigma=f * calib(epsilon, delta, sensitivity))
+        m.name = f"gaussian_sigma_x{f:g}"
+        return m
+
+    @property
+    def mu(self) -> float:
+        """μ = Δ/σ: the mechanism is exactly μ-GDP."""
+        return self.sensitivity / self.sigma
+
+    @property
+    def privacy_claim(self) -> PrivacyClaim:
+        """The claim made: (ε, δ)-DP."""
+        return ApproxDP(self.epsilon, self.delta)
+
+    @property
+    def exact_claim(self) -> GDP:
+        """The exact privacy curve: ``GDP(Δ/σ)`` (Dong, Roth & Su 2022, Corollary 2.13)."""
+        return GDP(self.mu)
+
+    @property
+    def true_delta(self) -> float:
+        """The exact δ at the claimed ε."""
+        return float(self.exact_claim.delta_at(self.epsilon))
+
+    @property
+    def claim_holds(self) -> bool:
+        """Whether the mechanism is (ε, δ)-DP as claimed: the exact δ at ε is ≤ δ (then the whole
+        exact curve lies below the claim's profile, which for ε' < ε is that of the worst
+        (ε, δ)-DP pair, Kairouz, Oh & Viswanath 2015)."""
+        return self.true_delta <= self.delta * (1 + 1e-9)
+
+    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
+        return self.query(dataset) + rng.normal(0.0, self.sigma, size=n)
+
+    def default_pair(self) -> tuple[Dataset, Dataset]:
+        """Two records differing in one label (count query, Δ = 1), or for another Δ the query
+        values 0 and Δ themselves (a bare number is the query's value)."""
+        return (((0, 0),), ((0, 1),)) if self.sensitivity == 1 else (0.0, self.sensitivity)
+
+    def __repr__(self) -> str:
+        return (f"GaussianMechanism(epsilon={self.epsilon:g}, delta={self.delta:g}, "
+                f"sigma={self.sigma:.6g}, calibration={self.calibration!r})")
