@@ -174,13 +174,13 @@ STATEMENTS: tuple[Statement, ...] = (
        "amsy24.sandwich", "amsy24.tree_clique", "amsy24.dichotomy"),
     # ------------------------------------------------------------------ 003 Asadi et al.
     _c(S003, "Theorem 1", "sequential (advanced) composition", "asadi.thm1"),
-    _open(S003, "Theorem 2", "parallel composition (McSherry 2010)",
-          "checkable exactly on disjoint-domain products of randomized response; not encoded"),
-    _open(S003, "Theorem 3", "WEM(η, q) is (2ηΔ_ζ, 0, ζ)-DP for robust sensitivity Δ_ζ",
-          "for general scores: checkable on enumerated score vectors and ζ-close "
-          "distributions; DP-1R's instance is a row of privacy.claims.asadi"),
-    _open(S003, "Theorem 4", "WRNM is (2ηΔ_ζ, 0, ζ)-DP",
-          "as Theorem 3, for report-noisy-max with Laplace noise; not encoded"),
+    _c(S003, "Theorem 2", "parallel composition (McSherry 2010)", "asadi.thm2",
+       "asadi.thm2.substitution",
+       note="holds (exactly max ε_i) for add/remove neighbours; false under the paper's own "
+            "same-size neighbours (a record moved between parts costs ε_i + ε_j; a finding)"),
+    _c(S003, "Theorem 3", "WEM(η, q) is (2ηΔ_ζ, 0, ζ)-DP, with its utility tail",
+       "asadi.thm3", "asadi.thm3.utility", "privacy.claims.asadi"),
+    _c(S003, "Theorem 4", "WRNM is (2ηΔ_ζ, 0, ζ)-DP", "asadi.thm4"),
     _c(S003, "Theorem 5", "privacy and utility of LazyBB", "asadi.thm5", "asadi.thm1"),
     _c(S003, "Theorem 6", "DP-1R is a (4ηζ, 0, ζ)-DP weak learner", "privacy.claims.asadi"),
     _c(S003, "Theorem 7", "LazyBB with DP-1R at η = εκn/(4τ) is ε-DP", "privacy.claims.asadi"),
@@ -192,9 +192,8 @@ STATEMENTS: tuple[Statement, ...] = (
     _c(S003, "Theorem 12", "DP-1R's error ≤ err(h_opt) + ln(|H|/β)/η w.p. 1 − β",
        "asadi.thm12"),
     _c(S003, "Theorem 13", "Theorem 8 restated for Algorithm 3", "asadi.thm8"),
-    _open(S003, "Lemma 14", "robust sensitivity of w·q(1−q) is ≤ 5/4·ζ",
-          "checkable exhaustively like Lemma 15; the check asadi.lemma15 uses its value but "
-          "does not evaluate it on its own"),
+    _c(S003, "Lemma 14", "robust sensitivity of w·q(1−q) is ≤ 5/4·ζ", "asadi.lemma14",
+       note="holds; the supremum over all n is ζ"),
     _c(S003, "Lemma 15", "robust sensitivity of the Gini score ≤ 4ζ", "asadi.lemma15"),
     _c(S003, "Remark 16", "approximate-DP composition for DP-TopDown", "asadi.remark16"),
     _c(S003, "§5 example", "κ = 1/2, γ = 1/20: Theorem 5 needs ≈ 4,000 rounds",
