@@ -122,9 +122,8 @@ STATEMENTS: tuple[Statement, ...] = (
     _ne(S001, "Theorem 3.9", "agnostic VC bound", "constants unspecified", "abms20.thm3.9"),
     _c(S001, "Lemma 3.12", "sub-sampling with replacement keeps (ε, δ)-DP", "abms20.lemma3.12",
        note="false for large ε (a finding); the finding of privacy.claims.abms20 comes from it"),
-    _open(S001, "Proposition 3.13", "the exponential mechanism: ε-DP and utility Δ/m",
-          "the same content as seed 000's Proposition 2.1 (checked there on the same "
-          "mechanism); its own statement with ê + Δm is not encoded"),
+    _c(S001, "Proposition 3.13", "the exponential mechanism: ε-DP and utility |H|e^{−εΔm/2}",
+       "abms20.prop3.13", "abms20.prop3.13.utility"),
     _ne(S001, "Theorem 3.14", "DP generalization (multiplicative)",
         "constants unspecified", "abms20.thm3.14"),
     _c(S001, "Observation 4.1", "T(H1 ∪ H2) ≤ T(H1) + T(H2), tight", "abms20.obs4.1"),
@@ -136,11 +135,11 @@ STATEMENTS: tuple[Statement, ...] = (
        "abms20.sec4.2.2.maj", "abms20.sec4.2.2.gates", "abms20.eq6"),
     _c(S001, "§2.1.1", "Dudley's VC composition bound and its simplification",
        "dudley.vc_composition", "abms20.sec2.1.1.simplified", "compose.facts"),
-    _open(S001, "Example 5.2", "the error-count score has matched sensitivity ≤ 1",
-          "finitely checkable by enumeration of databases and neighbours; not encoded yet"),
-    _open(S001, "Lemma 5.3", "relabelling by a matched-sensitivity score keeps (ε+3, …)-DP",
-          "its constant is a row of privacy.claims.abms20 (RelabelAndLearn); its own bound on "
-          "arbitrary (ε, δ)-DP algorithms is not encoded"),
+    _c(S001, "Example 5.2", "the error-count score has matched sensitivity ≤ 1",
+       "abms20.example5.2"),
+    _c(S001, "Lemma 5.3", "relabelling by a matched-sensitivity score keeps (ε+3, 4eδ)-DP",
+       "abms20.lemma5.3", "privacy.claims.abms20",
+       note="the 4eδ part is not exercised (pure A, δ = 0)"),
     _c(S001, "Claim 5.4", "A_Relabel's exponential mechanism: the chain of bounds",
        "abms20.claim5.4"),
     _ne(S001, "Lemma 5.5", "the relabelled sample is accurate",
@@ -150,13 +149,16 @@ STATEMENTS: tuple[Statement, ...] = (
        note="privacy; accuracy has O(·) constants"),
     _ne(S001, "Theorem 7.1", "closure theorem for private learning",
         "sample complexity Õ(·) with unspecified constants"),
-    _open(S001, "Lemma 7.2", "ClosureLearn is (ε, O(δ))-DP for every ε < 1",
-          "as literally stated (any ε < 1) it is checkable on ClosureLearn's exact output "
-          "distribution; only the learner's corrected claim is a row of privacy.claims.abms20"),
+    _c(S001, "Lemma 7.2", "ClosureLearn is (ε, O(δ))-DP for every ε < 1", "abms20.lemma7.2",
+       "privacy.claims.abms20",
+       note="false as literally stated (exact ε ≈ 0.2555 > ε for ε < 0.2555, δ = 0): the "
+            "proof shows (O(1), O(δ)); a typo-level finding"),
     _ne(S001, "Lemma 7.3", "ClosureLearn is accurate",
         "accuracy with O(·) constants (see the check)", "abms20.lemma7.3"),
-    _open(S001, "Remark 7.4", "each A_i is accurate for H_1 (a typo for H_i?)",
-          "a remark on the proof of Lemma 7.3; not encoded"),
+    _ne(S001, "Remark 7.4", "m_i(α/k, β/k, 1, δ) = Ω(k·VC(H_i)/α); sample complexity Õ(·)",
+        "an Ω(·) lower bound and an Õ(·) sample complexity, no constants; its \"accurate "
+        "learning algorithm for the class H_1\" is a typo for H_i (the sentence ranges over i "
+        "and the bound names VC(H_i))"),
     _c(S001, "Sauer–Shelah–Perles", "|H| ≤ Σ_{i≤VC} C(n, i) (used in §5, §7)", "ssp.lemma"),
     # ------------------------------------------------------------------ 002 lecture 7
     _ne(S002, "Theorem 1", "Ldim d ⇒ DP PAC learnable with n = (2^{Õ(2^d)} + log 1/βδ)/(αε)",
