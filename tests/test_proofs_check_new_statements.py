@@ -65,3 +65,48 @@ def test_a_false_version_of_the_bound_is_caught(cid: str) -> None:
 def test_no_seed_statement_is_left_not_encoded() -> None:
     left = [(s.source, s.number) for s in STATEMENTS if s.status == NOT_ENCODED]
     assert not left, left
+
+
+# ----------------------------------------------------------------------------- the findings
+
+def test_parallel_composition_finding_recomputed_by_hand() -> None:
+    """asadi.thm2.substitution's witness: parts D_1, D_2 with ε_1 = 1, ε_2 = 2, each reporting
+    the parity of its count through randomized response; S = {a record in D_1}, S' = {a record
+    in D_2} (one record replaced).  Output (0, 1): P_S = (1−p1)(1−p2), P_S' = p1·p2, ratio
+    e^{ε_1 + ε_2} = e^3 > e^{max ε_i}."""
+    import math
+
+    e1, e2 = 1.0, 2.0
+    p1, p2 = (math.exp(e) / (1 + math.exp(e)) for e in (e1, e2))
+    # parity of S ∩ D_1 is 1, of S ∩ D_2 is 0; RR reports the parity with probability p
+    PS = (1 - p1) * p2          # output (0, 0)
+    PS2 = p1 * (1 - p2)         # S': parities (0, 1)
+    assert math.isclose(abs(math.log(PS2 / PS)), e2 - e1)
+    PS, PS2 = (1 - p1) * (1 - p2), p1 * p2          # output (0, 1)
+    assert math.isclose(abs(math.log(PS / PS2)), e1 + e2)
+    r = _check("asadi.thm2.substitution").run(quick=True)
+    bad = [row for row in r.rows if row.holds is False]
+    assert bad and math.isclose(bad[0].values["exact ε of the product"], 3.0)
+
+
+def test_lemma72_finding_recomputed_from_the_sampler() -> None:
+    """abms20.lemma7.2's witness, from ClosureLearn's sampler (not its output_distribution):
+    P[output 000] under S and S' differ by a factor whose Clopper–Pearson lower bound (both
+    sides at 1e-4) exceeds e^{0.05}, so ClosureLearn is not (0.05, 0)-DP though 0.05 < 1."""
+    import math
+
+    import numpy as np
+    from scipy.stats import beta
+
+    from ltheory.catalog import family
+    from ltheory.privacy.learners.closure import ClosureLearn
+    from proofs_check.abms2020_more import CLOSURE_D0, CLOSURE_D1
+
+    H = family("thresholds", n=3)
+    L = ClosureLearn("or", [H, H], check_realizable=False)
+    n = 20_000
+    k0 = sum(o == "000" for o in L.sample(CLOSURE_D0, n, np.random.default_rng(31)))
+    k1 = sum(o == "000" for o in L.sample(CLOSURE_D1, n, np.random.default_rng(32)))
+    lo0 = beta.ppf(1e-4, k0, n - k0 + 1)
+    hi1 = beta.ppf(1 - 1e-4, k1 + 1, n - k1)
+    assert math.log(lo0 / hi1) > 0.05, (k0, k1)
