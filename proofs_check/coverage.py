@@ -27,9 +27,9 @@ STATUSES = (CHECKED, NOT_EVALUABLE, QUALITATIVE, NOT_ENCODED)
 S000, S001, S002, S003, S004 = ("000_999a11082cbb8294.txt", "001_ed369e7bc84e5ca0.txt",
                                 "002_4e9b9d6d42ab751c.txt", "003_6155d6bc744b4bb1.txt",
                                 "004_5635bafb29a98a47.txt")
-_LOST = ("its formula was lost in the seed's extraction and the published text is not in the "
-         "search corpus (the arXiv HTML there yields only the abstract and §1), and the seed's "
-         "proof does not determine it")
+_LOST = ("formula lost in the seed's extraction, not determined by the seed's proof, and the "
+         "published text is not in the search corpus (only the abstract and §1 of the arXiv "
+         "HTML are)")
 _RECON = ("the lost formula as the seed's own appendix proof derives it (the published text is "
           "not in the search corpus); see the check's docstring")
 
@@ -84,7 +84,7 @@ STATEMENTS: tuple[Statement, ...] = (
             "Appendix C's proof does (sequential composition of AboveThreshold and "
             "exponential-mechanism draws), on the learner's exact output distribution"),
     _ne(S000, "Theorem 4.5", "DP-Winnow's mistake bound",
-        "the mistake bound and its parameter settings were lost (" + _LOST + "); the informal "
+        "the mistake bound and its parameter settings: " + _LOST + "; the informal "
         "Theorem 1.2 states only polylog(d)/poly(ρ) orders, and the proof composes Lemma 4.7 "
         "with the O(·) accuracy of the sparse vector technique (Lemma 4.3): no constant to "
         "evaluate"),
@@ -93,15 +93,16 @@ STATEMENTS: tuple[Statement, ...] = (
     _ne(S000, "Lemma 4.7", "DP-Winnow performs fewer than U updates w.h.p.",
         "its update count is Lemma 4.2's and its failure probability Lemma 4.6's, union-bounded "
         "over the T rounds (both checked as reconstructed: bunfang.lemma4.2, bunfang.lemma4.6); "
-        "the composed statement's own parameters (N, the split of β) were lost: " + _LOST),
+        "the composed statement's own parameters (N, the split of β): " + _LOST),
     _c(S000, "Lemma 4.10", "monotone 1-decision lists as margin halfspaces",
        "bunfang.lemma4.10",
        note="the margin 1/(ℓ+1)^{r+1} checked is a reconstruction (formula lost)"),
     _ne(S000, "Theorem 4.11", "online private learning of monotone 1-decision lists",
         "its mistake bound is Theorem 4.5's (not evaluable) at Lemma 4.10's margin (checked, "
-        "bunfang.lemma4.10); " + _LOST),
+        "bunfang.lemma4.10); the bound itself: " + _LOST),
     _ne(S000, "Theorem 4.12", "online private learning of k-decision lists",
-        "as Theorem 4.11 over a feature space F (Theorem 4.5's bound, not evaluable); " + _LOST),
+        "as Theorem 4.11 over a feature space F (Theorem 4.5's bound, not evaluable); the bound "
+        "itself: " + _LOST),
     _q(S000, "Lemma A.1", "the exponential mechanism's guarantee (used for Theorem 3.5)",
        "the same statement as Proposition 2.1 for the covering algorithm's score family; "
        "checked there"),
@@ -110,7 +111,7 @@ STATEMENTS: tuple[Statement, ...] = (
        note="the lost formula as in the cited source (Gupta et al. 2010); exact for constant "
             "and grid-adaptive adversaries"),
     _ne(S000, "Lemma A.4", "empirical error of the private decision-list learner",
-        "its error count and conditions were lost (" + _LOST + "); its proof is Proposition "
+        "its error count and conditions: " + _LOST + "; its proof is Proposition "
         "2.1's tail (checked, bunfang.prop2.1) union-bounded over the iterations"),
     _ne(S000, "Theorem A.6", "VC generalization bound (Blumer et al. 1989)",
         "the published constants were lost in extraction; the same bound with explicit "
@@ -118,7 +119,7 @@ STATEMENTS: tuple[Statement, ...] = (
     _ne(S000, "Corollary A.8", "DP PAC learner for k-decision lists",
         "sample complexity Õ(·)", "bunfang.thm3.5"),
     _ne(S000, "Proposition A.9", "the number of conjunctions of exactly k literals is bounded",
-        "its bound was lost (" + _LOST + "); the exact count C(n, k)·2^k is elementary and the "
+        "its bound: " + _LOST + "; the exact count C(n, k)·2^k is elementary and the "
         "bound only feeds Corollary A.8's Õ(·) sample complexity"),
     _ne(S000, "§4.4", "Ω(log T) mistakes for private online learners of point functions",
         "a lower bound over all private online learners", "bunfang.sec4.4"),
