@@ -20,6 +20,14 @@ Boosted Decision Trees via Smooth Re-Weighting" (seed ``003_6155d6bc744b4bb1.txt
   the paper's own neighbouring relation (§2.4: samples of the same size n, one record replaced)
   a record moved from D_i to D_j changes two parts: exact ε_i + ε_j (``asadi.thm2.substitution``,
   a finding; the proof of Theorem 9 applies Theorem 2 to leaves under that relation).
+- Observation 8 as literally stated: for neighbouring S ~ S' and any distributions μ, μ' on
+  [n], |err(S, μ, T) − err(S', μ', T)| ≤ 2·d(μ, μ') (d the total variation distance).  False:
+  the proof bounds the replaced record's term μ(i)χ{T(x_i) ≠ y_i} − μ'(i)χ{T(x'_i) ≠ y'_i} by
+  |μ(i) − μ'(i)|, but the two indicators differ, so it reaches max(μ(i), μ'(i)) even at μ = μ'.
+  Exhaustive over n ≤ 3 examples of one binary feature, every substitution, every one-rule T and
+  μ, μ' on a grid; the smallest witness is n = 1, μ = μ' (d = 0), one label flipped: |Δerr| = 1.
+  The valid bound is 2·d(μ, μ') + max(μ(i), μ'(i)) (reported beside), which is what the
+  robust-sensitivity convention of the other checks (ζ ≥ the mass of one example) relies on.
 - Theorem 3 (the weighted exponential mechanism WEM(η, q) is (2ηΔ_ζ, 0, ζ)-DP, and utility
   P[q(h) ≥ max q − ln(|H|/β)/η] ≥ 1 − β) and Theorem 4 (weighted report-noisy-max with
   Lap(1/η) noise is (2ηΔ_ζ, 0, ζ)-DP), for general scores: the exact privacy loss
@@ -55,6 +63,8 @@ THM2_EPSILON = _emax
 #: Theorems 3 and 4: WEM(η, q) and WRNM are (2ηΔ_ζ, 0, ζ)-DP
 THM3_EPSILON = 2 * _eta * _D
 THM4_EPSILON = 2 * _eta * _D
+#: Observation 8: |err(S, μ, T) − err(S', μ', T)| ≤ 2·d(μ, μ')
+OBS8_BOUND = 2 * sympy.Symbol("d_TV", nonnegative=True)
 #: Theorem 3 (utility): q(h) ≥ max q − ln(|H|/β)/η with probability ≥ 1 − β
 THM3_DEVIATION = sympy.log(_H / _beta) / _eta
 THM3_FAILURE = _beta
@@ -191,6 +201,67 @@ def _thm2(relation: str, quick: bool) -> Iterator[Evidence]:
                        "add/remove neighbours (McSherry 2010), not for the paper's same-size "
                        "neighbours (§2.4), under which the proof of Theorem 9 uses it",
                        tight(worst, bound))
+
+
+# ----------------------------------------------------------------------------- Observation 8
+
+def _grid_distributions(n: int, steps: int) -> list[tuple[Fraction, ...]]:
+    return [tuple(Fraction(c, steps) for c in cs)
+            for cs in itertools.product(range(steps + 1), repeat=n) if sum(cs) == steps]
+
+
+def search_obs8(max_n: int, steps: int) -> tuple[Fraction, dict, Fraction]:
+    """The largest |err(S, μ, T) − err(S', μ', T)| − 2·d(μ, μ') over every dataset of n ≤ max_n
+    examples (one binary feature), every substitution, every one-rule T (x, ¬x, 0, 1) and μ, μ'
+    on the grid of multiples of 1/steps (exact); returns (excess, witness, the largest excess
+    over the corrected bound 2·d(μ, μ') + max(μ(i), μ'(i)))."""
+    recs = [(x, y) for x in (0, 1) for y in (0, 1)]
+    rules = {"x": lambda x: x, "not x": lambda x: 1 - x, "0": lambda x: 0, "1": lambda x: 1}
+    best: tuple[Fraction, dict] = (Fraction(-10), {})
+    corrected = Fraction(-10)
+    for n in range(1, max_n + 1):
+        dists = _grid_distributions(n, steps)
+        for S in itertools.product(recs, repeat=n):
+            for i in range(n):
+                for r in recs:
+                    if r == S[i]:
+                        continue
+                    S2 = S[:i] + (r,) + S[i + 1:]
+                    for name, T in rules.items():
+                        e1 = [int(T(x) != y) for x, y in S]
+                        e2 = [int(T(x) != y) for x, y in S2]
+                        for mu in dists:
+                            a = sum(m * e for m, e in zip(mu, e1, strict=True))
+                            for mu2 in dists:
+                                d = sum(abs(u - v) for u, v in zip(mu, mu2, strict=True)) / 2
+                                b = sum(m * e for m, e in zip(mu2, e2, strict=True))
+                                ex = abs(a - b) - 2 * d
+                                corrected = max(corrected, ex - max(mu[i], mu2[i]))
+                                if ex > best[0]:
+                                    best = (ex, {"S": list(S), "S'": list(S2), "T": name,
+                                                 "mu": [str(m) for m in mu],
+                                                 "mu'": [str(m) for m in mu2],
+                                                 "|Δerr|": str(abs(a - b)), "d(μ, μ')": str(d),
+                                                 "max(μ(i), μ'(i))": str(max(mu[i], mu2[i]))})
+    return best[0], best[1], corrected
+
+
+def _obs8(quick: bool) -> Iterator[Evidence]:
+    for max_n, steps in ((1, 2), (2, 2)) if quick else ((1, 2), (2, 4), (3, 2)):
+        ex, wit, corrected = search_obs8(max_n, steps)
+        delta = Fraction(wit["|Δerr|"])
+        dtv = Fraction(wit["d(μ, μ')"])
+        bound = evaluate_bound(OBS8_BOUND, d_TV=dtv)
+        ok = delta <= bound
+        yield Evidence("every dataset of n ≤ N examples, every substitution, every one-rule, "
+                       "μ and μ' on a grid", {"N": max_n, "grid": f"1/{steps}"},
+                       {"largest |Δerr| − 2d(μ, μ')": str(ex), "at": wit,
+                        "largest |Δerr| − (2d + max(μ(i), μ'(i))) (≤ 0: the corrected bound "
+                        "holds)": str(corrected)},
+                       bound, ok, float(bound - delta), None if ok else wit,
+                       "" if ok else "the replaced record's term is μ(i)χ − μ'(i)χ' with two "
+                       "different indicators, up to max(μ(i), μ'(i)), not |μ(i) − μ'(i)|: "
+                       "Observation 8 needs + max(μ(i), μ'(i))", tight(float(delta), float(bound)))
 
 
 # ----------------------------------------------------------------------------- Theorems 3, 4
@@ -391,6 +462,12 @@ CHECKS = [
           lambda q: _thm2("substitution", q), kind="privacy",
           falsifiable="exact: fails if a replaced record changes the product's output "
                       "distribution by more than max ε_i — it does (ε_i + ε_j, a finding)"),
+    Check("asadi.obs8", SOURCE, "Observation 8 as literally stated",
+          "For neighbouring S ~ S' and any two distributions μ, μ' over [n], "
+          "|err(S, μ, T) − err(S', μ', T)| ≤ 2·d(μ, μ').", OBS8_BOUND, _obs8,
+          falsifiable="exhaustive (exact rationals): fails if some substitution, rule and pair "
+                      "of distributions moves the weighted error by more than 2·d(μ, μ') — it "
+                      "does, already at n = 1 with μ = μ' (a finding)"),
     Check("asadi.thm3", SOURCE, "Theorem 3 (WEM is (2ηΔ_ζ, 0, ζ)-DP)",
           "If q_{D,μ} has robust sensitivity Δ_ζ, WEM(η, q) (output h ∝ exp(η q(h))) is a "
           "(2ηΔ_ζ, 0, ζ)-DP weak learner.", THM3_EPSILON, lambda q: _privacy_rows("WEM", q),

@@ -206,6 +206,11 @@ STATEMENTS: tuple[Statement, ...] = (
     _c(S003, "Theorem 5", "privacy and utility of LazyBB", "asadi.thm5", "asadi.thm1"),
     _c(S003, "Theorem 6", "DP-1R is a (4ηζ, 0, ζ)-DP weak learner", "privacy.claims.asadi"),
     _c(S003, "Theorem 7", "LazyBB with DP-1R at η = εκn/(4τ) is ε-DP", "privacy.claims.asadi"),
+    _c(S003, "Observation 8", "|err(S, μ, T) − err(S', μ', T)| ≤ 2·d(μ, μ') (robust sensitivity "
+       "2ζ of err)", "asadi.obs8",
+       note="false as literally stated (n = 1, μ = μ', one label flipped: |Δerr| = 1 > 0); the "
+            "valid bound adds max(μ(i), μ'(i)) (a finding; unnumbered '{obs}' in the seed's "
+            "extraction)"),
     _c(S003, "Theorem 8", "DP-1R's advantage γ − ln(|H|/β)/η", "asadi.thm8"),
     _c(S003, "Theorem 9", "DP-TopDown is (16tηζ, 0, ζ)-DP", "privacy.claims.asadi"),
     _c(S003, "Theorem 10", "LazyBB with DP-TopDown at η = εκn/(16τt) is ε-DP",

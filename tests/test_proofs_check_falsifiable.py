@@ -220,6 +220,8 @@ PERTURB.update({
     "asadi.thm2": (_scale(asens, "THM2_EPSILON", "99/100"), False),
     # a finding: with 2·max ε_i (the bound for substitution neighbours) every row holds
     "asadi.thm2.substitution": (_scale(asens, "THM2_EPSILON", 2), True),
+    # a finding: with the replaced record's mass added (at most 1) every row holds
+    "asadi.obs8": (lambda mp: mp.setattr(asens, "OBS8_BOUND", asens.OBS8_BOUND + 1), True),
     "asadi.thm3": (_scale(asens, "THM3_EPSILON", "99/100"), False),
     "asadi.thm3.utility": (_scale(asens, "THM3_DEVIATION", "9/10"), False),
     "asadi.thm4": (_scale(asens, "THM4_EPSILON", "9/10"), False),

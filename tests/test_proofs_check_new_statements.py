@@ -17,6 +17,7 @@ EXPECTED = {
     "asadi.lemma14": ("holds", sympy.Rational(3, 4)),
     "asadi.thm2": ("holds", sympy.Rational(99, 100)),
     "asadi.thm2.substitution": ("fails", None),
+    "asadi.obs8": ("fails", None),
     "asadi.thm3": ("holds", sympy.Rational(99, 100)),
     "asadi.thm3.utility": ("holds", sympy.Rational(9, 10)),
     "asadi.thm4": ("holds", sympy.Rational(9, 10)),
@@ -110,3 +111,17 @@ def test_lemma72_finding_recomputed_from_the_sampler() -> None:
     lo0 = beta.ppf(1e-4, k0, n - k0 + 1)
     hi1 = beta.ppf(1 - 1e-4, k1 + 1, n - k1)
     assert math.log(lo0 / hi1) > 0.05, (k0, k1)
+
+
+def test_observation8_finding_recomputed_by_hand() -> None:
+    """asadi.obs8's witness: S = ((x=0, y=0)), S' = ((x=0, y=1)), μ = μ' = (1) (d = 0), T = x:
+    err(S, μ, T) = 0 and err(S', μ', T) = 1, so |Δerr| = 1 > 2·d(μ, μ') = 0."""
+    from fractions import Fraction
+
+    def err(S: list, mu: list) -> int:          # T = x: predict the feature
+        return sum(m * (x != y) for (x, y), m in zip(S, mu, strict=True))
+
+    assert abs(err([(0, 0)], [1]) - err([(0, 1)], [1])) == 1
+    r = _check("asadi.obs8").run(quick=True)
+    bad = [row for row in r.rows if row.holds is False]
+    assert bad and bad[0].witness["S"] == [(0, 0)] and Fraction(bad[0].witness["|Δerr|"]) == 1
