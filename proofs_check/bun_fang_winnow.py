@@ -141,7 +141,7 @@ def _lemma46(quick: bool) -> Iterator[Evidence]:
     grid = ((0.1, 0.5), (0.01, 0.2)) if quick else tuple(
         (b, m) for b in (0.3, 0.1, 0.01, 1e-4) for m in (0.05, 0.2, 0.5, 0.9))
     for beta, margin in grid:
-        rho, kappa = margin / 0.5, 0.5                       # κρ = margin
+        rho, kappa = 1.0, margin                             # κρ = margin, ρ ≤ 1
         n = math.ceil(float(evaluate_bound(LEMMA46_DRAWS, beta=beta, kappa=kappa, rho=rho)))
         fail = sign_error(n, margin)
         bound = float(evaluate_bound(LEMMA46_FAILURE, beta=beta))
