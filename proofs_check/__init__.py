@@ -17,7 +17,9 @@ MODULES = ["proofs_check.abms2020", "proofs_check.lecture_pac",
            "proofs_check.abms2020_composition", "proofs_check.abms2020_learning",
            "proofs_check.abms2020_subsampling",
            "proofs_check.bun_fang", "proofs_check.asadi2023", "proofs_check.amsy2024",
-           "proofs_check.extremal", "proofs_check.privacy_claims"]
+           "proofs_check.extremal", "proofs_check.privacy_claims",
+           "proofs_check.asadi_sensitivity", "proofs_check.abms2020_more",
+           "proofs_check.lecture_algorithm_g", "proofs_check.bun_fang_winnow"]
 
 __all__ = ["Check", "CheckResult", "Evidence", "all_checks", "run_checks"]
 

@@ -27,8 +27,11 @@ STATUSES = (CHECKED, NOT_EVALUABLE, QUALITATIVE, NOT_ENCODED)
 S000, S001, S002, S003, S004 = ("000_999a11082cbb8294.txt", "001_ed369e7bc84e5ca0.txt",
                                 "002_4e9b9d6d42ab751c.txt", "003_6155d6bc744b4bb1.txt",
                                 "004_5635bafb29a98a47.txt")
-_LOST = ("its formula was lost in the seed's extraction; the published version (arXiv "
-         "2602.07370) is finitely checkable on DP-Winnow runs but not encoded yet")
+_LOST = ("formula lost in the seed's extraction, not determined by the seed's proof, and the "
+         "published text is not in the search corpus (only the abstract and §1 of the arXiv "
+         "HTML are)")
+_RECON = ("the lost formula as the seed's own appendix proof derives it (the published text is "
+          "not in the search corpus); see the check's docstring")
 
 
 @dataclass(frozen=True)
@@ -71,36 +74,53 @@ STATEMENTS: tuple[Statement, ...] = (
     _c(S000, "Theorem 3.5", "private PAC learner for F-decision lists (privacy and utility)",
        "bunfang.thm3.5", "privacy.claims.bunfang",
        note="privacy checked; utility is an Õ(·) bound (bunfang.thm3.5, not evaluable)"),
-    _open(S000, "Lemma 4.2", "ConfidentWinnow's number of updates under a margin",
-          "a mistake/update bound of Winnow; " + _LOST),
+    _c(S000, "Lemma 4.2", "ConfidentWinnow's number of updates under a margin",
+       "bunfang.lemma4.2", note=_RECON + " (Appendix B: ln d/(ηρ(1−κ) − η²/2))"),
     _ne(S000, "Lemma 4.3", "the sparse vector technique (Dwork & Roth 2014)",
         "its accuracy threshold is stated with unspecified constants (O(·)) in the published "
         "form; the privacy of the library's sparse vector is audited under ltheory.privacy"),
-    _open(S000, "Theorem 4.4", "DP-Winnow is differentially private",
-          "the privacy of DP-Winnow; its parameters were lost in extraction; the learner's "
-          "own claim is a row of privacy.claims.bunfang"),
-    _open(S000, "Theorem 4.5", "DP-Winnow's mistake bound", _LOST),
-    _open(S000, "Lemma 4.6", "shadow and approximate weight vectors agree w.h.p.", _LOST),
-    _open(S000, "Lemma 4.7", "DP-Winnow performs fewer than U updates w.h.p.", _LOST),
+    _c(S000, "Theorem 4.4", "DP-Winnow is differentially private", "privacy.claims.bunfang",
+       note="its parameter conditions were lost; checked as the learner's claim composed as "
+            "Appendix C's proof does (sequential composition of AboveThreshold and "
+            "exponential-mechanism draws), on the learner's exact output distribution"),
+    _ne(S000, "Theorem 4.5", "DP-Winnow's mistake bound",
+        "the mistake bound and its parameter settings: " + _LOST + "; the informal "
+        "Theorem 1.2 states only polylog(d)/poly(ρ) orders, and the proof composes Lemma 4.7 "
+        "with the O(·) accuracy of the sparse vector technique (Lemma 4.3): no constant to "
+        "evaluate"),
+    _c(S000, "Lemma 4.6", "shadow and approximate weight vectors agree w.h.p.",
+       "bunfang.lemma4.6", note=_RECON + " (Appendix D: N ≥ 2 ln(1/β)/(κρ)², Hoeffding)"),
+    _ne(S000, "Lemma 4.7", "DP-Winnow performs fewer than U updates w.h.p.",
+        "its update count is Lemma 4.2's and its failure probability Lemma 4.6's, union-bounded "
+        "over the T rounds (both checked as reconstructed: bunfang.lemma4.2, bunfang.lemma4.6); "
+        "the composed statement's own parameters (N, the split of β): " + _LOST),
     _c(S000, "Lemma 4.10", "monotone 1-decision lists as margin halfspaces",
        "bunfang.lemma4.10",
        note="the margin 1/(ℓ+1)^{r+1} checked is a reconstruction (formula lost)"),
-    _open(S000, "Theorem 4.11", "online private learning of monotone 1-decision lists",
-          "a mistake bound composed from Theorem 4.5 and Lemma 4.10; " + _LOST),
-    _open(S000, "Theorem 4.12", "online private learning of k-decision lists", _LOST),
+    _ne(S000, "Theorem 4.11", "online private learning of monotone 1-decision lists",
+        "its mistake bound is Theorem 4.5's (not evaluable) at Lemma 4.10's margin (checked, "
+        "bunfang.lemma4.10); the bound itself: " + _LOST),
+    _ne(S000, "Theorem 4.12", "online private learning of k-decision lists",
+        "as Theorem 4.11 over a feature space F (Theorem 4.5's bound, not evaluable); the bound "
+        "itself: " + _LOST),
     _q(S000, "Lemma A.1", "the exponential mechanism's guarantee (used for Theorem 3.5)",
        "the same statement as Proposition 2.1 for the covering algorithm's score family; "
        "checked there"),
-    _open(S000, "Lemma A.3", "the 'no heads within the first steps' random process",
-          "a probability bound on a coin-tossing process (Gupta et al. 2009): simulable exactly; "
-          + _LOST),
-    _open(S000, "Lemma A.4", "empirical error of the private decision-list learner", _LOST),
+    _c(S000, "Lemma A.3", "the 'no heads within the first steps' process: P[Z > q] ≤ e^{−q}",
+       "bunfang.lemmaA.3",
+       note="the lost formula as in the cited source (Gupta et al. 2010); exact for constant "
+            "and grid-adaptive adversaries"),
+    _ne(S000, "Lemma A.4", "empirical error of the private decision-list learner",
+        "its error count and conditions: " + _LOST + "; its proof is Proposition "
+        "2.1's tail (checked, bunfang.prop2.1) union-bounded over the iterations"),
     _ne(S000, "Theorem A.6", "VC generalization bound (Blumer et al. 1989)",
         "the published constants were lost in extraction; the same bound with explicit "
         "constants is seed 001's Theorem 3.8 (abms20.thm3.8)"),
     _ne(S000, "Corollary A.8", "DP PAC learner for k-decision lists",
         "sample complexity Õ(·)", "bunfang.thm3.5"),
-    _open(S000, "Proposition A.9", "(statement lost in extraction)", _LOST),
+    _ne(S000, "Proposition A.9", "the number of conjunctions of exactly k literals is bounded",
+        "its bound: " + _LOST + "; the exact count C(n, k)·2^k is elementary and the "
+        "bound only feeds Corollary A.8's Õ(·) sample complexity"),
     _ne(S000, "§4.4", "Ω(log T) mistakes for private online learners of point functions",
         "a lower bound over all private online learners", "bunfang.sec4.4"),
     # ------------------------------------------------------------------ 001 ABMS 2020
@@ -122,9 +142,8 @@ STATEMENTS: tuple[Statement, ...] = (
     _ne(S001, "Theorem 3.9", "agnostic VC bound", "constants unspecified", "abms20.thm3.9"),
     _c(S001, "Lemma 3.12", "sub-sampling with replacement keeps (ε, δ)-DP", "abms20.lemma3.12",
        note="false for large ε (a finding); the finding of privacy.claims.abms20 comes from it"),
-    _open(S001, "Proposition 3.13", "the exponential mechanism: ε-DP and utility Δ/m",
-          "the same content as seed 000's Proposition 2.1 (checked there on the same "
-          "mechanism); its own statement with ê + Δm is not encoded"),
+    _c(S001, "Proposition 3.13", "the exponential mechanism: ε-DP and utility |H|e^{−εΔm/2}",
+       "abms20.prop3.13", "abms20.prop3.13.utility"),
     _ne(S001, "Theorem 3.14", "DP generalization (multiplicative)",
         "constants unspecified", "abms20.thm3.14"),
     _c(S001, "Observation 4.1", "T(H1 ∪ H2) ≤ T(H1) + T(H2), tight", "abms20.obs4.1"),
@@ -136,11 +155,11 @@ STATEMENTS: tuple[Statement, ...] = (
        "abms20.sec4.2.2.maj", "abms20.sec4.2.2.gates", "abms20.eq6"),
     _c(S001, "§2.1.1", "Dudley's VC composition bound and its simplification",
        "dudley.vc_composition", "abms20.sec2.1.1.simplified", "compose.facts"),
-    _open(S001, "Example 5.2", "the error-count score has matched sensitivity ≤ 1",
-          "finitely checkable by enumeration of databases and neighbours; not encoded yet"),
-    _open(S001, "Lemma 5.3", "relabelling by a matched-sensitivity score keeps (ε+3, …)-DP",
-          "its constant is a row of privacy.claims.abms20 (RelabelAndLearn); its own bound on "
-          "arbitrary (ε, δ)-DP algorithms is not encoded"),
+    _c(S001, "Example 5.2", "the error-count score has matched sensitivity ≤ 1",
+       "abms20.example5.2"),
+    _c(S001, "Lemma 5.3", "relabelling by a matched-sensitivity score keeps (ε+3, 4eδ)-DP",
+       "abms20.lemma5.3", "privacy.claims.abms20",
+       note="the 4eδ part is not exercised (pure A, δ = 0)"),
     _c(S001, "Claim 5.4", "A_Relabel's exponential mechanism: the chain of bounds",
        "abms20.claim5.4"),
     _ne(S001, "Lemma 5.5", "the relabelled sample is accurate",
@@ -150,13 +169,16 @@ STATEMENTS: tuple[Statement, ...] = (
        note="privacy; accuracy has O(·) constants"),
     _ne(S001, "Theorem 7.1", "closure theorem for private learning",
         "sample complexity Õ(·) with unspecified constants"),
-    _open(S001, "Lemma 7.2", "ClosureLearn is (ε, O(δ))-DP for every ε < 1",
-          "as literally stated (any ε < 1) it is checkable on ClosureLearn's exact output "
-          "distribution; only the learner's corrected claim is a row of privacy.claims.abms20"),
+    _c(S001, "Lemma 7.2", "ClosureLearn is (ε, O(δ))-DP for every ε < 1", "abms20.lemma7.2",
+       "privacy.claims.abms20",
+       note="false as literally stated (exact ε ≈ 0.2555 > ε for ε < 0.2555, δ = 0): the "
+            "proof shows (O(1), O(δ)); a typo-level finding"),
     _ne(S001, "Lemma 7.3", "ClosureLearn is accurate",
         "accuracy with O(·) constants (see the check)", "abms20.lemma7.3"),
-    _open(S001, "Remark 7.4", "each A_i is accurate for H_1 (a typo for H_i?)",
-          "a remark on the proof of Lemma 7.3; not encoded"),
+    _ne(S001, "Remark 7.4", "m_i(α/k, β/k, 1, δ) = Ω(k·VC(H_i)/α); sample complexity Õ(·)",
+        "an Ω(·) lower bound and an Õ(·) sample complexity, no constants; its \"accurate "
+        "learning algorithm for the class H_1\" is a typo for H_i (the sentence ranges over i "
+        "and the bound names VC(H_i))"),
     _c(S001, "Sauer–Shelah–Perles", "|H| ≤ Σ_{i≤VC} C(n, i) (used in §5, §7)", "ssp.lemma"),
     # ------------------------------------------------------------------ 002 lecture 7
     _ne(S002, "Theorem 1", "Ldim d ⇒ DP PAC learnable with n = (2^{Õ(2^d)} + log 1/βδ)/(αε)",
@@ -165,25 +187,30 @@ STATEMENTS: tuple[Statement, ...] = (
        "an equivalence without quantities"),
     _ne(S002, "Theorem 3", "a globally stable algorithm with n = poly(2^{2^d}/α)",
         "n is poly(·) with no stated degree"),
-    _open(S002, "Algorithm G", "Pr[G(S) = f] > 2^{-2^{d+2}}/(d+1) with explicit n and N",
-          "explicit n = ⌈2^{d+2}/α⌉ and N: simulable for d = 1 (N ≈ 2^{9}·16·n), not encoded "
-          "yet"),
+    _c(S002, "Algorithm G", "Pr[G(S) = f] > 2^{-2^{d+2}}/(d+1) with explicit n and N",
+       "lecture7.algorithm_g",
+       note="exact at d = 1 on every class of Ldim 1 on 3 points; the minimum met is 1/2"),
     _c(S002, "Theorem 4", "stable histograms: privacy (and an O(·) sample bound)",
        "privacy.claims.lecture7", note="privacy checked; the sample bound is O(·)"),
     _c(S002, "Theorem 5", "the clique dichotomy of Alon, Moran, Schefler & Yehudayoff 2024",
        "amsy24.sandwich", "amsy24.tree_clique", "amsy24.dichotomy"),
     # ------------------------------------------------------------------ 003 Asadi et al.
     _c(S003, "Theorem 1", "sequential (advanced) composition", "asadi.thm1"),
-    _open(S003, "Theorem 2", "parallel composition (McSherry 2010)",
-          "checkable exactly on disjoint-domain products of randomized response; not encoded"),
-    _open(S003, "Theorem 3", "WEM(η, q) is (2ηΔ_ζ, 0, ζ)-DP for robust sensitivity Δ_ζ",
-          "for general scores: checkable on enumerated score vectors and ζ-close "
-          "distributions; DP-1R's instance is a row of privacy.claims.asadi"),
-    _open(S003, "Theorem 4", "WRNM is (2ηΔ_ζ, 0, ζ)-DP",
-          "as Theorem 3, for report-noisy-max with Laplace noise; not encoded"),
+    _c(S003, "Theorem 2", "parallel composition (McSherry 2010)", "asadi.thm2",
+       "asadi.thm2.substitution",
+       note="holds (exactly max ε_i) for add/remove neighbours; false under the paper's own "
+            "same-size neighbours (a record moved between parts costs ε_i + ε_j; a finding)"),
+    _c(S003, "Theorem 3", "WEM(η, q) is (2ηΔ_ζ, 0, ζ)-DP, with its utility tail",
+       "asadi.thm3", "asadi.thm3.utility", "privacy.claims.asadi"),
+    _c(S003, "Theorem 4", "WRNM is (2ηΔ_ζ, 0, ζ)-DP", "asadi.thm4"),
     _c(S003, "Theorem 5", "privacy and utility of LazyBB", "asadi.thm5", "asadi.thm1"),
     _c(S003, "Theorem 6", "DP-1R is a (4ηζ, 0, ζ)-DP weak learner", "privacy.claims.asadi"),
     _c(S003, "Theorem 7", "LazyBB with DP-1R at η = εκn/(4τ) is ε-DP", "privacy.claims.asadi"),
+    _c(S003, "Observation 8", "|err(S, μ, T) − err(S', μ', T)| ≤ 2·d(μ, μ') (robust sensitivity "
+       "2ζ of err)", "asadi.obs8",
+       note="false as literally stated (n = 1, μ = μ', one label flipped: |Δerr| = 1 > 0); the "
+            "valid bound adds max(μ(i), μ'(i)) (a finding; unnumbered '{obs}' in the seed's "
+            "extraction)"),
     _c(S003, "Theorem 8", "DP-1R's advantage γ − ln(|H|/β)/η", "asadi.thm8"),
     _c(S003, "Theorem 9", "DP-TopDown is (16tηζ, 0, ζ)-DP", "privacy.claims.asadi"),
     _c(S003, "Theorem 10", "LazyBB with DP-TopDown at η = εκn/(16τt) is ε-DP",
@@ -192,9 +219,8 @@ STATEMENTS: tuple[Statement, ...] = (
     _c(S003, "Theorem 12", "DP-1R's error ≤ err(h_opt) + ln(|H|/β)/η w.p. 1 − β",
        "asadi.thm12"),
     _c(S003, "Theorem 13", "Theorem 8 restated for Algorithm 3", "asadi.thm8"),
-    _open(S003, "Lemma 14", "robust sensitivity of w·q(1−q) is ≤ 5/4·ζ",
-          "checkable exhaustively like Lemma 15; the check asadi.lemma15 uses its value but "
-          "does not evaluate it on its own"),
+    _c(S003, "Lemma 14", "robust sensitivity of w·q(1−q) is ≤ 5/4·ζ", "asadi.lemma14",
+       note="holds; the supremum over all n is ζ"),
     _c(S003, "Lemma 15", "robust sensitivity of the Gini score ≤ 4ζ", "asadi.lemma15"),
     _c(S003, "Remark 16", "approximate-DP composition for DP-TopDown", "asadi.remark16"),
     _c(S003, "§5 example", "κ = 1/2, γ = 1/20: Theorem 5 needs ≈ 4,000 rounds",

@@ -203,6 +203,39 @@ _ORIGINAL_TABLE = pc.load_table
 PERTURB["privacy.claims.abms20"] = (lambda mp: (mp.setattr(pc, "load_table", lambda: [
     {k: v for k, v in r.items() if k != "seed_claim_epsilon"} for r in _ORIGINAL_TABLE()]),
     mp.setattr(pc, "seed_claim", lambda learner: None)), True)
+# the checks of issue 31 part B (tests/test_proofs_check_new_statements.py runs them through the
+# mutation harness as well): each bound scaled towards false, or a finding's bound corrected
+import proofs_check.abms2020_more as more  # noqa: E402
+import proofs_check.asadi_sensitivity as asens  # noqa: E402
+import proofs_check.bun_fang_winnow as bfw  # noqa: E402
+import proofs_check.lecture_algorithm_g as algg  # noqa: E402
+
+
+def _scale(mod, attr: str, factor) -> object:
+    return lambda mp: mp.setattr(mod, attr, getattr(mod, attr) * sympy.nsimplify(factor))
+
+
+PERTURB.update({
+    "asadi.lemma14": (_scale(asens, "LEMMA14_BOUND", "3/4"), False),
+    "asadi.thm2": (_scale(asens, "THM2_EPSILON", "99/100"), False),
+    # a finding: with 2·max ε_i (the bound for substitution neighbours) every row holds
+    "asadi.thm2.substitution": (_scale(asens, "THM2_EPSILON", 2), True),
+    # a finding: with the replaced record's mass added (at most 1) every row holds
+    "asadi.obs8": (lambda mp: mp.setattr(asens, "OBS8_BOUND", asens.OBS8_BOUND + 1), True),
+    "asadi.thm3": (_scale(asens, "THM3_EPSILON", "99/100"), False),
+    "asadi.thm3.utility": (_scale(asens, "THM3_DEVIATION", "9/10"), False),
+    "asadi.thm4": (_scale(asens, "THM4_EPSILON", "9/10"), False),
+    "abms20.prop3.13": (_scale(more, "PROP313_EPSILON", "99/100"), False),
+    "abms20.prop3.13.utility": (_scale(more, "PROP313_TAIL", "9/10"), False),
+    "abms20.example5.2": (_scale(more, "EXAMPLE52_K", "99/100"), False),
+    "abms20.lemma5.3": (lambda mp: mp.setattr(more, "LEMMA53_EPSILON", more._eps), False),
+    # a finding: read as (O(1), O(δ)) — here ε + 1 — every row holds
+    "abms20.lemma7.2": (lambda mp: mp.setattr(more, "LEMMA72_EPSILON", more._eps + 1), True),
+    "lecture7.algorithm_g": (_scale(algg, "ALG_G_STABILITY", 300), False),
+    "bunfang.lemma4.2": (_scale(bfw, "LEMMA42_UPDATES", "1/3"), False),
+    "bunfang.lemma4.6": (_scale(bfw, "LEMMA46_DRAWS", "1/20"), False),
+    "bunfang.lemmaA.3": (_scale(bfw, "LEMMAA3_TAIL", "99/100"), False),
+})
 #: no verdict by design: Õ statements and "poly(m)" (their stored data, if any, is covered above)
 MEASURED_ONLY = {"abms20.thm2.1", "abms20.thm2.2", "amsy24.dichotomy", "abms20.sec4.2.2.maj"}
 
