@@ -27,6 +27,16 @@ from ltheory.tables import DimensionTable, dimension_table
 
 __version__ = "0.1.0"
 
+#: names re-exported from ltheory.privacy on first use (importing the auditor costs ~1 s)
+_LAZY = {"audit_curve": "ltheory.privacy", "CurveReport": "ltheory.privacy"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'ltheory' has no attribute {name!r}")
+
 __all__ = [
     "catalog",
     "DIMENSIONS",
@@ -34,6 +44,8 @@ __all__ = [
     "verify",
     "Aggregation",
     "ComposedClass",
+    "CurveReport",
+    "audit_curve",
     "compose",
     "negated",
     "BudgetExceededError",
