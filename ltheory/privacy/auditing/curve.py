@@ -36,7 +36,7 @@ certification → report; same runner, executors and seed streams) with two chan
   is refuted; f − U is convex on each segment of U, so the hull's vertices are checked.
 * **verdict** — ``"violation"`` iff some certified point lies above the claimed profile:
   ``gap = max_ε δ_lb(ε) − δ_claim(ε) > 0``, maximised over ε continuously (a grid, then
-  bounded Brent refinement around the best grid point, per event), reported with its ε and
+  zooming into the best grid points, bounded Brent polish), reported with its ε and
   event.  A plain (ε, δ) claim is read by ``claims.as_claim``.
 
 With ``output_distribution`` the report carries the exact curve (``exact.delta_of_epsilon``
@@ -407,32 +407,47 @@ def _eps_lb(pieces: Any, delta: float) -> float:
 
 
 def _gap(pieces: list[dict], claim: PrivacyClaim) -> tuple[float, float | None, int | None]:
-    """``max_ε δ_lb(ε) − δ_claim(ε)`` over the ε where some piece is positive: per piece a grid
-    on [0, ln(p_lower/p_upper)], then bounded Brent refinement between the best grid point's
-    neighbours; (gap, its ε, the piece) or (−inf, None, None) when no piece is positive."""
+    """``max_ε δ_lb(ε) − δ_claim(ε)`` over the ε where some piece is positive: every piece on
+    one grid over [0, its ln(p_lower/p_upper)], the best few refined by zooming into the
+    bracket around their best grid point (vectorised, ×32 finer per round), then bounded Brent
+    polish of the winner; (gap, its ε, the piece) or (−inf, None, None) when no piece is
+    positive."""
+    lo = np.array([p["p_lower"] for p in pieces])
+    up = np.array([p["p_upper"] for p in pieces])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tops = np.where(lo > up, np.minimum(50.0, np.log(lo / up)), 0.0)
+    live = np.flatnonzero((lo > 0) & (tops > 0))
+    if live.size == 0:
+        return (-math.inf, None, None)
+    grid = np.linspace(0.0, float(tops[live].max()), GAP_GRID)
+    dc = _claim_delta(claim, grid)
+    g = hockey_stick_lower(lo[live], up[live], grid) - dc[None, :]
+    g = np.where(grid[None, :] <= tops[live, None], g, -np.inf)
+    step = grid[1] - grid[0]
     best: tuple[float, float | None, int | None] = (-math.inf, None, None)
-    for i, p in enumerate(pieces):
-        a, b = p["p_lower"], p["p_upper"]
-        if not a > 0:
-            continue
-        top = min(50.0, math.log(a / b)) if b > 0 else 50.0
-        if not top > 0:
-            continue
-        grid = np.linspace(0.0, top, GAP_GRID)
-        g = hockey_stick_lower(a, b, grid) - _claim_delta(claim, grid)
-        j = int(np.argmax(g))
-        e, v = float(grid[j]), float(g[j])
-        lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, GAP_GRID - 1)]
-
-        def neg(x: float, a: float = a, b: float = b) -> float:
-            return -(a - math.exp(x) * b - float(_claim_delta(claim, np.array([x]))[0]))
-
-        res = minimize_scalar(neg, bounds=(float(lo), float(hi)), method="bounded",
-                              options={"xatol": 1e-10})
-        if res.success and -res.fun > v:
-            e, v = float(res.x), float(-res.fun)
+    for r in np.argsort(-g.max(axis=1))[:3]:
+        i = int(live[r])
+        e = float(grid[int(np.argmax(g[r]))])
+        v, width = float(g[r].max()), step
+        for _ in range(3):                       # zoom: 65 points over [e − w, e + w]
+            z = np.clip(np.linspace(e - width, e + width, 65), 0.0, tops[i])
+            gz = hockey_stick_lower(lo[i], up[i], z) - _claim_delta(claim, z)
+            k = int(np.argmax(gz))
+            if gz[k] > v:
+                e, v = float(z[k]), float(gz[k])
+            width *= 2 / 64
         if v > best[0]:
             best = (v, e, i)
+    v, e, i = best
+    a, b = float(lo[i]), float(up[i])
+
+    def neg(x: float) -> float:
+        return -(a - math.exp(x) * b - float(_claim_delta(claim, np.array([x]))[0]))
+
+    res = minimize_scalar(neg, bounds=(max(e - width, 0.0), min(e + width, float(tops[i]))),
+                          method="bounded", options={"xatol": 1e-12})
+    if res.success and -res.fun > v:
+        best = (float(-res.fun), float(res.x), i)
     return best
 
 

@@ -270,3 +270,23 @@ def test_soundness_200_seeds():
         bad = sum(_exceeds(audit_curve(mech, d0, d1, claim=claim, runs=20_000, seed=s,
                                        alpha=alpha), exact) for s in range(200))
         assert binom.sf(bad - 1, 200, alpha) > 0.01, (mech, bad)
+
+
+def test_cli_curve_flag(tmp_path):
+    from typer.testing import CliRunner
+
+    from ltheory.cli import app
+    png = tmp_path / "c.png"
+    res = CliRunner().invoke(app, ["audit", "randomized_response", "-p", "epsilon=1.0",
+                                   "--claimed-epsilon", "0.5", "--runs", "50000", "--curve",
+                                   "--json", "--plot", str(png)])
+    assert res.exit_code == 1, res.output
+    doc = json.loads(res.output)
+    assert doc["verdict"] == "violation" and doc["gap_epsilon"] == pytest.approx(0.5, abs=1e-6)
+    assert png.stat().st_size > 10_000
+    res = CliRunner().invoke(app, ["audit", "randomized_response", "--claimed-epsilon", "1",
+                                   "--runs", "50000", "--curve"])
+    assert res.exit_code == 0 and "curve audit of randomized_response" in res.output
+    res = CliRunner().invoke(app, ["audit", "laplace", "--claimed-epsilon", "1", "--runs",
+                                   "50000", "--curve", "--search"])
+    assert res.exit_code == 2
