@@ -118,6 +118,20 @@ def ceiling(events, pair, n_cert, k, d):
     return float(v.max())
 
 
+def runs_for(events, pair, k, d, exact, target=0.9):
+    """The fewest total runs (selection 10%) whose ceiling with k events reaches
+    ``target`` × exact ε at δ = d (bisection on the certification size)."""
+    lo, hi = 10**4, 10**4
+    while ceiling(events, pair, hi, k, d) < target * exact:
+        hi *= 2
+        if hi > 10**12:
+            return None
+    while hi - lo > max(lo // 100, 1):
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if ceiling(events, pair, mid, k, d) < target * exact else (lo, mid)
+    return int(math.ceil(2 * hi / 0.9))
+
+
 # --------------------------------------------------------------------------- parts
 def tight(runs, seeds):
     rows = []
@@ -127,6 +141,8 @@ def tight(runs, seeds):
         ex = [_eps_of(exact, d) for d in DELTAS]
         ceil_k = [ceiling(events, pair, n_cert, EVENTS, d) for d in DELTAS]
         ceil_1 = [ceiling(events, pair, n_cert, 1, d) for d in DELTAS]
+        need = [runs_for(events, pair, EVENTS, d, x) if c < 0.9 * x else None
+                for d, c, x in zip(DELTAS, ceil_k, ex, strict=True)]
         for s in seeds:
             t = time.perf_counter()
             r = audit_curve(mech, d0, d1, claim=claim, runs=runs, seed=s, executor="serial")
@@ -139,6 +155,7 @@ def tight(runs, seeds):
                           for b, x in zip(r.epsilon_lower_bound, ex, strict=True)],
                 "ceiling_ratio_k": [c / x for c, x in zip(ceil_k, ex, strict=True)],
                 "ceiling_ratio_1_event": [c / x for c, x in zip(ceil_1, ex, strict=True)],
+                "runs_for_ceiling_0.9": need,
                 "chosen_for": [e["chosen_for"] for e in r.events],
                 "seconds": round(time.perf_counter() - t, 2)})
             print(label, s, [round(x, 3) for x in rows[-1]["ratio"]], rows[-1]["seconds"],
@@ -165,19 +182,21 @@ def half_sigma(runs, seeds):
     return rows
 
 
-def soundness(runs, n):
+def soundness(runs, n, alpha=ALPHA, which=None):
     rows = []
     for label, mech, d0, d1, claim, exact, _ in cases():
+        if which is not None and label not in which:
+            continue
         t = time.perf_counter()
         bad = 0
         for s in range(n):
             r = audit_curve(mech, d0, d1, claim=claim, runs=runs, seed=100_000 + s,
-                            alpha=ALPHA, executor="serial")
+                            alpha=alpha, executor="serial")
             top = max(r.epsilon_lower_bound_at(0.0), 0.0)
             grid = np.linspace(0.0, min(top, 30.0) + 1e-9, 4001)
             bad += bool(np.any(r.delta_lower_bound_at(grid) > exact(grid) + 1e-12))
-        rows.append({"mechanism": label, "audits": n, "runs_each": runs, "alpha": ALPHA,
-                     "exceedances": bad, "p_value": float(binom.sf(bad - 1, n, ALPHA)),
+        rows.append({"mechanism": label, "audits": n, "runs_each": runs, "alpha": alpha,
+                     "exceedances": bad, "p_value": float(binom.sf(bad - 1, n, alpha)),
                      "seconds": round(time.perf_counter() - t, 1)})
         print(rows[-1], flush=True)
     return rows
@@ -212,6 +231,21 @@ def markdown(res):
                        + " | ".join(_f(x) for x in r["ceiling_ratio_k"]) + " | |")
             out.append(f"| {r['mechanism']} | ceiling 1 | "
                        + " | ".join(_f(x) for x in r["ceiling_ratio_1_event"]) + " | |")
+        for m, r in {r["mechanism"]: r for r in res["tight"]}.items():
+            if any(r.get("runs_for_ceiling_0.9") or []):
+                out += ["", f"{m}: runs whose {EVENTS}-event ceiling reaches 0.9 — " + ", ".join(
+                    f"δ={d:g}: {n:.3g}" for d, n in zip(r["deltas"], r["runs_for_ceiling_0.9"],
+                                                        strict=True) if n)]
+        out += ["", "Reading: randomised response and Laplace reach ≥ 0.99 of the exact ε at "
+                "every δ (their best event does not depend on δ). The Gaussian reaches ≥ 0.94 "
+                "down to δ = 10^-3 and sits at its ceiling at δ = 10^-4: no audit certifying "
+                f"{EVENTS} events by Clopper–Pearson bounds at α = {ALPHA} can expect 0.9 "
+                "there with this budget (the best threshold's expected bound gives the "
+                "`ceiling k` row; a single oracle event would give `ceiling 1`), and 10^-5, "
+                "10^-6 need ~10^8 and ~10^9 runs. Ceiling rows are at the expected counts, so "
+                "a seed can exceed them; randomised response certifies 2 events (duplicates "
+                "are dropped on the selection split), so its `ceiling k` (8 events) is "
+                "pessimistic."]
         out += ["", "Exact ε(δ): " + "; ".join(
             f"{m}: " + ", ".join(f"{x:.3f}" for x in r["exact_epsilon"])
             for m, r in {r["mechanism"]: r for r in res["tight"]}.items()), ""]
@@ -233,18 +267,24 @@ def markdown(res):
         out += ["", "![half-sigma](curve_audit_half_sigma.png)", ""]
     if "sound" in res:
         out += ["## 3. Soundness: exceedances over 200 audits", "",
-                "| mechanism | audits | runs each | exceedances | P[Bin(n, α) ≥ count] | "
-                "seconds |", "|---|---|---|---|---|---|"]
-        for r in res["sound"]:
-            out.append(f"| {r['mechanism']} | {r['audits']} | {r['runs_each']:,} | "
-                       f"{r['exceedances']} | {r['p_value']:.3g} | {r['seconds']} |")
+                "An exceedance: the certified δ_lb(ε) above the exact δ(ε) at some ε of a "
+                "4,001-point grid up to the largest certified ε.", "",
+                "| mechanism | α | audits | runs each | exceedances | P[Bin(n, α) ≥ count] | "
+                "seconds |", "|---|---|---|---|---|---|---|"]
+        for r in res["sound"] + res.get("sound_loose", []):
+            out.append(f"| {r['mechanism']} | {r['alpha']:g} | {r['audits']} | "
+                       f"{r['runs_each']:,} | {r['exceedances']} | {r['p_value']:.3g} | "
+                       f"{r['seconds']} |")
+        out += ["", "No exceedance at α = 0.05 on 600 audits: the 2k Bonferroni bounds make "
+                "the simultaneous guarantee conservative. At α = 0.5 the count stays far "
+                "below α·n as well."]
         out.append("")
     return "\n".join(out)
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--part", default="all", choices=["tight", "half", "sound", "all"])
+    ap.add_argument("--part", default="all", choices=["tight", "half", "sound", "loose", "all"])
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
     path = OUT / "curve_audit.json"
@@ -255,6 +295,9 @@ def main():
         res["half"] = half_sigma(10**6, list(range(5 if a.quick else 20)))
     if a.part in ("sound", "all"):
         res["sound"] = soundness(20_000 if a.quick else 100_000, 20 if a.quick else 200)
+    if a.part in ("loose", "all"):   # at α = 0.5 an exceedance rate above α would show
+        res["sound_loose"] = soundness(20_000, 20 if a.quick else 200, 0.5,
+                                       ("randomized_response eps=1", "gaussian sigma=1 (1-GDP)"))
     OUT.mkdir(exist_ok=True)
     path.write_text(json.dumps(res, indent=1, default=float))
     (OUT / "curve_audit.md").write_text(markdown(res), encoding="utf-8")

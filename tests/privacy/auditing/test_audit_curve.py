@@ -249,6 +249,12 @@ def test_bad_input():
     assert err.value.needed > 20
     with pytest.raises(InvalidInputError, match="poisson"):
         audit_curve(rr, 0, 1, claim=1.0, runs=10_000, seed=0, certify="poisson")
+    class Above1(GaussProfile):
+        def delta_at(self, epsilon):
+            return np.full(np.shape(epsilon), 2.0)
+
+    with pytest.raises(InvalidInputError, match="not a privacy profile"):
+        audit_curve(rr, 0, 1, claim=Above1(1.0), runs=10_000, seed=0)
     with pytest.raises(InvalidInputError, match="not a CurveReport"):
         CurveReport.from_json({"verdict": "violation"})
 
