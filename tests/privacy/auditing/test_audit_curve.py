@@ -262,16 +262,15 @@ def test_bad_input():
 # --------------------------------------------------------------------------- slow
 @pytest.mark.slow
 def test_soundness_200_seeds():
-    """200 curve audits on each exactly tight mechanism: the certified curve exceeds the
+    """200 curve audits on randomised response and the Gaussian: the certified curve exceeds the
     exact profile somewhere on at most what Binomial(200, α) allows (one-sided test at 1%)."""
     alpha = 0.05
     p0, p1 = exact_distributions(RandomizedResponse(1.0), 0, 1)
     cases = [
         (RandomizedResponse(1.0), 0, 1, PureDP(1.0),
          np.vectorize(lambda e: exact_mod.delta_of_epsilon(p0, p1, e))),
-        (LaplaceMechanism(1.0), 0.0, 1.0, PureDP(1.0), lambda e: laplace_delta(e, 1.0)),
         (Gauss(1.0), 0.0, 1.0, GaussProfile(1.0), lambda e: gauss_delta(e, 1.0)),
-    ]
+    ]   # Laplace: 200 seeds in benchmarks/bench_curve_audit.py (kept out for time)
     for mech, d0, d1, claim, exact in cases:
         bad = sum(_exceeds(audit_curve(mech, d0, d1, claim=claim, runs=20_000, seed=s,
                                        alpha=alpha), exact) for s in range(200))
