@@ -243,17 +243,16 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
     slots = ["margin"] + [f"delta={d:g}" for d in deltas] + ["margin"] * k
     chosen: list[_Chosen] = []
     seen: set[tuple[int, bytes]] = set()
-    cursor = {name: 0 for name in scores}
+    orders: dict[str, np.ndarray] = {}       # per criterion: allowed positions, best first
+    cursor = {name: 0 for name in scores}     # ... and how far each has been read
     for slot in slots:
         if len(chosen) >= k:
             break
-        val = scores[slot]
-        order = cursor.get(f"order:{slot}")
-        if order is None:
-            v = np.where(allowed & np.isfinite(val), val, -np.inf)
+        if slot not in orders:
+            v = np.where(allowed & np.isfinite(scores[slot]), scores[slot], -np.inf)
             order = np.argsort(-v, kind="stable")
-            order = order[np.isfinite(v[order])]
-            cursor[f"order:{slot}"] = order
+            orders[slot] = order[np.isfinite(v[order])]
+        order = orders[slot]
         i = cursor[slot]
         while i < len(order):
             j = int(order[i])
