@@ -27,17 +27,19 @@ from ltheory.tables import DimensionTable, dimension_table
 
 __version__ = "0.1.0"
 
-#: privacy claims (``ltheory.privacy.claims``), imported on first use so ``import ltheory`` stays
-#: light (the privacy package loads the auditor)
+#: names re-exported on first use, so ``import ltheory`` stays light (the privacy package
+#: loads the auditor, ~1 s): the privacy claims and the curve audit
 _CLAIMS = ("ApproxDP", "GDP", "PrivacyClaim", "ProfileClaim", "PureDP", "RDP", "ZCDP", "as_claim",
            "claim_from_json")
+_LAZY = {**{n: "ltheory.privacy.claims" for n in _CLAIMS},
+         "audit_curve": "ltheory.privacy", "CurveReport": "ltheory.privacy"}
 
 
-def __getattr__(name: str):  # noqa: ANN202 - module-level lazy attribute
-    if name in _CLAIMS:
-        from ltheory.privacy import claims
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
 
-        return getattr(claims, name)
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'ltheory' has no attribute {name!r}")
 
 
@@ -49,6 +51,8 @@ __all__ = [
     "verify",
     "Aggregation",
     "ComposedClass",
+    "CurveReport",
+    "audit_curve",
     "compose",
     "negated",
     "BudgetExceededError",

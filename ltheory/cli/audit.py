@@ -1,5 +1,5 @@
 """``ltheory audit NAME [--param k=v ...] [--claimed-epsilon E] --runs N [--seed S] [--alpha A]
-[--claimed-delta D] [--d0 JSON --d1 JSON] [--search] [--broken] [--tradeoff] [--json]
+[--claimed-delta D] [--d0 JSON --d1 JSON] [--search] [--broken] [--tradeoff] [--curve] [--json]
 [--plot FILE]``
 
 NAME is one of ``MECHANISMS`` or a LEARNER: the name of one of the seeds' learner audit cases
@@ -10,7 +10,10 @@ with the constructor's annotations (int, float, bool, "lo,hi" int pairs), never 
 learner's own ``.claim`` unless ``--claimed-epsilon``/``--claimed-delta`` are given, and
 ``--broken`` audits the case's deliberately broken variant instead.  Datasets default to the
 mechanism's ``default_pair()`` or the case's neighbouring pair; ``--d0``/``--d1`` take JSON
-(lists become tuples).  Exit codes: 0 consistent, 1 violation, 2 bad input (one line on stderr).
+(lists become tuples).  ``--curve`` audits the claim's whole privacy profile instead
+(:func:`ltheory.privacy.audit_curve`: certified δ(ε) at every ε at once, the largest gap over
+the claimed curve; ``--plot`` then draws the curves).  Exit codes: 0 consistent, 1 violation,
+2 bad input (one line on stderr).
 """
 
 from __future__ import annotations
@@ -197,6 +200,10 @@ def command(
     method: Annotated[str, typer.Option("--method", help="--worst-case: auto, exhaustive, "
                                         "anneal or pilot")] = "auto",
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
+    curve: Annotated[bool, typer.Option("--curve", help="Audit the whole privacy profile "
+                                        "delta(epsilon) of the claim (audit_curve): certified "
+                                        "at every epsilon at once, verdict at the largest "
+                                        "gap.")] = False,
 ) -> None:
     """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
     try:
@@ -205,6 +212,8 @@ def command(
         if worst_case:
             _worst_case(m, a, b, eps, delta, is_learner, n, method, budget, runs, alpha, seed,
                         as_json)
+        if curve:
+            _curve(m, a, b, eps, delta, runs, seed, alpha, search, tradeoff, plot, as_json)
         found, report, a, b = _audit(m, a, b, name, eps, delta, runs, seed, alpha, search,
                                      tradeoff, quiet)
         if plot:
@@ -249,6 +258,41 @@ def _resolve(name: str, param: list[str] | None, claimed_epsilon: float | None,
     b = _dataset(d1, "d1") if d1 is not None else b
     check_delta(delta, "--claimed-delta")
     return m, a, b, eps, delta, name in cases
+
+
+def _curve(m: Any, a: Any, b: Any, eps: float, delta: float, runs: int, seed: int,
+           alpha: float, search: bool, tradeoff: bool, plot: str | None, as_json: bool) -> None:
+    """--curve: the curve audit of the claim (eps, delta) at (a, b); exits."""
+    from ltheory.privacy.auditing.curve import audit_curve
+
+    if search or tradeoff:
+        raise InvalidInputError("--curve audits one pair and reports its curves itself; it "
+                                "does not combine with --search or --tradeoff")
+    r = audit_curve(m, a, b, claim=(eps, delta), runs=runs, seed=seed, alpha=alpha)
+    if plot:
+        from ltheory.privacy.auditing.plot import plot_curve
+        plot_curve(r, plot)
+    if as_json:
+        typer.echo(r.dumps())
+    else:
+        from rich.table import Table
+        from rich.text import Text
+
+        where = ("n/a" if r.gap_epsilon is None else
+                 f"{r.gap:.4g} at ε = {r.gap_epsilon:.4g} ({r.gap_event})")
+        rows = [("verdict", r.verdict), ("claimed", r.claim_text),
+                ("largest gap", where),
+                ("certified ε(δ)", ", ".join(f"δ={d:g}: {e:.4g}" for d, e in
+                                             zip(r.deltas, r.epsilon_lower_bound,
+                                                 strict=True))),
+                ("events", f"{r.events_certified} (all bounds hold together with probability "
+                           f"≥ {1 - r.alpha:g})"),
+                ("runs", f"{r.runs} ({r.selection_runs} selection, {r.certification_runs} "
+                         "certification)"),
+                ("seconds", f"{r.seconds:.2f}")]
+        _print_rows(Table(title=Text(f"curve audit of {r.mechanism}"), show_header=False),
+                    rows, r.notes)
+    raise typer.Exit(1 if r.verdict == "violation" else 0)
 
 
 def _worst_case(m: Any, a: Any, b: Any, eps: float, delta: float, is_learner: bool,

@@ -1,6 +1,8 @@
 """Auditing differential-privacy claims of mechanisms and learners (see DESIGN.md).
 
 ``from ltheory.privacy import audit`` — the sound ε lower bound of a neighbouring pair;
+``audit_curve`` — certified lower bounds on the whole privacy profile δ(ε) (and trade-off
+curve) of a pair, judged against a claimed curve (``ltheory.privacy.claims``);
 ``audit_search`` — find and audit the worst neighbouring pair near a dataset (``total_runs=``:
 within one budget, planned by ``search_plan``);
 ``audit_worst_case`` — search all datasets of size n of a learner for its worst pair (exact ε
@@ -15,6 +17,7 @@ dp-accounting accountant), and ``as_claim``.
 from ltheory.privacy.auditing import (
     AuditConfig,
     AuditReport,
+    CurveReport,
     MechanismError,
     SearchPlan,
     SearchReport,
@@ -23,6 +26,7 @@ from ltheory.privacy.auditing import (
     WorstCaseReport,
     as_target,
     audit,
+    audit_curve,
     audit_search,
     audit_worst_case,
     certify_pair,
@@ -41,8 +45,8 @@ from ltheory.privacy.claims import (
     claim_from_json,
 )
 
-__all__ = ["GDP", "RDP", "ZCDP", "ApproxDP", "PrivacyClaim", "ProfileClaim", "PureDP", "as_claim",
-           "claim_from_json", "AuditConfig", "AuditReport", "MechanismError", "SearchPlan",
-           "SearchReport", "Target",
-           "TooFewRunsError", "WorstCaseReport", "as_target", "audit", "audit_search",
-           "audit_worst_case", "certify_pair", "min_runs", "search_plan"]
+__all__ = ["GDP", "RDP", "ZCDP", "ApproxDP", "AuditConfig", "AuditReport", "CurveReport",
+           "MechanismError", "PrivacyClaim", "ProfileClaim", "PureDP", "SearchPlan",
+           "SearchReport", "Target", "TooFewRunsError", "WorstCaseReport", "as_claim",
+           "as_target", "audit", "audit_curve", "audit_search", "audit_worst_case",
+           "certify_pair", "claim_from_json", "min_runs", "search_plan"]

@@ -10,12 +10,14 @@ from ltheory.privacy.auditing.core import (
     certify_pair,
     min_runs,
 )
+from ltheory.privacy.auditing.curve import CurveReport, audit_curve
 from ltheory.privacy.auditing.outputs import MechanismError
 from ltheory.privacy.auditing.plan import SearchPlan, search_plan
 from ltheory.privacy.auditing.search import SearchReport, audit_search
 from ltheory.privacy.auditing.target import Target, as_target
 from ltheory.privacy.auditing.worst_case import WorstCaseReport, audit_worst_case
 
-__all__ = ["AuditConfig", "AuditReport", "MechanismError", "SearchPlan", "SearchReport", "Target",
-           "TooFewRunsError", "WorstCaseReport", "as_target", "audit", "audit_search",
-           "audit_worst_case", "certify_pair", "min_runs", "search_plan"]
+__all__ = ["AuditConfig", "AuditReport", "CurveReport", "MechanismError", "SearchPlan",
+           "SearchReport", "Target", "TooFewRunsError", "WorstCaseReport", "as_target", "audit",
+           "audit_curve", "audit_search", "audit_worst_case", "certify_pair", "min_runs",
+           "search_plan"]

@@ -564,6 +564,40 @@ class SelectionRule:
     screen: float | None = SCREEN
 
 
+def candidate_families(s0: Batch, s1: Batch, rule: SelectionRule | None = None
+                       ) -> Any:
+    """The candidate event families of ``select_events`` on the selection split (s0, s1),
+    built once (cell encoders, threshold scores; cross-fitted as ``rule`` says): returns
+    ``blocks(n_cert, a_each, delta, shrink)``, every family's nested events in each direction
+    scored for those settings — a list of :class:`_Block` (per position: selection counts
+    ``ca`` on the more likely side, ``cb`` on the other, out of ``n_ev`` runs each, and
+    ``make(i, credible)`` building position i's :class:`Candidate`).  Used by
+    ``select_events`` and by the curve audit (``curve``), which scores the same positions
+    against a whole claimed curve."""
+    r = rule or SelectionRule()
+    kind = batch_kind(s0)
+    if r.crossfit and len(s0) >= 2 * MIN_HALF:
+        (a0, b0), (a1, b1) = _split(s0), _split(s1)
+        fit, ev = (a0, a1), (b0, b1)
+    else:
+        fit = ev = (s0, s1)
+    # the families, built on the fit half once; each is scored on the eval half
+    encoders, scores = _families(fit, kind, r.structure, r.lean)
+
+    def blocks(n_cert: int, a_each: float, delta: float, shrink: float) -> list[_Block]:
+        out: list[_Block] = []
+        for enc in encoders:
+            _cell_candidates(fit, ev, n_cert, a_each, delta, out, enc, r.test, shrink)
+        for sc in scores:
+            # a score that fits nothing but its cuts is scored on the whole selection split
+            _threshold_candidates(sc, (s0, s1) if sc.unfitted else fit,
+                                  (s0, s1) if sc.unfitted else ev,
+                                  n_cert, a_each, delta, out, r.test, shrink)
+        return out
+
+    return blocks
+
+
 def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
                   rule: SelectionRule | None = None, **options: Any) -> list[Candidate]:
     """The ``top`` candidates with the best projected bound (distinct events), best first;
@@ -603,27 +637,11 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     unscreened one.  ``screen=None`` turns the screen off.  This only changes which event is
     chosen, before any certification run: soundness is that of the certification."""
     r = dataclasses.replace(rule or SelectionRule(), **options)
-    top, crossfit, test, structure = r.top, r.crossfit, r.test, r.structure
-    lean, shrink, screen = r.lean, r.shrink, r.screen
-    kind = batch_kind(s0)
-    if crossfit and len(s0) >= 2 * MIN_HALF:
-        (a0, b0), (a1, b1) = _split(s0), _split(s1)
-        fit, ev = (a0, a1), (b0, b1)
-    else:
-        fit = ev = (s0, s1)
-    # the families, built on the fit half once; each is scored on the eval half below
-    encoders, scores = _families(fit, kind, structure, lean)
+    top, shrink, screen = r.top, r.shrink, r.screen
+    families = candidate_families(s0, s1, r)
 
     def candidates(shrink: float) -> list[Candidate]:
-        blocks: list[_Block] = []
-        for enc in encoders:
-            _cell_candidates(fit, ev, n_cert, a_each, delta, blocks, enc, test, shrink)
-        for sc in scores:
-            # a score that fits nothing but its cuts is scored on the whole selection split
-            _threshold_candidates(sc, (s0, s1) if sc.unfitted else fit,
-                                  (s0, s1) if sc.unfitted else ev,
-                                  n_cert, a_each, delta, blocks, test, shrink)
-        return _pick(blocks, delta, screen)
+        return _pick(families(n_cert, a_each, delta, shrink), delta, screen)
 
     cands = candidates(shrink)
     for milder in (x for x in (0.16, 0.5) if x > shrink):

@@ -45,8 +45,8 @@ from ltheory.privacy.stats import (
     poisson_epsilon_lower_bound,
 )
 
-__all__ = ["TESTS", "LRPrefix", "best_lr_prefix", "certified_bound", "lr_order",
-           "projected_bound", "shrunk"]
+__all__ = ["TESTS", "LRPrefix", "best_lr_prefix", "certified_bound", "certified_interval",
+           "hockey_stick_lower", "lr_order", "projected_bound", "projected_interval", "shrunk"]
 
 #: The certification tests (``"auto"`` only in projections: the better of the two).
 TESTS = ("binomial", "poisson", "auto")
@@ -65,6 +65,39 @@ def certified_bound(ka: np.ndarray | float, na: np.ndarray | float,
         return binom
     pois = poisson_epsilon_lower_bound(ka, kb, level)
     return pois if test == "poisson" else np.maximum(binom, pois)
+
+
+def certified_interval(ka: np.ndarray | float, na: np.ndarray | float,
+                       kb: np.ndarray | float, nb: np.ndarray | float,
+                       a_each: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(p_a,lower, p_b,upper)``: the one-sided Clopper–Pearson bounds, each at ``a_each``,
+    behind the binomial test of :func:`certified_bound` (which is
+    ``ln((p_a,lower − δ)/p_b,upper)`` at ``a_each = level / 2``).  With both in force,
+    :func:`hockey_stick_lower` bounds the hockey-stick divergence at every ε at once."""
+    return clopper_pearson_lower(ka, na, a_each), clopper_pearson_upper(kb, nb, a_each)
+
+
+def projected_interval(pa: np.ndarray | float, pb: np.ndarray | float, n: float,
+                       a_each: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`certified_interval` at the expected counts of ``n`` runs per dataset."""
+    pa = np.asarray(pa, dtype=float)
+    pb = np.asarray(pb, dtype=float)
+    return certified_interval(pa * n, n, pb * n, n, a_each)
+
+
+def hockey_stick_lower(p_lower: np.ndarray | float, p_upper: np.ndarray | float,
+                       epsilon: np.ndarray | float) -> np.ndarray:
+    """``p_lower − e^ε·p_upper`` for an event with ``P_a(E) ≥ p_lower`` and
+    ``P_b(E) ≤ p_upper``: a lower bound on the hockey-stick divergence
+    ``H_{e^ε}(P_a ‖ P_b) = sup_E P_a(E) − e^ε P_b(E)`` (Balle, Barthe & Gaboardi 2018,
+    Definition 3), at every ε simultaneously since it only uses the two bounds.  Broadcast
+    as an outer product: shape ``p_lower.shape + epsilon.shape``; may be negative (nothing
+    certified at that ε)."""
+    lo = np.asarray(p_lower, dtype=float)[..., None]
+    up = np.asarray(p_upper, dtype=float)[..., None]
+    e = np.asarray(epsilon, dtype=float)
+    out = lo - np.exp(np.minimum(e, 700.0)) * up
+    return out.reshape(np.shape(p_lower) + np.shape(epsilon))
 
 
 def projected_bound(pa: np.ndarray | float, pb: np.ndarray | float, n: float, level: float,
