@@ -532,12 +532,7 @@ def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
             eps_grid: tuple | None, delta_grid: tuple, notes: list[str], t0: float
             ) -> CurveReport:
     gap, gap_eps, gap_piece = _gap(pieces, claim)
-    eps_top = _eps_lb(pieces, 0.0)
-    if eps_grid is None:
-        top = 1.1 * eps_top if math.isfinite(eps_top) and eps_top > 0 else 1.0
-        if gap_eps is not None:
-            top = max(top, 1.1 * gap_eps)
-        eps_grid = tuple(float(x) for x in np.linspace(0.0, top, EPSILON_POINTS))
+    eps_grid = _epsilon_grid(pieces, gap_eps, eps_grid)
     e = np.array(eps_grid)
     lo = np.array([p["p_lower"] for p in pieces])
     up = np.array([p["p_upper"] for p in pieces])
@@ -545,23 +540,8 @@ def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
     dcl = _claim_delta(claim, e)
     elb = [_eps_lb(pieces, d) for d in delta_grid]
     ecl = [float(claim.epsilon_at(d)) for d in delta_grid]
-    dex = eex = ratio = None
-    if exact is not None:
-        dex = tuple(exact_mod.delta_of_epsilon(*exact, float(x)) for x in e)
-        eex = tuple(exact_mod.exact_epsilon(*exact, d) for d in delta_grid)
-        ratio = tuple(_ratio(b, x) for b, x in zip(elb, eex, strict=True))
-        if any(b > x + 1e-9 for b, x in zip(dlb, dex, strict=True)):
-            notes.append("the certified curve exceeds the exact curve somewhere: an event of "
-                         f"probability at most alpha = {alpha:g}, or output_distribution does "
-                         "not describe the sampled mechanism")
-    # trade-off: each piece (p_lower, p_upper) is the certified point (α, β) = (p_upper,
-    # 1 − p_lower) of the test rejecting M(d_b) on its event
-    points = tuple((float(p["p_upper"]), float(1.0 - p["p_lower"])) for p in pieces)
-    hull = lower_hull(points)
-    inner = [h for h in hull if 0.0 < h[0] < 1.0] or hull
-    ha = np.array([h[0] for h in inner])
-    f, source = _claimed_tradeoff(claim, ha)
-    tgap = float(np.max(f - np.array([h[1] for h in inner])))
+    dex, eex, ratio = _exact_curves(exact, e, delta_grid, elb, dlb, alpha, notes)
+    points, hull, f, tgap, source = _tradeoff_check(pieces, claim)
     verdict = "violation" if gap > 0 else "consistent"
     if not math.isfinite(gap):
         notes.append("inconclusive: no event certified a positive hockey-stick bound at any "
@@ -572,9 +552,7 @@ def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
     gp = pieces[gap_piece] if gap_piece is not None else None
     return CurveReport(
         mechanism=name, claim=claim.to_json(), claim_text=str(claim), verdict=verdict,
-        gap=float(gap), gap_epsilon=gap_eps,
-        gap_event=None if gp is None else ("not (" + rows[gp["event"]]["event"] + ")"
-                                           if gp["complement"] else rows[gp["event"]]["event"]),
+        gap=float(gap), gap_epsilon=gap_eps, gap_event=_piece_event(gp, rows),
         gap_direction=None if gp is None else int(gp["direction"]),
         epsilons=tuple(eps_grid), delta_lower_bound=tuple(float(x) for x in dlb),
         delta_claimed=tuple(float(x) for x in dcl), delta_exact=dex,
@@ -587,6 +565,55 @@ def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
         certification_runs=split.n_c0 + split.n_c1, events_certified=len(chosen),
         seed=seed, seconds=time.perf_counter() - t0, notes=tuple(notes),
         settings=cfg.to_json(), certified_events=tuple(c.candidate.event for c in chosen))
+
+
+def _epsilon_grid(pieces: list[dict], gap_eps: float | None, eps_grid: tuple | None) -> tuple:
+    """The caller's ε grid, or 0 … a bit past the largest certified ε (and the gap's ε)."""
+    if eps_grid is not None:
+        return eps_grid
+    eps_top = _eps_lb(pieces, 0.0)
+    top = 1.1 * eps_top if math.isfinite(eps_top) and eps_top > 0 else 1.0
+    if gap_eps is not None:
+        top = max(top, 1.1 * gap_eps)
+    return tuple(float(x) for x in np.linspace(0.0, top, EPSILON_POINTS))
+
+
+def _exact_curves(exact: tuple[np.ndarray, np.ndarray] | None, e: np.ndarray,
+                  delta_grid: tuple, elb: list[float], dlb: np.ndarray, alpha: float,
+                  notes: list[str]) -> tuple[tuple | None, tuple | None, tuple | None]:
+    """The exact δ(ε) and ε(δ) on the grids and the certified/exact ε ratio, where the output
+    distribution is known (else Nones); a note where the certified curve exceeds it."""
+    if exact is None:
+        return None, None, None
+    dex = tuple(exact_mod.delta_of_epsilon(*exact, float(x)) for x in e)
+    eex = tuple(exact_mod.exact_epsilon(*exact, d) for d in delta_grid)
+    ratio = tuple(_ratio(b, x) for b, x in zip(elb, eex, strict=True))
+    if any(b > x + 1e-9 for b, x in zip(dlb, dex, strict=True)):
+        notes.append("the certified curve exceeds the exact curve somewhere: an event of "
+                     f"probability at most alpha = {alpha:g}, or output_distribution does "
+                     "not describe the sampled mechanism")
+    return dex, eex, ratio
+
+
+def _tradeoff_check(pieces: list[dict], claim: PrivacyClaim
+                    ) -> tuple[tuple, list, np.ndarray, float, str]:
+    """Each piece (p_lower, p_upper) is the certified point (α, β) = (p_upper, 1 − p_lower) of
+    the test rejecting M(d_b) on its event; the claim's trade-off is checked at the vertices
+    of their lower convex hull.  Returns (points, hull, claimed f there, largest gap, source)."""
+    points = tuple((float(p["p_upper"]), float(1.0 - p["p_lower"])) for p in pieces)
+    hull = lower_hull(points)
+    inner = [h for h in hull if 0.0 < h[0] < 1.0] or hull
+    f, source = _claimed_tradeoff(claim, np.array([h[0] for h in inner]))
+    tgap = float(np.max(f - np.array([h[1] for h in inner])))
+    return points, hull, f, tgap, source
+
+
+def _piece_event(gp: dict | None, rows: list[dict]) -> str | None:
+    """The event of a certified piece, as described (its complement read the other way)."""
+    if gp is None:
+        return None
+    ev = rows[gp["event"]]["event"]
+    return "not (" + ev + ")" if gp["complement"] else ev
 
 
 def _ratio(bound: float, exact: float) -> float | None:
