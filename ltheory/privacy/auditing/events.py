@@ -45,7 +45,7 @@ import numpy as np
 
 from ltheory.privacy.auditing.count_model import model_projections
 from ltheory.privacy.auditing.features import structure_scores
-from ltheory.privacy.auditing.outputs import Batch, batch_kind
+from ltheory.privacy.auditing.outputs import Batch, batch_kind, match_rows, unique_rows
 from ltheory.privacy.auditing.projection import projected_bound, shrunk
 from ltheory.privacy.stats import (
     poisson_epsilon_lower_bound,
@@ -88,10 +88,8 @@ class ValueEncoder:
             i = np.clip(np.searchsorted(self.values, v), 0, len(self.values) - 1)
             return np.where(self.values[i] == v, i, -1)
         if self.kind == "vector":
-            rows = np.ascontiguousarray(np.asarray(b, dtype=float))
-            lookup = {r.tobytes(): i for i, r in enumerate(self.values)}
-            return np.fromiter((lookup.get(r.tobytes(), -1) for r in rows), dtype=np.int64,
-                               count=len(rows))
+            rows = np.asarray(b, dtype=float)
+            return match_rows(self.values, rows.reshape(len(rows), self.values.shape[1]))
         lookup = {o: i for i, o in enumerate(self.values)}
         return np.fromiter((lookup.get(o, -1) for o in b), dtype=np.int64, count=len(b))
 
@@ -188,7 +186,7 @@ def make_mixed_encoder(s0: Batch, s1: Batch) -> MixedEncoder | None:
     cont = tuple(j for j, c in enumerate(card) if c > BINS)
     if not disc or not cont:
         return None
-    pats = np.unique(pooled[:, list(disc)], axis=0)
+    pats = unique_rows(pooled[:, list(disc)])
     if len(pats) > MAX_EXACT_CELLS:
         return None
     sums = pooled[:, list(cont)].sum(axis=1)
@@ -335,7 +333,7 @@ def make_encoder(s0: Batch, s1: Batch) -> ValueEncoder | BinEncoder:
         pooled2 = pooled[:, None]
         a0, a1 = a0[:, None], a1[:, None]
     else:
-        u = np.unique(pooled, axis=0)
+        u = unique_rows(pooled)
         if len(u) <= min(MAX_EXACT_CELLS, len(pooled) // 4):
             return ValueEncoder("vector", np.ascontiguousarray(u))
         pooled2 = pooled
@@ -527,6 +525,10 @@ def _families(fit: tuple[Batch, Batch], kind: str, structure: bool, lean: bool
     """The event families built on the fit half: cell encoders, and threshold scores (the
     output itself, each coordinate, a linear discriminant, the structure scores)."""
     encoders: list[Any] = [make_encoder(*fit)]
+    if lean and isinstance(encoders[0], ValueEncoder):
+        # the exact-output cells; a scalar output keeps its own thresholds (its order is known,
+        # where the cells' likelihood-ratio order is estimated); nothing else is built
+        return encoders, ([Score()] if kind == "scalar" else [])
     scores: list[Any] = []
     if kind == "scalar":
         scores.append(Score())
@@ -544,10 +546,6 @@ def _families(fit: tuple[Batch, Batch], kind: str, structure: bool, lean: bool
             scores.append(Score(w=w))
         if structure and x0.shape[1] > 1:
             scores += structure_scores(x0, x1)[0]
-    if lean and isinstance(encoders[0], ValueEncoder):
-        # the exact-output cells; a scalar output keeps its own thresholds (its order is known,
-        # where the cells' likelihood-ratio order is estimated)
-        encoders, scores = encoders[:1], (scores if kind == "scalar" else [])
     return encoders, scores
 
 

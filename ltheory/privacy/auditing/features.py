@@ -52,6 +52,8 @@ from typing import Any
 
 import numpy as np
 
+from ltheory.privacy.auditing.outputs import unique_rows
+
 BINS = 16
 MAX_PATTERNS = 512
 ATOM_SHARE = 0.01
@@ -156,7 +158,7 @@ class StructureFeatures:
             sub = pooled[:, list(cols)]
             if np.ptp(sub, axis=0).max(initial=0) == 0:
                 continue
-            pats = np.unique(sub, axis=0)
+            pats = unique_rows(sub)
             blocks.append(Block(cols, np.unique(sub),
                                 np.ascontiguousarray(pats) if len(pats) <= MAX_PATTERNS
                                 else None))

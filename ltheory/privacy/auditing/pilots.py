@@ -37,7 +37,7 @@ from ltheory.privacy.auditing.core import exact_distributions, run_audit, split_
 from ltheory.privacy.auditing.events import SHRINK
 from ltheory.privacy.auditing.exact import exact_epsilon
 from ltheory.privacy.auditing.executors import resolve_executor, run_sampling
-from ltheory.privacy.auditing.outputs import batch_kind
+from ltheory.privacy.auditing.outputs import batch_kind, unique_rows
 from ltheory.privacy.auditing.projection import best_lr_prefix, projected_bound, shrunk
 from ltheory.privacy.auditing.report import AuditReport
 
@@ -102,7 +102,7 @@ def probe_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequ
     columns = rows[0].shape[1]
     pooled = np.concatenate(rows)
     cap = cell_cap(n)
-    if len(np.unique(pooled, axis=0)) <= cap:
+    if len(unique_rows(pooled)) <= cap:
         return Probe("cells", columns)
     if not patterns:
         return Probe("numeric", columns)
@@ -110,12 +110,12 @@ def probe_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequ
     cols = tuple(j for j, c in enumerate(card) if 1 < c <= PATTERN_VALUES)
     if not cols or len(cols) == len(card):
         return Probe("numeric", columns)
-    if len(np.unique(pooled[:, cols], axis=0)) <= cap:
+    if len(unique_rows(pooled[:, cols])) <= cap:
         return Probe("pattern", columns, cols=cols)
     # too many joint codes: the blocks (maximal runs of consecutive discrete coordinates, e.g.
     # the codes of each sparse vector of a parallel composition), when each is few-valued
     blocks = consecutive_runs(cols)
-    if len(blocks) < 2 or any(len(np.unique(pooled[:, list(bl)], axis=0)) > cap
+    if len(blocks) < 2 or any(len(unique_rows(pooled[:, list(bl)])) > cap
                               for bl in blocks):
         return Probe("numeric", columns)
     return Probe("blocks", columns, blocks=blocks)
@@ -183,7 +183,7 @@ def count_cells(cells: dict, x0: np.ndarray, x1: np.ndarray) -> list[tuple[np.nd
     [row, count under a, count under b]); returns each side's (distinct rows, counts)."""
     drawn = []
     for j, x in enumerate((x0, x1)):
-        u, cnt = np.unique(x, axis=0, return_counts=True)
+        u, cnt = unique_rows(x, return_counts=True)
         drawn.append((u, cnt))
         for row, c in zip(u, cnt, strict=True):
             cells.setdefault(row.tobytes(), [row, 0, 0])[1 + j] += int(c)
