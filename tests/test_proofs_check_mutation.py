@@ -141,3 +141,21 @@ def test_scenario_rows_of_the_table_are_recomputed(monkeypatch: pytest.MonkeyPat
     bad = {**row, "worst_epsilon": row["worst_epsilon"] / 2}
     assert next(pc.table_rows(bad)).holds is False          # stale table value
     assert next(pc.table_rows({**row, "seed_claim_epsilon": 12.0})).holds is False
+
+
+def test_em_equivalent_mutants_recompute() -> None:
+    """The exponential mechanism's equivalent mutants: the declared sup of the union bound over
+    the mutated failure bound is recomputed and is below 1 (the mutant is a true statement),
+    while the killed mutants' sup is unbounded."""
+    import proofs_check.lecture_pac as pac
+
+    c = _check("pac.em_sample_bound")
+    for m in mutants(c):
+        if m.spec.attr != "EM_FAILURE_BOUND":
+            continue
+        sup = pac.em_union_bound_sup(m.expr, size=100)      # the declared values: size 300
+        proof = m.spec.equivalent.get(m.key)
+        if proof is None:
+            assert sup > 1, m.key
+        else:
+            assert sup < 0.8 and f"{sup:.3f} for this mutant" in proof, (m.key, sup)
