@@ -167,12 +167,16 @@ def _patterns(M: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 
 def claim54_row(name: str, params: dict, H: HypothesisClass, d: int, t: int, alpha: float,
-                beta: float, rng: np.random.Generator, form: str) -> Evidence:
-    """S = D∘T with |D| = d, |T| = t random points, D's labels random (agnostic); the exact
-    failure probability of the exponential mechanism (ε = 1) over Π_H(S)."""
+                beta: float, rng: np.random.Generator | None, form: str,
+                xs: np.ndarray | None = None, ys: np.ndarray | None = None) -> Evidence:
+    """S = D∘T with |D| = d, |T| = t random points, D's labels random (agnostic) unless ``xs``
+    (the d + t points) and ``ys`` (D's labels) are given; the exact failure probability of the
+    exponential mechanism (ε = 1) over Π_H(S)."""
     vc = dims(H, "vc")["vc"]
-    xs = rng.integers(0, H.domain_size, size=d + t)
-    ys = rng.integers(0, 2, size=d)
+    if xs is None:
+        xs = rng.integers(0, H.domain_size, size=d + t)
+    if ys is None:
+        ys = rng.integers(0, 2, size=d)
     pats = _patterns(H.matrix, xs)                     # Π_H(P), P = the points of S
     q = (pats[:, :d] != ys[None, :]).sum(axis=1).astype(float)
     w = np.exp(-(q - q.min()) / 2)
@@ -216,6 +220,38 @@ def _claim54(quick: bool) -> Iterator[Evidence]:
             d2 = math.ceil(float(evaluate_bound(CLAIM54_D_HALF, alpha=alpha, beta=beta, VC=vc)))
             yield claim54_row(name, params, H, d2, d2, alpha, beta, rng,
                               "|D| ≥ (4/α)ln(1/β) + (10VC/α)ln(20e/α), |T| = |D|")
+    yield from _claim54_constructions(quick)
+
+
+def _claim54_constructions(quick: bool) -> Iterator[Evidence]:
+    """Where the chain's links are tight (issue 31), exact.
+
+    - The exponential mechanism's union bound P ≤ |Π|e^{−α|D|/2}: H = {0} ∪ {every point but
+      one} on k + 1 points, D = each point once, labelled 0, α|D| just below k: the zero pattern
+      scores 0 and the k + 1 others score k (just above α|D|), so
+      P = (k + 1)e^{−k/2}/(1 + (k + 1)e^{−k/2}) ≈ 0.95 of (k + 2)e^{−α|D|/2} at k = 20.
+    - The ln(1/β) term of the second form: thresholds, D labelled 0 (a consistent sample, the
+      far patterns up to |D| errors), β = 1e-200: the failure is a fixed positive number at
+      a |D| that ignores β."""
+    for k in (20,) if quick else (20, 30):
+        n = k + 1
+        H = HypothesisClass.from_strings(["0" * n] + ["".join("0" if j == i else "1"
+                                                               for j in range(n))
+                                                      for i in range(n)])
+        alpha = (k - 0.01) / n
+        yield claim54_row("construction: {0} ∪ {all points but one}, D = every point labelled "
+                          "0 (the union bound's extremal case)", {"n": n, "k": k}, H, n, 0,
+                          alpha, 0.1, None, "α|D| = k − 0.01: every pattern but 0 scores k",
+                          xs=np.arange(n), ys=np.zeros(n, dtype=int))
+    H = catalog.family("thresholds", n=64)
+    vc = dims(H, "vc")["vc"]
+    for alpha, beta in ((0.5, 1e-200),):
+        d2 = math.ceil(float(evaluate_bound(CLAIM54_D_HALF, alpha=alpha, beta=beta, VC=vc)))
+        xs = np.random.default_rng(5400).integers(0, H.domain_size, size=2 * d2)
+        yield claim54_row("construction: thresholds, D labelled 0 at tiny β (the ln(1/β) term's "
+                          "extremal case)", {"n": 64}, H, d2, d2, alpha, beta, None,
+                          "|D| ≥ (4/α)ln(1/β) + (10VC/α)ln(20e/α), |T| = |D|", xs=xs,
+                          ys=np.zeros(d2, dtype=int))
 
 
 # ----------------------------------------------------------------------------- Equation (6)
@@ -334,16 +370,23 @@ _THM38_WHY = ("not refuted: the failure rate is provably below β already at m* 
               "no finite instance known reaches a 10% smaller m; not proved true either: the "
               "symmetrisation bound 4Π_H(2m)²e^{−αm/16} (Anthony–Shawe-Taylor) does not imply "
               "even the constant 80 for VC ≥ 100, α, β near 1")
-_CLAIM54_SURVIVORS = {
-    "CLAIM54_D_HALF": {"*": "the second form's |D| ≥ (4/α)ln(1/β) + (10VC/α)ln(20e/α) exceeds "
-                            "the first (fixed-point) form's |D|, so its chain ends far below β; "
-                            "the tight rows are the first form's"},
-    "CLAIM54_EM": {"*": "P[q > min q + α|D|] ≤ |H|e^{−α|D|/2} is the exponential mechanism's "
-                        "union bound: tight only if every pattern sits just above the "
-                        "threshold, which the agnostic random samples never do"},
-    "CLAIM54_SSP": {"the whole bound moved 10%": "|Π_H(S)| ≤ (e|S|/VC)^VC (Sauer–Shelah with "
-                    "the e-estimate) is loose by a factor ≥ e^VC·… on every class; the chain's "
-                    "tight link is the last one, which this mutant does not move"},
+#: the second form's four 10% mutants still make the proof's chain end below β
+_CLAIM54_D_HALF_PROOF = (
+    "equivalent (still true): the chain P ≤ |Π_H(S)|e^{−α|D|/2} ≤ (e|S|/VC)^VC e^{−α|D|/2} "
+    "(exponential mechanism, Sauer–Shelah) with |S| ≤ 2|D| ends below β at every |D| ≥ D' := "
+    "0.9((4/α)ln(1/β) + (10VC/α)L), L = ln(20e/α) ≥ 4: with x = ln(1/β)/VC, "
+    "ln(2eD'/VC) ≤ L − 2.41 + ln(4x + 10L) ≤ 0.8x + 4.5L, i.e. VC·ln(2eD'/VC) ≤ αD'/2 − "
+    "ln(1/β), and VC·ln(2eD/VC) − αD/2 decreases for D > 2VC/α; each mutant's |D| is ≥ D' "
+    "(ln(18e/α) ≥ 0.9 ln(20e/α) as L ≥ 1.05)")
+_CLAIM54_EQUIVALENT = {
+    "CLAIM54_D_HALF": {k: _CLAIM54_D_HALF_PROOF for k in (
+        "the whole bound moved 10%", "constant 4 moved 10%", "constant 10 moved 10%",
+        "constant 20 moved 10%")},
+    "CLAIM54_SSP": {"the whole bound moved 10%": (
+        "equivalent (still true): Σ_{i≤d} C(S, i) ≤ (2/e)(eS/d)^d = 0.736(eS/d)^d for "
+        "1 ≤ d ≤ S (computed exactly for S ≤ 1,500, d ≤ 300, the maximum at S = d = 1; "
+        "for fixed d the ratio falls to d^d/(d!e^d) < 1/√(2πd) as S grows), so the "
+        "Sauer–Shelah link with 0.9(e|S|/VC)^VC still holds on every class")},
 }
 
 CHECKS = declare(CHECKS, {
@@ -354,6 +397,6 @@ CHECKS = declare(CHECKS, {
                                   "constant 2 moved 10%")}),),
     "abms20.claim5.4": tuple(
         Mutable(__name__, name, -1, ({"alpha": 0.25, "beta": 0.1, "VC": 1, "S": 100, "D": 50,
-                                      "H": 20},), survivors=_CLAIM54_SURVIVORS.get(name, {}))
+                                      "H": 20},), equivalent=_CLAIM54_EQUIVALENT.get(name, {}))
         for name in ("CLAIM54_D", "CLAIM54_D_HALF", "CLAIM54_EM", "CLAIM54_SSP")),
 })
