@@ -213,6 +213,58 @@ def _em_doubled(self, data):
     return w / w.sum()
 
 
+def _first_killable(check: Check):
+    """The harness's mutant of ``check`` that the check is expected to kill (declared neither
+    equivalent nor a survivor), the whole bound moved 10% if it is one; None if every mutant is
+    declared."""
+    from proofs_check.mutation import mutants
+
+    ms = [m for m in mutants(check) if m.key not in m.spec.survivors | m.spec.equivalent
+          and "*" not in m.spec.survivors | m.spec.equivalent]
+    whole = [m for m in ms if m.key == "the whole bound moved 10%"]
+    return (whole or ms or [None])[0]
+
+
+def _install_mutant(mp: pytest.MonkeyPatch, m) -> None:
+    """The mutant in place of its declared bound, undone by the monkeypatch (as
+    :func:`proofs_check.mutation.run_mutant` does)."""
+    import importlib
+
+    from proofs_check import base
+    from proofs_check.mutation import _lenient
+
+    spec = m.spec
+    mod = importlib.import_module(spec.module)
+    if spec.key is None:
+        mp.setattr(mod, spec.attr, m.expr)
+    else:
+        table = dict(getattr(mod, spec.attr))
+        table[spec.key] = dataclasses.replace(table[spec.key], **{spec.member or "expr": m.expr})
+        mp.setattr(mod, spec.attr, table)
+    if hasattr(mod, "evaluate_bound"):
+        mp.setattr(mod, "evaluate_bound", _lenient(base.evaluate_bound))
+
+
+#: checks whose perturbation is the harness's own 10% mutant of the declared bound (the
+#: statement's formula moved 10% towards false, or a term dropped) instead of a coarse factor or
+#: a change of the implementation; the rest keep PERTURB (findings, statements without a
+#: numeric formula, and bounds whose every mutant is declared equivalent or a survivor)
+HARNESS = {c.id: m for c in all_checks()
+           if c.mutable and PERTURB.get(c.id, (None, False))[1] is False
+           and (m := _first_killable(c)) is not None}
+
+
+def test_harness_perturbations_replace_coarse_factors() -> None:
+    """The bounds the issue named (coarse factors /100, /1000, /10^6, or the implementation
+    perturbed) are perturbed by 10% mutants of the formula now."""
+    for cid in ("abms20.thm3.8", "abms20.claim5.4", "pac.thm1", "pac.em_sample_bound",
+                "asadi.thm12", "asadi.thm8", "bunfang.prop2.1", "extremal.union",
+                "extremal.union_k", "pmw.thm2", "dudley.vc_composition"):
+        assert cid in HARNESS, cid
+        m = HARNESS[cid]
+        assert "10%" in m.key or "dropped" in m.key or "doubled" in m.key, (cid, m.key)
+
+
 def test_every_verdict_check_has_a_perturbation() -> None:
     ids = {c.id for c in all_checks() if c.kind != NOT_EVALUABLE}
     assert ids == set(PERTURB) | MEASURED_ONLY, ids ^ (set(PERTURB) | MEASURED_ONLY)
@@ -228,7 +280,10 @@ def test_perturbed_bound_flips_the_verdict(cid: str, monkeypatch: pytest.MonkeyP
     before = quick[cid].holds
     assert before is (not expected) or (before is None and cid.startswith("extremal.")), cid
     amsy._explored.cache_clear()
-    perturb(monkeypatch)
+    if cid in HARNESS:
+        _install_mutant(monkeypatch, HARNESS[cid])
+    else:
+        perturb(monkeypatch)
     try:
         after = _run(cid).holds
     finally:
