@@ -12,8 +12,8 @@ from proofs_check import all_checks
 from proofs_check.base import NOT_EVALUABLE, Mutable
 from proofs_check.mutation import candidates, mutants, run_mutant, summary, towards_false
 
-#: the kill rate over false statements the quick harness must reach: 82 of 90 (91%) are killed
-#: now; issue 31 asks 95%, the 8 survivors (abms20.thm3.8 ×3, asadi.thm5 ×2, bunfang.lemma4.10,
+#: the kill rate over false statements the quick harness must reach: 82 of 89 (92%) are killed
+#: now; issue 31 asks 95%, the 7 survivors (abms20.thm3.8 ×3, asadi.thm5 ×2,
 #: privacy.claims.bunfang / .asadi) are neither refuted nor proved true (see their declarations)
 KILL_RATE_QUICK = 0.9
 
@@ -161,3 +161,36 @@ def test_em_equivalent_mutants_recompute() -> None:
             assert sup > 1, m.key
         else:
             assert sup < 0.8 and f"{sup:.3f} for this mutant" in proof, (m.key, sup)
+
+
+def test_lemma410_equivalent_mutant_by_its_construction() -> None:
+    """The declared proof's halfspace, built for every output pattern with ℓ ≤ 5 (r ≥ 1; a
+    constant has margin 1): the default weighs 1, a rule 1 + (the later weight of the opposite
+    output); its exact margin over
+    {0,1}^ℓ is 1/S ≥ 1.1/(ℓ+1)^{r+1}, and the LP optimum is at least that."""
+    import itertools
+    from fractions import Fraction
+
+    import proofs_check.bun_fang as bf
+
+    for ell in range(1, 6):
+        for seq in itertools.product((0, 1), repeat=ell + 1):
+            r = sum(a != b for a, b in itertools.pairwise(seq))
+            sign = [2 * b - 1 for b in seq]
+            if r == 0:                      # a constant: the bias alone, margin 1
+                assert 1 >= Fraction(11, 10) / (ell + 1)
+                continue
+            c = [0] * (ell + 1)
+            c[ell] = 1
+            for j in range(ell - 1, -1, -1):
+                c[j] = 1 + sum(c[i] for i in range(j + 1, ell + 1) if sign[i] != sign[j])
+            S = sum(c)
+            margin = min(
+                Fraction(sign[next((i for i in range(ell) if x[i]), ell)]
+                         * (sum(sign[i] * c[i] for i in range(ell) if x[i]) + sign[ell] * c[ell]),
+                         S)
+                for x in itertools.product((0, 1), repeat=ell))
+            assert margin == Fraction(1, S) >= Fraction(11, 10) / (ell + 1) ** (r + 1), seq
+            if ell <= 3:
+                lp, _, _ = bf.optimal_margin(seq[:-1], seq[-1], ell)
+                assert lp >= float(margin) - 1e-9, seq
