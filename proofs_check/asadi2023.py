@@ -294,7 +294,7 @@ class TieSplittingOneRule(OneRule):
     seeded generator (a valid weak learner: every rule it returns has the least error)."""
 
     def weak_fit(self, X, y, mu, eta, rng):
-        from ltheory.privacy.learners.boosting import OneRuleModel, _one_rule_matrix  # noqa: I001
+        from ltheory.privacy.learners.boosting import OneRuleModel, _one_rule_matrix
 
         err = (_one_rule_matrix(X) != y[None, :]) @ mu
         best = np.flatnonzero(err <= err.min() + 1e-12)
