@@ -5,7 +5,8 @@ Run:  PYTHONPATH=. python benchmarks/bench_check.py [--quick-only] [--json] [--m
 checkout root, so that its proofs_check is the one measured, not an installed copy)
 
 ``--mutants`` also runs the mutation harness (:mod:`proofs_check.mutation`) in each mode and
-records the kill rate, the survivors (declared with their reason, or not) and the seconds.
+records killed / equivalent (proved true, with the proof) / survived (with the declared reason,
+or not), the kill rate over the mutants that are false statements, and the seconds.
 
 Prints one table: per paper (seed file), the number of checks and rows, and the seconds spent in
 its checks (sum of ``CheckResult.seconds``; the AMSY24 checks share one cached computation, so
@@ -33,8 +34,6 @@ def run_mutants(quick: bool) -> dict[str, Any]:
     s = summary(outcomes)
     undeclared = [x for x in s["survivors"] if x["declared"] is None]
     return {**s, "undeclared_survivors": len(undeclared),
-            "kill_rate_of_killable": round(s["killed"] / max(1, s["mutants"] - len(
-                s["survivors"]) + len(undeclared)), 4),
             "seconds": round(time.perf_counter() - t0, 2)}
 
 
@@ -76,12 +75,16 @@ def main() -> None:
         for mode, res in out.items():
             if mode == "mutants":
                 for m, s in res.items():
-                    print(f"\nmutants ({m}): {s['killed']}/{s['mutants']} killed "
-                          f"({s['kill_rate']:.1%}), {len(s['survivors'])} survivors "
-                          f"({s['undeclared_survivors']} undeclared), {s['seconds']:.0f} s")
+                    print(f"\nmutants ({m}): {s['mutants']} generated, {s['equivalent']} "
+                          f"equivalent (proved true), {s['killed']}/{s['false_statements']} "
+                          f"false statements killed ({s['kill_rate']:.1%}), {s['survived']} "
+                          f"survived ({s['undeclared_survivors']} undeclared), "
+                          f"{len(s['contradictions'])} contradictions, {s['seconds']:.0f} s")
                     for x in s["survivors"]:
                         tag = "declared" if x["declared"] else "UNDECLARED"
-                        print(f"  [{tag}] {x['check']}: {x['mutant']}")
+                        print(f"  [survived, {tag}] {x['check']}: {x['mutant']}")
+                    for x in s["equivalents"]:
+                        print(f"  [equivalent] {x['check']}: {x['mutant']}")
                 continue
             print(f"\n{mode}: {res['total_seconds']:.1f} s wall-clock")
             print(f"{'paper':60s} {'checks':>6s} {'rows':>5s} {'seconds':>8s}  slowest")

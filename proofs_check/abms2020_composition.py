@@ -278,6 +278,25 @@ def _thm22_lower(quick: bool) -> Iterator[Evidence]:
                        "proof's event (no k'×k' all-ones rectangle) gives T(H) ≤ 2k'; "
                        "T(H∨H) = m exactly (m threshold-shattered points on an m-point domain)",
                        tight(T, sharp))
+    # the proof's lemma at its extremal class: "no k'×k' all-ones rectangle ⇒ T(H) ≤ 2k'" is
+    # met within 2 by the ladder h_i(x_j) = [i ≤ j] of size 2k' − 2 (its largest all-ones
+    # square, rows ≤ a and columns ≥ a, is min(a, 2k' − 1 − a) ≤ k' − 1)
+    for t in (25, 30) if quick else (25, 30, 35, 40):
+        kp = 2 * (t // 5) + 1
+        size = 2 * kp - 2
+        L = HypothesisClass.from_matrix(np.triu(np.ones((size, size), dtype=np.uint8)))
+        square = max(min(a, size - a + 1) for a in range(1, size + 1))
+        T = dims(L, "tdim")["tdim"]
+        sharp = evaluate_bound(THM22_LOWER_SHARP, t=t)
+        ok = square < kp and T <= sharp
+        yield Evidence("construction: the ladder of size 2k' − 2 (the lemma's extremal class: "
+                       "no k'×k' all-ones rectangle, T = 2k' − 2)", {"t": t, "k'": kp},
+                       {"T(H)": T, "largest all-ones square": square},
+                       {"T(H) <= 2k'": sharp}, ok, sharp - T,
+                       None if ok else witness_of(L, "tdim"),
+                       "a class with T ≥ 2k' − 1 contains the ladder of size 2k' − 1, whose "
+                       "rows ≤ k' and columns ≥ k' are a k'×k' all-ones rectangle",
+                       tight(T, sharp))
 
 
 def _dudley_pairs(quick: bool) -> Iterator[tuple[str, dict, Aggregation, list[HypothesisClass]]]:
@@ -383,13 +402,17 @@ CHECKS = [
                       "class and not the other"),
 ]
 
+#: why the proof's bound 2k' can lose its last 2 (and more) and stay true
+_THM22_LEMMA_PROOF = ("equivalent (still true): a class with T(H) ≥ 2k' − 1 contains the ladder "
+                      "h_i(x_j) = [i ≤ j] of size 2k' − 1, whose rows 1..k' and columns "
+                      "k'..2k'−1 form a k'×k' all-ones rectangle; so the proof's event (no such "
+                      "rectangle) gives T(H) ≤ 2k' − 2 = 4⌊t/5⌋, ≤ both 4⌊t/5⌋ and 4⌊t/5⌋ + 1.8 "
+                      "(the ladder of size 2k' − 2 attains it: a row of the check)")
+
 CHECKS = declare(CHECKS, {
     "abms20.thm2.2.lower": (Mutable(__name__, "THM22_LOWER_SHARP", -1, ({"t": 25},),
-                                    survivors={"*": "the proof's T(H) ≤ 4⌊t/5⌋ + 2 holds with "
-                                               "positive probability; the random classes "
-                                               "reach T(H) ≈ 9 of 22 (tightness ≤ 0.41) at "
-                                               "t ≤ 29, and larger t give classes whose T is "
-                                               "out of exact reach"}),
+                                    equivalent={k: _THM22_LEMMA_PROOF for k in (
+                                        "term 2 dropped", "constant 2 moved 10%")}),
                             Mutable(__name__, "THM22_LOWER_REACH", 1, ({"t": 25},))),
     "dudley.vc_composition": (Mutable(__name__, "DUDLEY_BOUND", -1,
                                       ({"n": 3, "k": 2, "d": [1, 1]},)),),

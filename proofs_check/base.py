@@ -112,9 +112,20 @@ class Mutable:
     ``falseward`` says which way the statement becomes false: -1 when a smaller value is harder
     to satisfy (an upper bound, a sample size, a claimed ε), +1 when a larger one is (a lower
     bound), 0 when any change is (a stated exact value).  ``at`` are the symbol values at which
-    the direction of a mutant is judged.  ``survivors`` maps a mutant's label to the reason it
-    cannot be killed on finite classes (the harness fails on any other surviving mutant, and on
-    a declared survivor that is no longer generated or no longer survives).
+    the direction of a mutant is judged.
+
+    Two declarations cover the mutants no check can kill, keyed by the mutant's key (or "*" for
+    every mutant of this bound):
+
+    - ``equivalent``: the mutated statement is still TRUE on every instance (the paper's
+      constant is loose by more than the 10% step) — an *equivalent mutant*; the value is the
+      proof (a short derivation, or the exact extremal value over a finite family).  It is not
+      a false statement, so it is left out of the kill rate; a check that kills it is wrong.
+    - ``survivors``: the mutated statement is not known to be true, yet no finite instance
+      known refutes it (the reason says why); it counts as a survivor.
+
+    The harness fails on any other surviving mutant, and on a declaration that is stale (no
+    longer generated, or no longer surviving).
     """
 
     module: str
@@ -124,6 +135,7 @@ class Mutable:
     key: str | None = None
     member: str | None = None
     survivors: dict[str, str] = field(default_factory=dict, compare=False)
+    equivalent: dict[str, str] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)

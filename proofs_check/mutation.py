@@ -15,9 +15,12 @@ keeping only the mutants that move the bound towards false at every declared ref
 with the mutant in place of the bound, has a failing row.  The rows are consumed lazily, so a
 killed mutant costs only the rows up to the first failure.
 
-A surviving mutant is a check that would not have noticed that false bound; a statement may
-declare (``Mutable.survivors``) why a mutant cannot be killed on finite classes — e.g. the
-paper's constant is loose on every class where it can be evaluated.
+A surviving mutant is a check that would not have noticed that false bound — unless the mutant
+is not a false bound at all: where the paper's constant is loose by more than the 10% step, the
+mutated statement is still true everywhere (an *equivalent mutant*), and the statement declares
+it in ``Mutable.equivalent`` with the proof; such mutants are classified ``equivalent`` and left
+out of the kill rate.  A statement may also declare (``Mutable.survivors``) why a mutant that is
+not known to be true cannot be killed on finite classes; it stays a survivor.
 """
 
 from __future__ import annotations
@@ -56,8 +59,9 @@ class Mutant:
 @dataclass(frozen=True)
 class Outcome:
     """What the check said with the mutant in place: ``killed`` (a row failed), ``error`` (the
-    check raised; counted as not killed), the rows evaluated and the declared reason when the
-    mutant survived and the statement says why it cannot be killed."""
+    check raised; counted as not killed), the rows evaluated, and the statement's declarations
+    for this mutant: the proof that it is an equivalent mutant (still true), or the reason it
+    survives."""
 
     mutant: Mutant
     killed: bool
@@ -66,10 +70,25 @@ class Outcome:
 
     @property
     def declared(self) -> str | None:
-        """The reason the statement declares for this mutant's survival (by label, or "*" for
+        """The reason the statement declares for this mutant's survival (by key, or "*" for
         every mutant of that bound), if any."""
         s = self.mutant.spec.survivors
         return s.get(self.mutant.key, s.get("*"))
+
+    @property
+    def proof(self) -> str | None:
+        """The statement's proof that this mutant is still true (an equivalent mutant)."""
+        s = self.mutant.spec.equivalent
+        return s.get(self.mutant.key, s.get("*"))
+
+    @property
+    def status(self) -> str:
+        """"killed", "equivalent" (declared true with a proof, and not killed), "survived", or
+        "contradiction" (declared true, yet a row of the check failed: the proof or the check
+        is wrong)."""
+        if self.proof is not None:
+            return "contradiction" if self.killed else "equivalent"
+        return "killed" if self.killed else "survived"
 
 
 def _walk(e: sympy.Basic, path: tuple[int, ...] = (),
@@ -230,11 +249,22 @@ def run_all(checks: list[Check], quick: bool) -> list[Outcome]:
 
 
 def summary(outcomes: list[Outcome]) -> dict[str, Any]:
-    """Kill rate and the survivors (declared with their reason, or not)."""
-    killed = sum(o.killed for o in outcomes)
-    surv = [o for o in outcomes if not o.killed]
+    """Killed / equivalent (with the proof) / survived (with the declared reason, or none), and
+    the kill rate over the mutants that are false statements (all but the equivalent ones)."""
+    by = {k: [o for o in outcomes if o.status == k]
+          for k in ("killed", "equivalent", "survived", "contradiction")}
+    false_statements = len(outcomes) - len(by["equivalent"])
+    killed = len(by["killed"])
+
+    def row(o: Outcome, **extra: Any) -> dict[str, Any]:
+        return {"check": o.mutant.check_id, "mutant": o.mutant.label, "rows": o.rows, **extra}
+
     return {"mutants": len(outcomes), "killed": killed,
-            "kill_rate": round(killed / len(outcomes), 4) if outcomes else None,
-            "survivors": [{"check": o.mutant.check_id, "mutant": o.mutant.label,
-                           "rows": o.rows,
-                           "declared": o.declared, "error": o.error or None} for o in surv]}
+            "equivalent": len(by["equivalent"]), "survived": len(by["survived"]),
+            "false_statements": false_statements,
+            "kill_rate": round(killed / false_statements, 4) if false_statements else None,
+            "kill_rate_all": round(killed / len(outcomes), 4) if outcomes else None,
+            "equivalents": [row(o, proof=o.proof) for o in by["equivalent"]],
+            "survivors": [row(o, declared=o.declared, error=o.error or None)
+                          for o in by["survived"]],
+            "contradictions": [row(o, proof=o.proof) for o in by["contradiction"]]}

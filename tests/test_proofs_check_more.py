@@ -70,9 +70,17 @@ def test_thm22_reports_growth_against_t_and_k(results) -> None:
 
 
 def test_thm22_lower_rows_have_content(results) -> None:
-    for row in results["abms20.thm2.2.lower"].rows:
+    rows = results["abms20.thm2.2.lower"].rows
+    for row in rows:
+        if row.subject.startswith("construction: the ladder"):
+            # the proof's lemma at its extremal class: T = 2k' − 2, no k'×k' all-ones square
+            kp = row.params["k'"]
+            assert row.values["T(H)"] == 2 * kp - 2 and row.values["largest all-ones square"] \
+                == kp - 1
+            continue
         assert row.params["m"] > row.params["t"]                # not implied by |X| = m
         assert row.values["T(H)"] <= row.values["2k' = 4⌊t/5⌋+2"] < row.params["m"]
+    assert sum(r.subject.startswith("construction: the ladder") for r in rows) >= 2
 
 
 def test_lower_bound_construction_reaches_its_claim() -> None:
