@@ -63,7 +63,7 @@ def growth_rate(pa: Any, pb: Any, epsilon: float, delta: float,
     independent, u = e^ε; 0 where no fraction grows (the event does not beat the claim).
 
     >>> round(float(growth_rate(0.5, 0.0, 1.0, 0.0)), 4)     # half the runs, never under d_b
-    0.1582
+    0.1499
     >>> float(growth_rate(0.3, 0.2, 1.0, 0.0))               # 0.3 < e·0.2: no growth
     0.0
     """
