@@ -69,10 +69,28 @@ def _delta_at(claim: PrivacyClaim, eps: float) -> float:
     return d
 
 
+#: where :func:`check_profile` looks at a claim's profile
+CHECK_EPSILONS = (0.0, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+
+
+def check_profile(claim: PrivacyClaim) -> None:
+    """``InvalidInputError`` unless the claim's δ(ε) at ``CHECK_EPSILONS`` are probabilities,
+    non-increasing in ε (a privacy profile: Balle, Barthe & Gaboardi 2018, Definition 3)."""
+    ds = [_delta_at(claim, e) for e in CHECK_EPSILONS]
+    for i in range(1, len(ds)):
+        (e1, d1), (e2, d2) = (CHECK_EPSILONS[i - 1], ds[i - 1]), (CHECK_EPSILONS[i], ds[i])
+        if d2 > d1 + 1e-12:
+            raise InvalidInputError(
+                f"the claim {claim_label(claim)} is not a privacy profile: delta_at increases "
+                f"from {d1:.4g} at ε={e1:g} to {d2:.4g} at ε={e2:g} (δ(ε) must be "
+                "non-increasing)")
+
+
 def claim_points(claim: PrivacyClaim) -> list[tuple[float, float]]:
     """The points (ε_j, δ(ε_j)) the test checks, by increasing ε (module docstring)."""
     if isinstance(claim, ApproxDP):
         return [(float(claim.epsilon), float(claim.delta))]
+    check_profile(claim)
     eps: list[float] = []
     for d in CURVE_DELTAS:
         e = float(claim.epsilon_at(d))

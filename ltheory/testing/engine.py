@@ -141,6 +141,7 @@ class SequentialTest:
                        for e, d in self.points for g in [delta_grid(d)]] \
             if method == "betting" else []
         self.top = 0                        # the point with the most evidence so far
+        self.certified: dict[int, float | None] = {}    # certified δ per point, at the stop
         self.verdict = "passed"
         self.bound: float | None = None
         self.decided_at: int | None = None   # runs per dataset up to the deciding pair
@@ -256,12 +257,10 @@ class SequentialTest:
                 at_stop = self.proc.certified_bound()
                 self.proc.update(np.bincount(code[k:], minlength=4))
                 self.bound = max(at_stop or -math.inf, self.proc.certified_bound() or -math.inf)
-            self.dprocs[0].update(np.bincount(code, minlength=4))
+            self._update_points(codes, live, stop)
         elif self.method == "betting":
             stop = self._average_crossing(xs, ys, live)
-            for j in range(len(cands)):
-                if live[j]:
-                    self.dprocs[j].update(np.bincount(codes[j], minlength=4))
+            self._update_points(codes, live, stop)
         else:
             level = spending_level(self.alpha, self.looks)
             rej, bnd = spending_test(int(xs[0].sum()), int(ys[0].sum()), n, self.epsilon,
@@ -288,6 +287,24 @@ class SequentialTest:
         self.size = min(max(self.used // GROWTH[self.method], self.first), self.max_batch)
         if not self.finished:
             self.pool = [_keep_last(concat([self.pool[i], b[i]]), POOL) for i in (0, 1)]
+
+    def _update_points(self, codes: list[np.ndarray], live: list[bool],
+                       stop: int | None) -> None:
+        """Add the batch to the points' δ-grid e-processes; when the test stops at ``stop``,
+        keep each point's certified δ (level α/k) at the stop and at the batch's end, the
+        larger (both readings are sound simultaneously over time, as for the ε grid)."""
+        k = len(codes[0]) if stop is None else stop + 1
+        level = self.alpha / len(self.points)
+        for j, proc in enumerate(self.dprocs):
+            if not live[j]:
+                continue
+            proc.update(np.bincount(codes[j][:k], minlength=4))
+            if stop is not None:
+                at_stop = proc.certified_delta(level)
+                proc.update(np.bincount(codes[j][k:], minlength=4))
+                at_end = proc.certified_delta(level)
+                got = [v for v in (at_stop, at_end) if v is not None]
+                self.certified[j] = max(got) if got else None
 
     def _average_crossing(self, xs: list[np.ndarray], ys: list[np.ndarray],
                           live: list[bool]) -> int | None:
@@ -333,8 +350,8 @@ class SequentialTest:
             return {}
         j = self.top
         eps, d = self.points[j]
-        return {"epsilon": eps, "claimed_delta": d,
-                "certified_delta": self.dprocs[j].certified_delta(self.alpha / len(self.points))}
+        cert = self.certified.get(j, self.dprocs[j].certified_delta(self.alpha / len(self.points)))
+        return {"epsilon": eps, "claimed_delta": d, "certified_delta": cert}
 
     def report(self, exact: bool = True) -> PrivacyTestReport:
         ex_eps = ex_delta = None
