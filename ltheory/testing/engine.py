@@ -35,7 +35,7 @@ from ltheory.privacy.auditing.events import Candidate, select_events
 from ltheory.privacy.auditing.executors import run_sampling
 from ltheory.privacy.auditing.outputs import Batch, MechanismError, batch_kind, concat
 from ltheory.privacy.claims import PrivacyClaim, as_claim
-from ltheory.testing.gap_events import select_gap_event
+from ltheory.testing.gap_events import select_gap_events
 from ltheory.testing.report import PrivacyTestReport
 from ltheory.testing.sequential import (
     BettingEProcess,
@@ -170,7 +170,10 @@ class SequentialTest:
             factor = GAP_RESELECT
         if self.cand is None or self.used >= factor * self.selected_at:
             p0, p1 = self.pool
-            self.cands = [self._choose(p0, p1, n_next, e, d) for e, d in self.points]
+            gap = [(e, d) for e, d in self.points if self.method == "betting" and d > 0]
+            chosen = dict(zip(gap, select_gap_events(p0, p1, gap), strict=True)) if gap else {}
+            self.cands = [chosen[(e, d)] if (e, d) in chosen else
+                          self._choose(p0, p1, n_next, e, d) for e, d in self.points]
             self.cand = self.cands[0]
             self.selected_at = self.used
             self.selections += 1
@@ -178,10 +181,9 @@ class SequentialTest:
 
     def _choose(self, p0: Batch, p1: Batch, n_next: int, epsilon: float, delta: float
                 ) -> Candidate:
-        """δ > 0 and betting: the event of largest expected growth (``gap_events``); else the
-        auditor's event of best projected bound (``events.select_events``)."""
-        if self.method == "betting" and delta > 0:
-            return select_gap_event(p0, p1, epsilon, delta)
+        """A point with δ = 0, or the spending method: the auditor's event of best projected
+        bound (``events.select_events``).  (δ > 0 with betting: ``gap_events``, the event of
+        largest expected growth, chosen for all such points at once in ``_select``.)"""
         return select_events(p0, p1, max(n_next, self.used), self.alpha / 2, delta,
                              top=1)[0]
 

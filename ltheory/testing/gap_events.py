@@ -48,7 +48,7 @@ from ltheory.privacy.auditing.events import (
 from ltheory.privacy.auditing.outputs import Batch, batch_kind
 from ltheory.testing.sequential import FRACTIONS
 
-__all__ = ["Z", "growth_rate", "select_gap_event", "wilson"]
+__all__ = ["Z", "growth_rate", "select_gap_event", "select_gap_events", "wilson"]
 
 #: Standard errors the frequencies are shrunk by (Wilson score bounds: P_a down, P_b up).
 Z = 1.0
@@ -100,8 +100,12 @@ def _score(ca: np.ndarray, cb: np.ndarray, n: int, epsilon: float, delta: float
     return growth_rate(pa, pb, epsilon, delta)
 
 
+Points = list[tuple[float, float]]
+
+
 def _thresholds(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
-                epsilon: float, delta: float) -> list[Candidate]:
+                points: Points) -> list[list[Candidate]]:
+    """Per point, the best threshold of ``score`` in each of the 4 (side, direction) blocks."""
     f = np.sort(np.concatenate([score(fit[0]), score(fit[1])]))
     grid = np.unique(f)
     if len(grid) > MAX_THRESHOLDS:       # quantiles of the pooled scores
@@ -110,54 +114,59 @@ def _thresholds(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
     n = len(v0)
     ge = (n - np.searchsorted(v0, grid, side="left"), n - np.searchsorted(v1, grid, side="left"))
     le = (np.searchsorted(v0, grid, side="right"), np.searchsorted(v1, grid, side="right"))
-    out = []
+    out: list[list[Candidate]] = [[] for _ in points]
     for geq, (k0, k1) in ((True, ge), (False, le)):
         for direction in (0, 1):
             ca, cb = (k0, k1) if direction == 0 else (k1, k0)
-            s = _score(ca, cb, n, epsilon, delta)
-            i = int(np.argmax(s))
-            out.append(Candidate(ThresholdEvent(score, float(grid[i]), geq), direction,
-                                 float(s[i]), (int(k0[i]), int(k1[i])), n, "gap"))
+            for j, (eps, delta) in enumerate(points):
+                s = _score(ca, cb, n, eps, delta)
+                i = int(np.argmax(s))
+                out[j].append(Candidate(ThresholdEvent(score, float(grid[i]), geq), direction,
+                                        float(s[i]), (int(k0[i]), int(k1[i])), n, "gap"))
     return out
 
 
-def _cells(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], epsilon: float, delta: float
-           ) -> list[Candidate]:
+def _cells(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], points: Points
+           ) -> list[list[Candidate]]:
+    """Per point, the best likelihood-ratio prefix of the cells in each direction."""
+    out: list[list[Candidate]] = [[] for _ in points]
     enc = make_encoder(*fit)
     f0, f1, e0, e1 = (enc.encode(b) for b in (*fit, *ev))
     m = int(max(x.max(initial=-1) for x in (f0, f1, e0, e1))) + 1
     if m <= 0:
-        return []
+        return out
     g0, g1, c0, c1 = (np.bincount(x[x >= 0], minlength=m).astype(float)
                       for x in (f0, f1, e0, e1))
     seen = np.nonzero((g0 + g1) > 0)[0]
     llr = np.log((g0[seen] + 0.5) / (g1[seen] + 0.5))
     n = len(ev[0])
-    out = []
     for direction in (0, 1):
         order = seen[np.argsort(-llr if direction == 0 else llr, kind="stable")]
         ca, cb = (c0, c1) if direction == 0 else (c1, c0)
-        s = _score(np.cumsum(ca[order]), np.cumsum(cb[order]), n, epsilon, delta)
-        i = int(np.argmax(s))
-        cells = np.sort(order[: i + 1])
-        out.append(Candidate(CellEvent(enc, cells), direction, float(s[i]),
-                             (int(c0[cells].sum()), int(c1[cells].sum())), n, "gap"))
+        pa, pb = np.cumsum(ca[order]), np.cumsum(cb[order])
+        for j, (eps, delta) in enumerate(points):
+            s = _score(pa, pb, n, eps, delta)
+            i = int(np.argmax(s))
+            cells = np.sort(order[: i + 1])
+            out[j].append(Candidate(CellEvent(enc, cells), direction, float(s[i]),
+                                    (int(c0[cells].sum()), int(c1[cells].sum())), n, "gap"))
     return out
 
 
-def select_gap_event(s0: Batch, s1: Batch, epsilon: float, delta: float) -> Candidate:
-    """The candidate event of largest shrunk growth rate (module docstring) for the claim
-    point (ε, δ), from past runs ``s0`` (on d0) and ``s1`` (on d1).  ``Candidate.projected``
-    holds that growth rate per pair (0: bet nothing), ``test`` is ``"gap"``."""
+def select_gap_events(s0: Batch, s1: Batch, points: Points) -> list[Candidate]:
+    """For each claim point (ε_j, δ_j), the candidate event of largest shrunk growth rate
+    (module docstring), from past runs ``s0`` (on d0) and ``s1`` (on d1); the families and
+    their counts are built once for all points.  ``Candidate.projected`` holds the growth rate
+    per pair (0: bet nothing), ``test`` is ``"gap"``."""
     kind = batch_kind(s0)
     if len(s0) >= 2 * MIN_HALF and len(s1) >= 2 * MIN_HALF:
         h0, h1 = len(s0) // 2, len(s1) // 2
         fit, ev = (s0[:h0], s1[:h1]), (s0[h0:], s1[h1:])
     else:
         fit = ev = (s0, s1)
-    cands: list[Candidate] = []
+    blocks: list[list[list[Candidate]]] = []
     if kind == "scalar":
-        cands += _thresholds(Score(), (s0, s1), (s0, s1), epsilon, delta)
+        blocks.append(_thresholds(Score(), (s0, s1), (s0, s1), points))
     elif kind == "vector":
         x0, x1 = np.asarray(fit[0], dtype=float), np.asarray(fit[1], dtype=float)
         scores = [Score(col=j) for j in range(x0.shape[1])
@@ -167,7 +176,12 @@ def select_gap_event(s0: Batch, s1: Batch, epsilon: float, delta: float) -> Cand
                      0.0)
         if np.count_nonzero(w) > 1:
             scores.append(Score(w=w))
-        for sc in scores:
-            cands += _thresholds(sc, fit, ev, epsilon, delta)
-    cands += _cells(fit, ev, epsilon, delta)
-    return max(cands, key=lambda c: c.projected)
+        blocks += [_thresholds(sc, fit, ev, points) for sc in scores]
+    blocks.append(_cells(fit, ev, points))
+    return [max((c for b in blocks for c in b[j]), key=lambda c: c.projected)
+            for j in range(len(points))]
+
+
+def select_gap_event(s0: Batch, s1: Batch, epsilon: float, delta: float) -> Candidate:
+    """:func:`select_gap_events` for the one point (ε, δ)."""
+    return select_gap_events(s0, s1, [(epsilon, delta)])[0]
