@@ -34,6 +34,10 @@ class PrivacyTestReport:
     the last (deciding) batch, the runs of each dataset whose output fell in the event, keyed
     ``"d0"`` and ``"d1"``, and ``"n"`` the runs per dataset; ``observed_epsilon`` the point
     estimate they give on a violation (``inf``: the event never occurred on one dataset).
+    ``claim`` is the claim tested (``to_json()``); for a curve claim, tested at several points
+    (``stats["points"]``), ``claimed_epsilon`` and ``claimed_delta`` are the point with the most
+    evidence against it (the refuted point on a violation, ``refuted_at``), and
+    ``log10_e_value`` is that of the points' average e-process.
     """
 
     mechanism: str
