@@ -391,3 +391,31 @@ def test_plugin_passes_claims(pytester: pytest.Pytester) -> None:
     out = result.stdout.str()
     assert "test_fixture_claim" in out and "refuted at ε" in out
     assert "δ(" in out                      # the summary table's certified δ
+
+
+def test_average_crossing_against_a_direct_computation() -> None:
+    """The curve test's stopping run is the first at which the mean over points of each
+    point's mixture e-value (computed here pair by pair from its definition) reaches 1/α."""
+    from ltheory.privacy.auditing.executors import resolve_executor
+    from ltheory.testing.engine import SequentialTest
+    from ltheory.testing.sequential import FRACTIONS
+
+    points = [(0.5, 0.05), (1.0, 0.01)]
+    ex = resolve_executor("serial", RandomizedResponse(1.0), 10)[0]
+    t = SequentialTest(RandomizedResponse(1.0), D0, D1, epsilon=0.5, delta=0.05, alpha=1e-3,
+                       max_runs=10_000, seed=np.random.SeedSequence(0), seed_value=0,
+                       method="betting", executor=ex, claim=GaussProfile(1.0), points=points)
+    rng = np.random.default_rng(4)
+    xs = [rng.random(3000) < 0.5, rng.random(3000) < 0.3]
+    ys = [rng.random(3000) < 0.1, rng.random(3000) < 0.05]
+    stop = t._average_crossing(xs, ys, [True, True])
+    logk = []
+    for (e, d), x, y in zip(points, xs, ys, strict=True):
+        u = math.exp(e)
+        z = x - u * y - d
+        w = np.cumsum(np.log1p(np.outer(z, FRACTIONS) / (u + d)), axis=0)
+        logk.append(np.log(np.mean(np.exp(w), axis=1)))
+    avg = np.log(np.mean(np.exp(np.array(logk)), axis=0))
+    direct = int(np.nonzero(avg >= math.log(1e3))[0][0])
+    assert stop == direct
+    assert t.top == int(np.argmax([lk[stop] for lk in logk]))
