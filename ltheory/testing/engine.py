@@ -163,10 +163,11 @@ class SequentialTest:
         """The events for the next batch (one per point), chosen again whenever the runs drawn
         have doubled since the last choice (up to ``EARLY`` runs per dataset), then grown by
         the factor ``RESELECT`` (a selection costs 0.1–1 s, more than drawing 10^5 runs of a
-        fast mechanism); with δ > 0 (betting), every ``GAP_RESELECT`` (``gap_events`` is
-        cheap)."""
+        fast mechanism); with δ > 0 (betting) on a scalar output, every ``GAP_RESELECT``
+        (``gap_events`` on a scalar is cheap: thresholds and cells)."""
         factor = 2 if self.used <= EARLY else RESELECT
-        if self.method == "betting" and any(d > 0 for _, d in self.points):
+        if self.method == "betting" and any(d > 0 for _, d in self.points) and \
+                batch_kind(self.pool[0]) == "scalar":
             factor = GAP_RESELECT
         if self.cand is None or self.used >= factor * self.selected_at:
             p0, p1 = self.pool

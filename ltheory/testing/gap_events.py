@@ -20,15 +20,15 @@ Rule (all on runs drawn *before* the batch the event is used on, so the event is
 the test stays valid whatever is chosen):
 
 * families: thresholds ``{s(o) ≥ t}``, ``{s(o) ≤ t}`` of the output (scalar outputs, scored on
-  all the past runs: a threshold fits nothing but its cut) or of each coordinate and of a linear
-  discriminant (vector outputs, cut and weights from one half of the runs, scored on the other),
-  and likelihood-ratio prefixes of the auditor's cells (``events.make_encoder``; cells ordered
-  on one half, prefixes scored on the other);
+  all the past runs: a threshold fits nothing but its cut) or of each coordinate, of a linear
+  discriminant and of the auditor's structure scores (``features.structure_scores``: naive
+  Bayes, sign counts, logistic regression) for vector outputs (cuts and weights from one half
+  of the runs, scored on the other), and likelihood-ratio prefixes of the auditor's cells
+  (``events.make_encoder``; cells ordered on one half, prefixes scored on the other);
 * each event, in both directions, is scored by the expected log-growth of the betting test's
   best fraction (``sequential.FRACTIONS``) at frequencies shrunk against the winner's curse to
   their Wilson score bounds at ``Z`` = 1 standard error (P_a down, P_b up); the largest
-  wins.  A score of 0 (no event beats the claim even before shrinking less)
-  means "bet nothing on the next batch".
+  wins.  A score of 0 (no event beats the claim) means "bet nothing on the next batch".
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from ltheory.privacy.auditing.events import (
     ThresholdEvent,
     make_encoder,
 )
+from ltheory.privacy.auditing.features import structure_scores
 from ltheory.privacy.auditing.outputs import Batch, batch_kind
 from ltheory.testing.sequential import FRACTIONS
 
@@ -176,6 +177,8 @@ def select_gap_events(s0: Batch, s1: Batch, points: Points) -> list[Candidate]:
                      0.0)
         if np.count_nonzero(w) > 1:
             scores.append(Score(w=w))
+        if x0.shape[1] > 1:
+            scores += structure_scores(x0, x1)[0]
         blocks += [_thresholds(sc, fit, ev, points) for sc in scores]
     blocks.append(_cells(fit, ev, points))
     return [max((c for b in blocks for c in b[j]), key=lambda c: c.projected)
