@@ -251,6 +251,21 @@ def test_analytic_gaussian_sound(seed: int) -> None:
     assert r.passed and r.log10_e_value < 2
 
 
+@pytest.mark.slow
+def test_gap_events_false_alarms_at_a_large_level() -> None:
+    """The δ > 0 test (δ-gap events) at level 0.1 on 60 seeds of the exactly-(1, 1e-5) analytic
+    Gaussian and of randomised response claimed at its exact δ(0.5): false alarms within what
+    a test of exact level 0.1 allows (one-sided binomial test at 1%)."""
+    level, seeds = 0.1, 60
+    q = math.e / (1 + math.e)
+    cases = [(Gauss(sigma_analytic(1.0, 1e-5)), 0.0, 1.0, 1.0, 1e-5),
+             (RandomizedResponse(1.0), D0, D1, 0.5, q - math.exp(0.5) * (1 - q))]
+    for m, a, b, eps, d in cases:
+        alarms = sum(_run(m, a, b, eps, d, seed=700 + s, max_runs=20_000, false_alarm=level,
+                          verify_neighbours=False)[0] == "violation" for s in range(seeds))
+        assert alarms <= binom.ppf(0.99, seeds, level)
+
+
 # --------------------------------------------------------------------------- the pieces
 def test_growth_rate_against_simulation() -> None:
     """The growth rate is the best fraction's E log(1 + c·Z/(u + δ)), checked by Monte Carlo."""
