@@ -15,8 +15,9 @@
   e^ε Φ(−ε/μ − μ/2)) checked at its 6 points: false alarms of the tight Gaussian (σ = 1/μ),
   and runs to detection of σ = 1.2 and σ = 0.75 against μ = 1/1.5.
 * **Unchanged pure-DP figures**: the betting test's runs to decision on the negative controls
-  of ``bench_testing.py`` (seeds 100–109) against the stored ``results/testing.json``, and
-  false alarms of randomized response / geometric at ε = 1 (first 200 of its 1,000 seeds).
+  of ``bench_testing.py`` (seeds 100–109) and false alarms of randomized response / geometric
+  at ε = 1 (first 200 of its 1,000 seeds), here and with the ``ltheory`` of ``--before``
+  (default ``/work/main``) in a subprocess.
 
 * **δ > 0 on the negative controls**: the controls claimed (ε, 10^-3), runs to decision.
 
@@ -34,6 +35,8 @@ import math
 import os
 import platform
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -45,7 +48,6 @@ from scipy.stats import norm
 
 from ltheory.privacy.claims import PrivacyClaim
 from ltheory.testing import PrivacyViolation, assert_private
-from ltheory.testing.gap_events import growth_rate
 from ltheory.testing.sequential import FRACTIONS
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -93,6 +95,8 @@ def oracle_pairs(sigma: float, eps: float, delta: float, alpha: float) -> tuple[
     """(threshold, pairs) of the best single threshold event for the betting test:
     log(K/α) / growth at the best cut (the mixture's e-value is at least its best fraction's
     wealth / K)."""
+    from ltheory.testing.gap_events import growth_rate  # (not on the --before checkout)
+
     ts = np.linspace(-12 * sigma, 1 + 12 * sigma, 20001)
     g = growth_rate(norm.cdf(ts / sigma), norm.cdf((ts - 1) / sigma), eps, delta)
     i = int(np.argmax(g))
@@ -209,33 +213,21 @@ def curve(R: Report, seeds: int) -> None:
 
 
 # --------------------------------------------------------------------------- pure DP
-def pure(R: Report, fa_seeds: int) -> None:
-    stored = json.loads((RESULTS / "testing.json").read_text())
-    before = {r["control"]: r["betting"]["runs_to_decision"] for r in stored["detection"]}
-    R.md("## Pure-DP figures of bench_testing.py, before / after")
-    R.md()
-    R.md("Betting test, budget 8,000,000, seeds 100–109 (as `bench_testing.py`); before = "
-         "`results/testing.json` (2026-11-24).")
-    R.md()
-    R.md("| control | median before | median after | identical runs on every seed |")
-    R.md("|---|---|---|---|")
+def _pure_runs(fa_seeds: int) -> dict:
+    """Runs to decision of the controls (seeds 100–109, betting, budget 8·10^6) and false
+    alarms of randomized response / geometric (first ``fa_seeds`` seeds), with whatever
+    ``ltheory`` this process imports."""
+    det = {}
     for name, m, a, b, eps in controls():
-        after = []
+        runs = []
         for s in range(10):
             try:
                 assert_private(m, a, b, eps, max_runs=8_000_000, seed=100 + s)
-                after.append(None)
+                runs.append(None)
             except PrivacyViolation as v:
-                after.append(v.report.runs_to_decision)
-        same = after == before.get(name)
-        R.rec("pure_detection", control=name, before=before.get(name), after=after,
-              identical=same)
-        R.md(f"| {name} | {_med(before.get(name, []))} | {_med(after)} | {same} |")
-    R.md()
-    R.md(f"False alarms at 10^-6, the first {fa_seeds} of bench_testing.py's 1,000 seeds:")
-    R.md()
-    R.md("| mechanism | runs | seeds | violations | max log10 e-value |")
-    R.md("|---|---|---|---|---|")
+                runs.append(v.report.runs_to_decision)
+        det[name] = runs
+    fa = {}
     for name, m, a, b, runs in exact_cases()[:2]:
         v, top = 0, -math.inf
         for s in range(fa_seeds):
@@ -244,9 +236,47 @@ def pure(R: Report, fa_seeds: int) -> None:
                 top = max(top, r.log10_e_value)
             except PrivacyViolation:
                 v += 1
-        R.rec("pure_false_alarm", mechanism=name, runs=runs, seeds=fa_seeds, violations=v,
-              max_log10_e_value=top)
-        R.md(f"| {name} | {runs:,} | {fa_seeds} | **{v}** | {top:.2f} |")
+        fa[name] = {"runs": runs, "violations": v, "max_log10_e_value": top}
+    return {"detection": det, "false_alarm": fa}
+
+
+def _before(checkout: str, fa_seeds: int) -> dict:
+    """:func:`_pure_runs` with the ``ltheory`` of another checkout (a subprocess whose
+    PYTHONPATH starts with it)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([checkout, str(Path(__file__).parent)])}
+    out = subprocess.run([sys.executable, __file__, "--pure-json", str(fa_seeds)], env=env,
+                         capture_output=True, text=True, check=True, cwd=checkout)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def pure(R: Report, fa_seeds: int, before_checkout: str) -> None:
+    before = _before(before_checkout, fa_seeds)
+    after = _pure_runs(fa_seeds)
+    R.md("## Pure-DP figures of bench_testing.py, before / after")
+    R.md()
+    R.md(f"Betting test, budget 8,000,000, seeds 100–109 (as `bench_testing.py`); before = the "
+         f"same runs with the `ltheory` of `{before_checkout}` (branch main, c4e2b77), in a "
+         "subprocess. (`results/testing.json` of 2026-11-24 predates later changes on main: "
+         "its randomized-response and svt3 runs differ from main's today, on main as here.)")
+    R.md()
+    R.md("| control | median before | median after | identical runs on every seed |")
+    R.md("|---|---|---|---|")
+    for name, runs in after["detection"].items():
+        b = before["detection"].get(name)
+        R.rec("pure_detection", control=name, before=b, after=runs, identical=runs == b)
+        R.md(f"| {name} | {_med(b or [])} | {_med(runs)} | {runs == b} |")
+    R.md()
+    R.md(f"False alarms at 10^-6, the first {fa_seeds} of bench_testing.py's 1,000 seeds "
+         "(before → after):")
+    R.md()
+    R.md("| mechanism | runs | seeds | violations | max log10 e-value |")
+    R.md("|---|---|---|---|---|")
+    for name, a in after["false_alarm"].items():
+        b = before["false_alarm"][name]
+        R.rec("pure_false_alarm", mechanism=name, seeds=fa_seeds, before=b, after=a)
+        R.md(f"| {name} | {a['runs']:,} | {fa_seeds} | **{b['violations']} → "
+             f"{a['violations']}** | {b['max_log10_e_value']:.2f} → "
+             f"{a['max_log10_e_value']:.2f} |")
     R.md()
 
 
@@ -289,9 +319,15 @@ def approx(R: Report, seeds: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer seeds (smoke test)")
+    ap.add_argument("--before", default="/work/main",
+                    help="checkout whose ltheory gives the 'before' of the pure section")
+    ap.add_argument("--pure-json", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--only", default="half,false,curve,pure,approx",
                     help="comma-separated sections: half, false, curve, pure, approx")
     args = ap.parse_args()
+    if args.pure_json is not None:          # the subprocess of _before
+        print(json.dumps(_pure_runs(args.pure_json)))
+        return
     only = [x.strip() for x in args.only.split(",") if x.strip()]
     out = RESULTS / "quick" if args.quick else RESULTS
     stem = "testing_claims" + ("" if args.only == ap.get_default("only")
@@ -316,7 +352,7 @@ def main() -> None:
     if "curve" in only:
         curve(R, 10 if args.quick else 200)
     if "pure" in only:
-        pure(R, 20 if args.quick else 200)
+        pure(R, 20 if args.quick else 200, args.before)
     if "approx" in only:
         approx(R, 3 if args.quick else 5)
     R.md(f"Total {time.perf_counter() - t0:.0f} s; load average at the end: {load()}.")

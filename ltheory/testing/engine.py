@@ -14,6 +14,14 @@ dataset; then grown by the factor ``RESELECT``).  The batch then updates the tes
 which may stop in the middle of a batch.  The betting test bets nothing on a
 batch whose event did not beat the claim on the held-out selection runs (``_promising``).
 
+With δ > 0 the betting test's event is instead the one of largest expected log-growth of its
+wealth (``ltheory.testing.gap_events``: the δ-gap P_a(E) − e^ε P_b(E) − δ against its
+variance), chosen again every ``GAP_RESELECT`` on scalar outputs.  A curve claim is checked at
+several points (ε_j, δ_j) (``ltheory.testing.claim_points``): each point has its own event and
+its own e-process (a grid of δ at ε_j, ``sequential.delta_grid``, whose first row is the point's
+claim), all fed by the same runs, and the test rejects when their average reaches 1/α
+(``_average_crossing``).
+
 Each batch of each dataset has its own seed, spawned in order from ``SeedSequence(seed)``; runs
 are drawn through the auditor's executors (chunked, any ``concurrent.futures.Executor``), so a
 seed reproduces the test wherever it runs.
