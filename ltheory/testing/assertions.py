@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
+from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing.core import check_neighbours
 from ltheory.privacy.auditing.executors import chunk_runs, resolve_executor
 from ltheory.privacy.claims import PrivacyClaim, as_claim
@@ -316,7 +317,7 @@ def assert_private_search(mechanism: Any, datasets: Any = None, epsilon: float |
     notes = [note] if note else []
     rep = PrivacySearchReport(
         verdict="violation" if hit is not None else "passed", claimed_epsilon=eps,
-        claimed_delta=dl, claim=cl.to_json(), false_alarm=fa, pairs_tried=len(pairs),
+        claimed_delta=dl, claim=to_jsonable(cl.to_json()), false_alarm=fa, pairs_tried=len(pairs),
         pairs_considered=considered,
         worst=worst, pairs=reports, runs_used=sum(r.runs_used for r in reports),
         seconds=time.perf_counter() - t0, notes=tuple(notes))

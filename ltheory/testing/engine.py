@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.core import exact_distributions
 from ltheory.privacy.auditing.events import Candidate, select_events
@@ -411,4 +412,4 @@ class SequentialTest:
             seed=self.seed_value, seconds=self.seconds, notes=tuple(notes),
             stats=stats,
             observed_epsilon=self.last.get("observed") if verdict == "violation" else None,
-            claim=self.claim.to_json(), refuted_at=refuted)
+            claim=to_jsonable(self.claim.to_json()), refuted_at=refuted)
