@@ -108,6 +108,11 @@ def test_claim_forms_give_the_old_test(claim: object) -> None:
     assert new.claim == (claim.to_json() if isinstance(claim, ApproxDP) else old.claim)
 
 
+def test_a_claim_object_in_epsilon_s_place() -> None:
+    r = assert_private(RandomizedResponse(1.0), D0, D1, ApproxDP(1.0, 0.01), max_runs=20_000)
+    assert r.passed and r.claim == {"kind": "approx_dp", "epsilon": 1.0, "delta": 0.01}
+
+
 def test_old_api_unchanged_and_reports_the_claim() -> None:
     r = assert_private(RandomizedResponse(1.0), D0, D1, 1.0, 0.01, max_runs=20_000)
     assert r.passed and r.claimed_epsilon == 1.0 and r.claimed_delta == 0.01

@@ -39,7 +39,10 @@ def resolve_claim(epsilon: Any, delta: Any, claim: Any, who: str = "assert_priva
     """The claim of a call given either as ``epsilon`` (and ``delta``) or as ``claim=``: None
     for the former (the caller checks ε and δ as before), the :class:`PrivacyClaim` for the
     latter (``as_claim``: a claim object, a number ε, a pair (ε, δ)).  Both, or neither, is an
-    ``InvalidInputError``."""
+    ``InvalidInputError``.  A claim object passed where ε goes (positionally) is read as
+    ``claim=``."""
+    if isinstance(epsilon, PrivacyClaim) and claim is None:
+        epsilon, claim = None, epsilon
     if claim is not None and epsilon is not None:
         raise InvalidInputError(
             f"{who} takes the claim either as epsilon (and delta) or as claim=, not both: "
