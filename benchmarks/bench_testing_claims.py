@@ -281,21 +281,10 @@ def pure(R: Report, fa_seeds: int, before_checkout: str) -> None:
 
 
 # --------------------------------------------------------------------------- δ > 0 controls
-#: runs to decision of the code before this change (``main`` at c4e2b77), claims (ε, 1e-3),
-#: seeds 1–3, measured by hand: the ratio criterion's events
-BEFORE_APPROX = {"histogram_wrong_scale": [2698, 2582, 2248],
-                 "noisy_max_value": [9742, 4932, 13150], "svt4": [39522, 52080, 90090]}
-
-
-def approx(R: Report, seeds: int) -> None:
-    R.md("## Negative controls claimed (ε, 10^-3): runs to decision")
-    R.md()
-    R.md(f"The controls of `bench_testing.py` claimed at δ = 10^-3, seeds 1–{seeds}, budget "
-         "8,000,000; *before* (seeds 1–3, measured with `main` at c4e2b77) where recorded.")
-    R.md()
-    R.md("| control | detected | runs to decision (seeds 1, 2, …) | before (seeds 1–3) | "
-         "median s |")
-    R.md("|---|---|---|---|---|")
+def _approx_runs(seeds: int) -> dict:
+    """Runs to decision (None: passed) of the controls claimed (ε, 10^-3), seeds 1..seeds,
+    and the median seconds, with whatever ``ltheory`` this process imports."""
+    out = {}
     for name, m, a, b, eps in controls():
         dec, secs = [], []
         for s in range(1, seeds + 1):
@@ -306,13 +295,34 @@ def approx(R: Report, seeds: int) -> None:
             except PrivacyViolation as v:
                 dec.append(v.report.runs_to_decision)
             secs.append(time.perf_counter() - t)
-        before = BEFORE_APPROX.get(getattr(m, "name", ""), None)
-        R.rec("approx_controls", control=name, delta=1e-3, runs_to_decision=dec,
-              before=before, seconds=secs)
-        R.md(f"| {name} | {sum(x is not None for x in dec)}/{seeds} | "
-             f"{', '.join('—' if x is None else f'{x:,}' for x in dec)} | "
-             f"{', '.join(f'{x:,}' for x in before) if before else '—'} | "
-             f"{statistics.median(secs):.2f} |")
+        out[name] = {"runs": dec, "seconds": statistics.median(secs)}
+    return out
+
+
+def approx(R: Report, seeds: int, before_checkout: str) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([before_checkout,
+                                                        str(Path(__file__).parent)])}
+    done = subprocess.run([sys.executable, __file__, "--approx-json", str(seeds)], env=env,
+                          capture_output=True, text=True, check=True, cwd=before_checkout)
+    before = json.loads(done.stdout.strip().splitlines()[-1])
+    after = _approx_runs(seeds)
+    R.md("## Negative controls claimed (ε, 10^-3): runs to decision, before / after")
+    R.md()
+    R.md(f"The controls of `bench_testing.py` claimed at δ = 10^-3, seeds 1–{seeds}, budget "
+         f"8,000,000; before = the `ltheory` of `{before_checkout}` (c4e2b77: events by the "
+         "projected-ε criterion), after = this checkout (δ-gap events).")
+    R.md()
+    R.md("| control | detected before → after | median before | median after | "
+         "runs after (seeds 1, 2, …) | median s before → after |")
+    R.md("|---|---|---|---|---|---|")
+    for name, a in after.items():
+        b = before[name]
+        R.rec("approx_controls", control=name, delta=1e-3, before=b, after=a)
+        found = (sum(x is not None for x in b["runs"]), sum(x is not None for x in a["runs"]))
+        R.md(f"| {name} | {found[0]}/{seeds} → {found[1]}/{seeds} | {_med(b['runs'])} | "
+             f"{_med(a['runs'])} | "
+             f"{', '.join('—' if x is None else f'{x:,}' for x in a['runs'])} | "
+             f"{b['seconds']:.2f} → {a['seconds']:.2f} |")
     R.md()
 
 
@@ -322,11 +332,15 @@ def main() -> None:
     ap.add_argument("--before", default="/work/main",
                     help="checkout whose ltheory gives the 'before' of the pure section")
     ap.add_argument("--pure-json", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--approx-json", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--only", default="half,false,curve,pure,approx",
                     help="comma-separated sections: half, false, curve, pure, approx")
     args = ap.parse_args()
     if args.pure_json is not None:          # the subprocess of _before
         print(json.dumps(_pure_runs(args.pure_json)))
+        return
+    if args.approx_json is not None:
+        print(json.dumps(_approx_runs(args.approx_json)))
         return
     only = [x.strip() for x in args.only.split(",") if x.strip()]
     out = RESULTS / "quick" if args.quick else RESULTS
@@ -354,7 +368,7 @@ def main() -> None:
     if "pure" in only:
         pure(R, 20 if args.quick else 200, args.before)
     if "approx" in only:
-        approx(R, 3 if args.quick else 5)
+        approx(R, 3 if args.quick else 5, args.before)
     R.md(f"Total {time.perf_counter() - t0:.0f} s; load average at the end: {load()}.")
     doc = {"quick": args.quick, "sections": only, "load_start": start, "load_end": load(),
            "seconds": time.perf_counter() - t0, **R.data}
