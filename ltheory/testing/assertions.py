@@ -18,9 +18,12 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
+from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing.core import check_neighbours
 from ltheory.privacy.auditing.executors import chunk_runs, resolve_executor
+from ltheory.privacy.claims import PrivacyClaim, as_claim
 from ltheory.testing.budget import BudgetWarning, budget_warning
+from ltheory.testing.claim_points import claim_label, claim_points, resolve_claim
 from ltheory.testing.engine import FIRST_BATCH, MAX_BATCH, METHODS, SequentialTest
 from ltheory.testing.pairs import search_pairs
 from ltheory.testing.report import PrivacySearchReport, PrivacyTestReport, PrivacyViolation
@@ -48,25 +51,62 @@ def check_claim(epsilon: Any, delta: Any, false_alarm: Any) -> tuple[float, floa
     return eps, dl, fa
 
 
+def resolve(epsilon: Any, delta: Any, claim: Any, false_alarm: Any, method: Any, who: str
+            ) -> tuple[PrivacyClaim, list[tuple[float, float]], float, float, float]:
+    """(claim, points checked, ε and δ of the first point, false_alarm) from a call's
+    ``epsilon``/``delta`` or ``claim=`` (exactly one of the two; ``claim_points``)."""
+    cl = resolve_claim(epsilon, delta, claim, who)
+    if cl is None:
+        eps, dl, fa = check_claim(epsilon, delta, false_alarm)
+        return as_claim((eps, dl)), [(eps, dl)], eps, dl, fa
+    points = claim_points(cl)
+    if len(points) == 1:
+        eps, dl, fa = check_claim(*points[0], false_alarm)
+        return cl, [(eps, dl)], eps, dl, fa
+    fa = check_claim(1.0, 0.0, false_alarm)[2]
+    if method == "spending":
+        raise InvalidInputError(f"method='spending' tests an (epsilon, delta) claim; the claim "
+                                f"{claim_label(cl)} is checked at {len(points)} points of its "
+                                "curve, which needs method='betting'")
+    return cl, points, points[0][0], points[0][1], fa
+
+
 def _usable(per: int) -> int:
     """Runs per dataset left for testing after the first (selection) batch."""
     return per - max(1, min(FIRST_BATCH, per // 4))
 
 
-def min_runs_to_reject(epsilon: float, delta: float = 0.0, false_alarm: float = 1e-6) -> int:
+def _min_hits(epsilon: float | None, delta: float, false_alarm: float,
+              points: list[tuple[float, float]] | None) -> int:
+    """``min_hits_to_reject`` of the claim; for several points the fewest over them (the
+    average of the points' e-values reaches 1/α only if one of them does)."""
+    if points and len(points) > 1:
+        return min(min_hits_to_reject(e, d, false_alarm) for e, d in points)
+    if points:
+        epsilon, delta = points[0]
+    return min_hits_to_reject(float(epsilon), delta, false_alarm)
+
+
+def min_runs_to_reject(epsilon: float | None = None, delta: float = 0.0,
+                       false_alarm: float = 1e-6, *, claim: Any = None) -> int:
     """The fewest runs (both datasets) with which ``assert_private`` could ever refute the
-    claim: the selection batch plus enough pairs that all fall in an event impossible under the
-    other dataset (``min_hits_to_reject``)."""
-    hits = min_hits_to_reject(epsilon, delta, false_alarm)
+    claim (``epsilon``, ``delta``, or ``claim=`` as in ``assert_private``): the selection batch
+    plus enough pairs that all fall in an event impossible under the other dataset
+    (``min_hits_to_reject``)."""
+    cl = resolve_claim(epsilon, delta, claim, "min_runs_to_reject")
+    points = claim_points(cl) if cl is not None else None
+    hits = _min_hits(epsilon, delta, false_alarm, points)
     per = bisect.bisect_left(range(hits + FIRST_BATCH + 2), True, lo=1,
                              key=lambda p: _usable(p) >= hits)
     return 2 * per
 
 
-def check_budget(max_runs: Any, epsilon: float, delta: float, false_alarm: float) -> int:
+def check_budget(max_runs: Any, epsilon: float, delta: float, false_alarm: float,
+                 points: list[tuple[float, float]] | None = None) -> int:
     """``max_runs`` as an int, or ``InvalidInputError`` when no outcome of so few runs could
     refute the claim; a ``BudgetWarning`` when it could, but is not expected to detect even a
-    violation of twice the claim (``ltheory.testing.budget``)."""
+    violation of twice the claim (``ltheory.testing.budget``; one-point claims only: the
+    yardstick is a Laplace mechanism at twice an (ε, δ) claim's ε)."""
     if isinstance(max_runs, float) and max_runs.is_integer():
         max_runs = int(max_runs)            # 1e5
     if isinstance(max_runs, bool) or not isinstance(max_runs, int | np.integer) or max_runs < 2:
@@ -74,12 +114,18 @@ def check_budget(max_runs: Any, epsilon: float, delta: float, false_alarm: float
     if max_runs > MAX_RUNS:
         raise InvalidInputError(f"max_runs={max_runs} is more than one test takes "
                                 f"({MAX_RUNS:.0e})")
-    if _usable(int(max_runs) // 2) < min_hits_to_reject(epsilon, delta, false_alarm):
-        need = min_runs_to_reject(epsilon, delta, false_alarm)
+    hits = _min_hits(epsilon, delta, false_alarm, points)
+    if _usable(int(max_runs) // 2) < hits:
+        need = 2 * bisect.bisect_left(range(hits + FIRST_BATCH + 2), True, lo=1,
+                                      key=lambda p: _usable(p) >= hits)
+        what = (f"epsilon={epsilon:g}" if not points or len(points) == 1 else
+                f"the claim at any of its {len(points)} points")
         raise InvalidInputError(f"max_runs={max_runs} is too few: no outcome of so few runs "
-                                f"could refute epsilon={epsilon:g} at false_alarm="
+                                f"could refute {what} at false_alarm="
                                 f"{false_alarm:g}, so the test could never fail; use at least "
                                 f"{need} runs")
+    if points and len(points) > 1:
+        return int(max_runs)
     text = budget_warning(int(max_runs), epsilon, delta, false_alarm)
     if text:
         warnings.warn(text, BudgetWarning, stacklevel=3)
@@ -151,13 +197,24 @@ def run_tests(tests: list[SequentialTest]) -> int | None:
     return None
 
 
-def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float, delta: float = 0.0, *,
+def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float | None = None,
+                   delta: float = 0.0, *, claim: Any = None,
                    false_alarm: float = 1e-6, max_runs: int = DEFAULT_MAX_RUNS,
                    seed: int | None = 0, method: str = "betting", executor: Any = None,
                    verify_neighbours: bool = True) -> PrivacyTestReport:
     """Test the claim that ``mechanism`` is (epsilon, delta)-DP at the neighbouring pair
-    (d0, d1); raise ``PrivacyViolation`` (an ``AssertionError``) if it is refuted, else return
-    the ``PrivacyTestReport``.
+    (d0, d1) — or satisfies ``claim=`` — ; raise ``PrivacyViolation`` (an ``AssertionError``)
+    if it is refuted, else return the ``PrivacyTestReport``.
+
+    The claim is given either as ``epsilon`` (and ``delta``) or as ``claim=``: a
+    ``ltheory.privacy.claims.PrivacyClaim`` (``PureDP``, ``ApproxDP``, ``ZCDP``, ``RDP``,
+    ``GDP``, ``ProfileClaim``, or any object with its ``delta_at`` / ``epsilon_at`` /
+    ``to_json``), a number ε or a pair (ε, δ); not both.  An (ε, δ) claim is tested at that
+    point; a curve claim at the points of ``ltheory.testing.claim_points`` (where its δ(ε) is
+    10^-1 … 10^-6, and its quoted ε), each with its own e-process, the test rejecting when
+    their average reaches 1/false_alarm (an average of e-processes is an e-process, so the
+    guarantee below holds for the whole curve).  The report carries the claim (``to_json``)
+    and, on a violation, ``refuted_at``: the ε, the certified δ there and the claimed δ(ε).
 
     The probability of raising for a mechanism that satisfies the claim is at most
     ``false_alarm``, whatever the mechanism and however early the test stops: runs are drawn in
@@ -176,9 +233,10 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float, delta: floa
     neighbour check for relations ltheory cannot check.
     """
     __tracebackhide__ = True    # pytest shows the message and the caller's line, not this
-    eps, dl, fa = check_claim(epsilon, delta, false_alarm)
-    runs = check_budget(max_runs, eps, dl, fa)
     meth = check_method(method)
+    cl, points, eps, dl, fa = resolve(epsilon, delta, claim, false_alarm, meth,
+                                      "assert_private")
+    runs = check_budget(max_runs, eps, dl, fa, points)
     check_mechanism(mechanism)
     ss, seed_value = check_seed(seed)
     if verify_neighbours:
@@ -188,7 +246,7 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float, delta: floa
         t0 = time.perf_counter()
         test = SequentialTest(mechanism, d0, d1, epsilon=eps, delta=dl, alpha=fa,
                               max_runs=runs, seed=ss, seed_value=seed_value, method=meth,
-                              executor=ex)
+                              executor=ex, claim=cl, points=points)
         if note:
             test.notes.append(note)
         run_tests([test])
@@ -203,7 +261,8 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float, delta: floa
 
 
 def assert_private_search(mechanism: Any, datasets: Any = None, epsilon: float | None = None,
-                          delta: float = 0.0, *, neighbours: Any = "auto", max_pairs: int = 16,
+                          delta: float = 0.0, *, claim: Any = None, neighbours: Any = "auto",
+                          max_pairs: int = 16,
                           false_alarm: float = 1e-6, max_runs: int = DEFAULT_MAX_RUNS,
                           seed: int | None = 0, method: str = "betting",
                           executor: Any = None) -> PrivacySearchReport:
@@ -221,28 +280,27 @@ def assert_private_search(mechanism: Any, datasets: Any = None, epsilon: float |
     each by the sequential test of ``assert_private`` at level ``false_alarm / pairs``
     (Bonferroni), so the probability of a false alarm over *all* pairs is at most
     ``false_alarm``.  The pairs are tested side by side, one batch each in turn, and the search
-    stops at the first refuted pair; ``max_runs`` is the budget of each pair.
+    stops at the first refuted pair; ``max_runs`` is the budget of each pair.  The claim is
+    ``epsilon`` (and ``delta``) or ``claim=``, as in ``assert_private``.
     """
     __tracebackhide__ = True
-    if epsilon is None:
-        raise InvalidInputError("assert_private_search needs the claimed epsilon: "
-                                "assert_private_search(mechanism, datasets, epsilon=...)")
-    eps, dl, fa = check_claim(epsilon, delta, false_alarm)
     meth = check_method(method)
+    cl, points, eps, dl, fa = resolve(epsilon, delta, claim, false_alarm, meth,
+                                      "assert_private_search")
     check_mechanism(mechanism)
     ss, seed_value = check_seed(seed)
     t0 = time.perf_counter()
     pair_seed = int(ss.generate_state(1)[0])
     pairs, considered = search_pairs(mechanism, datasets, neighbours, max_pairs, pair_seed)
     a_each = fa / len(pairs)
-    runs = check_budget(max_runs, eps, dl, a_each)
+    runs = check_budget(max_runs, eps, dl, a_each, points)
     ex, owned, note = executor_for(executor, mechanism, runs * len(pairs))
     try:
         tests = []
         for (name, a, b), s in zip(pairs, ss.spawn(len(pairs)), strict=True):
             t = SequentialTest(mechanism, a, b, epsilon=eps, delta=dl, alpha=a_each,
                                max_runs=runs, seed=s, seed_value=seed_value, method=meth,
-                               executor=ex)
+                               executor=ex, claim=cl, points=points)
             t.notes.append(f"pair {name!r}, tested at false_alarm/{len(pairs)} = {a_each:.3g}")
             tests.append(t)
         hit = run_tests(tests)
@@ -259,7 +317,8 @@ def assert_private_search(mechanism: Any, datasets: Any = None, epsilon: float |
     notes = [note] if note else []
     rep = PrivacySearchReport(
         verdict="violation" if hit is not None else "passed", claimed_epsilon=eps,
-        claimed_delta=dl, false_alarm=fa, pairs_tried=len(pairs), pairs_considered=considered,
+        claimed_delta=dl, claim=to_jsonable(cl.to_json()), false_alarm=fa, pairs_tried=len(pairs),
+        pairs_considered=considered,
         worst=worst, pairs=reports, runs_used=sum(r.runs_used for r in reports),
         seconds=time.perf_counter() - t0, notes=tuple(notes))
     if hit is not None:

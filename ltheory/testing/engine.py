@@ -14,6 +14,14 @@ dataset; then grown by the factor ``RESELECT``).  The batch then updates the tes
 which may stop in the middle of a batch.  The betting test bets nothing on a
 batch whose event did not beat the claim on the held-out selection runs (``_promising``).
 
+With δ > 0 the betting test's event is instead the one of largest expected log-growth of its
+wealth (``ltheory.testing.gap_events``: the δ-gap P_a(E) − e^ε P_b(E) − δ against its
+variance), chosen again every ``GAP_RESELECT`` on scalar outputs.  A curve claim is checked at
+several points (ε_j, δ_j) (``ltheory.testing.claim_points``): each point has its own event and
+its own e-process (a grid of δ at ε_j, ``sequential.delta_grid``, whose first row is the point's
+claim), all fed by the same runs, and the test rejects when their average reaches 1/α
+(``_average_crossing``).
+
 Each batch of each dataset has its own seed, spawned in order from ``SeedSequence(seed)``; runs
 are drawn through the auditor's executors (chunked, any ``concurrent.futures.Executor``), so a
 seed reproduces the test wherever it runs.
@@ -29,14 +37,18 @@ from typing import Any
 
 import numpy as np
 
+from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.core import exact_distributions
 from ltheory.privacy.auditing.events import Candidate, select_events
 from ltheory.privacy.auditing.executors import run_sampling
 from ltheory.privacy.auditing.outputs import Batch, MechanismError, batch_kind, concat
+from ltheory.privacy.claims import PrivacyClaim, as_claim
+from ltheory.testing.gap_events import select_gap_events
 from ltheory.testing.report import PrivacyTestReport
 from ltheory.testing.sequential import (
     BettingEProcess,
+    delta_grid,
     epsilon_grid,
     spending_level,
     spending_test,
@@ -52,6 +64,9 @@ EARLY = 1 << 14
 #: batches double.
 GROWTH = {"betting": 4, "spending": 1}
 METHODS = ("betting", "spending")
+#: δ > 0 (``gap_events``): the event is chosen again whenever the runs drawn have grown by this
+#: factor (a choice costs a few ms on a scalar output).
+GAP_RESELECT = 1.25
 
 
 def mechanism_name(mechanism: Any) -> str:
@@ -100,9 +115,17 @@ class SequentialTest:
     def __init__(self, mechanism: Any, d0: Any, d1: Any, *, epsilon: float, delta: float,
                  alpha: float, max_runs: int, seed: np.random.SeedSequence,
                  seed_value: int | None, method: str, executor: Executor,
-                 first_batch: int = FIRST_BATCH, max_batch: int = MAX_BATCH) -> None:
+                 first_batch: int = FIRST_BATCH, max_batch: int = MAX_BATCH,
+                 claim: PrivacyClaim | None = None,
+                 points: list[tuple[float, float]] | None = None) -> None:
         self.mechanism, self.d0, self.d1 = mechanism, d0, d1
         self.epsilon, self.delta, self.alpha = epsilon, delta, alpha
+        #: the claim and the points (ε_j, δ_j) checked (``claim_points``); one point: the
+        #: classic (ε, δ) test, whose ε-grid e-process ``proc`` decides
+        self.points = list(points) if points else [(float(epsilon), float(delta))]
+        self.claim = claim if claim is not None else as_claim((epsilon, delta))
+        if len(self.points) > 1 and method != "betting":
+            raise ValueError("a claim checked at several points needs method='betting'")
         self.max_runs, self.method, self.executor = max_runs, method, executor
         self.seed_value = seed_value
         self.streams = seed.spawn(2)
@@ -114,11 +137,20 @@ class SequentialTest:
         self.looks = 0
         self.skipped = 0
         self.cand: Candidate | None = None
+        self.cands: list[Candidate] = []
         self.selected_at = 0
         self.selections = 0
         self.pool: list[Batch] = []
+        single = len(self.points) == 1
         self.proc = (BettingEProcess(epsilon_grid(epsilon), delta, alpha)
-                     if method == "betting" else None)
+                     if method == "betting" and single else None)
+        # one e-process per point on a grid of δ at its ε: the first row is the point's claim
+        # (the test, for several points), the rest give the certified δ
+        self.dprocs = [BettingEProcess(np.full(len(g), e), g, alpha)
+                       for e, d in self.points for g in [delta_grid(d)]] \
+            if method == "betting" else []
+        self.top = 0                        # the point with the most evidence so far
+        self.certified: dict[int, float | None] = {}    # certified δ per point, at the stop
         self.verdict = "passed"
         self.bound: float | None = None
         self.decided_at: int | None = None   # runs per dataset up to the deciding pair
@@ -136,33 +168,52 @@ class SequentialTest:
         except MechanismError as exc:
             raise with_cause(exc) from exc.__cause__ or exc.__context__
 
-    def _select(self, n_next: int) -> Candidate:
-        """The event for the next batch, chosen again whenever the runs drawn have doubled since
-        the last choice (up to ``EARLY`` runs per dataset), then grown by the factor
-        ``RESELECT`` (a selection costs 0.1–1 s, more than drawing 10^5 runs of a fast
-        mechanism)."""
+    def _select(self, n_next: int) -> list[Candidate]:
+        """The events for the next batch (one per point), chosen again whenever the runs drawn
+        have doubled since the last choice (up to ``EARLY`` runs per dataset), then grown by
+        the factor ``RESELECT`` (a selection costs 0.1–1 s, more than drawing 10^5 runs of a
+        fast mechanism); with δ > 0 (betting) on a scalar output, every ``GAP_RESELECT``
+        (``gap_events`` on a scalar is cheap: thresholds and cells)."""
         factor = 2 if self.used <= EARLY else RESELECT
+        if self.method == "betting" and any(d > 0 for _, d in self.points) and \
+                batch_kind(self.pool[0]) == "scalar":
+            factor = GAP_RESELECT
         if self.cand is None or self.used >= factor * self.selected_at:
             p0, p1 = self.pool
-            self.cand = select_events(p0, p1, max(n_next, self.used), self.alpha / 2,
-                                      self.delta, top=1)[0]
+            gap = [(e, d) for e, d in self.points if self.method == "betting" and d > 0]
+            chosen = dict(zip(gap, select_gap_events(p0, p1, gap), strict=True)) if gap else {}
+            self.cands = [chosen[(e, d)] if (e, d) in chosen else
+                          self._choose(p0, p1, n_next, e, d) for e, d in self.points]
+            self.cand = self.cands[0]
             self.selected_at = self.used
             self.selections += 1
-        return self.cand
+        return self.cands
+
+    def _choose(self, p0: Batch, p1: Batch, n_next: int, epsilon: float, delta: float
+                ) -> Candidate:
+        """A point with δ = 0, or the spending method: the auditor's event of best projected
+        bound (``events.select_events``).  (δ > 0 with betting: ``gap_events``, the event of
+        largest expected growth, chosen for all such points at once in ``_select``.)"""
+        return select_events(p0, p1, max(n_next, self.used), self.alpha / 2, delta,
+                             top=1)[0]
 
     def promising(self) -> bool:
         """Whether the current event beat the claim on its selection runs (False before the
         first choice)."""
-        return self.cand is not None and self._promising(self.cand)
+        return any(self._promising(c, j) for j, c in enumerate(self.cands))
 
-    def _promising(self, cand: Candidate) -> bool:
+    def _promising(self, cand: Candidate, j: int = 0) -> bool:
         """Whether the event's frequencies on the selection runs that scored it (the held-out
         half of the cross-fit) exceed the claim: p̂_a − e^ε·p̂_b − δ > 0.  Betting only then
         keeps events that merely describe the output space (e.g. all of it, chosen from a
-        few hundred runs) from draining the wealth; the choice uses past runs only."""
+        few hundred runs) from draining the wealth; the choice uses past runs only.  An event
+        of ``gap_events`` (δ > 0) is promising when its shrunk growth rate is positive."""
+        if cand.test == "gap":
+            return cand.projected > 0
+        eps, delta = self.points[j]
         ka, kb = cand.sel_counts if cand.direction == 0 else cand.sel_counts[::-1]
         n = max(cand.sel_n, 1)
-        return ka / n - math.exp(self.epsilon) * kb / n - self.delta > 0
+        return ka / n - math.exp(eps) * kb / n - delta > 0
 
     def step(self) -> bool:
         """Draw and test one batch; True once the test is finished."""
@@ -190,41 +241,56 @@ class SequentialTest:
     def _look(self) -> None:
         __tracebackhide__ = True
         n = min(self.size, self.per - self.used)
-        cand = self._select(n)
+        cands = self._select(n)
         b = [self._draw(0, n), self._draw(1, n)]
-        a_i = cand.direction
-        x = np.asarray(cand.event.contains(b[a_i]), dtype=bool)
-        y = np.asarray(cand.event.contains(b[1 - a_i]), dtype=bool)
+        xs, ys, codes, live = [], [], [], []
+        for j, cand in enumerate(cands):
+            a_i = cand.direction
+            x = np.asarray(cand.event.contains(b[a_i]), dtype=bool)
+            y = np.asarray(cand.event.contains(b[1 - a_i]), dtype=bool)
+            xs.append(x)
+            ys.append(y)
+            codes.append(2 * x.astype(np.int64) + y.astype(np.int64))
+            live.append(self._promising(cand, j))
         self.looks += 1
         stop = None
-        if self.proc is not None and not self._promising(cand):
+        if self.method == "betting" and not any(live):
             self.skipped += 1          # bet nothing on this batch (λ = 0 is a predictable bet)
         elif self.proc is not None:
+            x, y, code = xs[0], ys[0], codes[0]
             stop = self.proc.first_crossing(x, y)
-            codes = 2 * x.astype(np.int64) + y.astype(np.int64)
             k = n if stop is None else stop + 1
-            self.proc.update(np.bincount(codes[:k], minlength=4))
+            self.proc.update(np.bincount(code[:k], minlength=4))
             if stop is not None:
                 # The claim is refuted at run k; the rest of this batch is drawn already, and
                 # the grid's bound is sound simultaneously at every time (sequential module
                 # docstring), so the larger of the bounds at k and at the batch's end is too:
                 # it tells ε = 0.51 from ε = 1 where the bound at k is the claim itself.
                 at_stop = self.proc.certified_bound()
-                self.proc.update(np.bincount(codes[k:], minlength=4))
+                self.proc.update(np.bincount(code[k:], minlength=4))
                 self.bound = max(at_stop or -math.inf, self.proc.certified_bound() or -math.inf)
+            self._update_points(codes, live, stop)
+        elif self.method == "betting":
+            stop = self._average_crossing(xs, ys, live)
+            self._update_points(codes, live, stop)
         else:
             level = spending_level(self.alpha, self.looks)
-            rej, bnd = spending_test(int(x.sum()), int(y.sum()), n, self.epsilon, self.delta,
-                                     level)
+            rej, bnd = spending_test(int(xs[0].sum()), int(ys[0].sum()), n, self.epsilon,
+                                     self.delta, level)
             if rej:
                 stop = n - 1
                 self.bound = bnd
+        if self.dprocs and len(self.points) > 1 and stop is None:
+            self.top = int(np.argmax([p.log_e_values()[0] for p in self.dprocs]))
+        j = self.top
+        cand, x, y = cands[j], xs[j], ys[j]
+        a_i = cand.direction
         m = n                           # the counts of the whole batch, as the bound
         ka, kb = int(x.sum()), int(y.sum())
         da, db = ("d0", "d1") if a_i == 0 else ("d1", "d0")
         self.last = {"event": cand.event.describe(), "direction": a_i,
                      "counts": {da: ka, db: kb, "n": int(m)},
-                     "observed": _observed(ka, kb, m, self.delta)}
+                     "observed": _observed(ka, kb, m, self.points[j][1])}
         if stop is not None:
             self.verdict = "violation"
             self.decided_at = self.used + stop + 1
@@ -234,21 +300,82 @@ class SequentialTest:
         if not self.finished:
             self.pool = [_keep_last(concat([self.pool[i], b[i]]), POOL) for i in (0, 1)]
 
+    def _update_points(self, codes: list[np.ndarray], live: list[bool],
+                       stop: int | None) -> None:
+        """Add the batch to the points' δ-grid e-processes; when the test stops at ``stop``,
+        keep each point's certified δ (level α/k) at the stop and at the batch's end, the
+        larger (both readings are sound simultaneously over time, as for the ε grid)."""
+        k = len(codes[0]) if stop is None else stop + 1
+        level = self.alpha / len(self.points)
+        for j, proc in enumerate(self.dprocs):
+            if not live[j]:
+                continue
+            proc.update(np.bincount(codes[j][:k], minlength=4))
+            if stop is not None:
+                at_stop = proc.certified_delta(level)
+                proc.update(np.bincount(codes[j][k:], minlength=4))
+                at_end = proc.certified_delta(level)
+                got = [v for v in (at_stop, at_end) if v is not None]
+                self.certified[j] = max(got) if got else None
+
+    def _average_crossing(self, xs: list[np.ndarray], ys: list[np.ndarray],
+                          live: list[bool]) -> int | None:
+        """Several points: the first pair of this batch at which the average of the points'
+        e-processes reaches 1/α (None if none), without updating them; ``self.top`` becomes
+        the point with the most evidence there.  The average of e-processes on the same
+        runs is an e-process (each is a nonnegative supermartingale with initial value 1 under
+        the claim, with respect to the same filtration), so Ville's inequality bounds the
+        probability that it ever reaches 1/α by α: it never rejects less often than Bonferroni
+        (max_j E_j ≥ k/α implies mean_j E_j ≥ 1/α) and gains when several points see evidence."""
+        n = len(xs[0])
+        paths = np.empty((len(xs), n))
+        for j, proc in enumerate(self.dprocs):
+            paths[j] = proc.log_path(xs[j], ys[j]) if live[j] else proc.log_e_values()[0]
+        top = paths.max(axis=0)
+        avg = top + np.log(np.mean(np.exp(paths - top), axis=0))
+        hit = np.nonzero(avg >= math.log(1.0 / self.alpha) - 1e-12)[0]
+        if not hit.size:
+            return None
+        stop = int(hit[0])
+        self.top = int(np.argmax(paths[:, stop]))
+        return stop
+
     # ------------------------------------------------------------------ result
     def log10_e_value(self) -> float | None:
-        if self.proc is None:
+        """log10 of the test's e-value: the ε-grid e-process of a one-point claim, the average
+        over the points of a curve claim."""
+        if self.proc is not None:
+            return float(self.proc.log_e_values()[0] / math.log(10))
+        if not self.dprocs:
             return None
-        return float(self.proc.log_e_values()[0] / math.log(10))
+        w = np.array([p.log_e_values()[0] for p in self.dprocs])
+        top = float(w.max())
+        return float((top + math.log(float(np.mean(np.exp(w - top))))) / math.log(10))
+
+    def refutation(self) -> dict[str, Any]:
+        """Where the claim is most at risk: the point ε with the most evidence against it, the
+        claimed δ(ε) there and the certified lower bound on the hockey-stick divergence at that
+        ε (from the point's δ grid, at level α/k for k points — Bonferroni over the points, so
+        every point's reading holds at once with probability ≥ 1 − α; None when the point's own
+        e-process has not reached k/α)."""
+        if not self.dprocs:
+            return {}
+        j = self.top
+        eps, d = self.points[j]
+        cert = self.certified.get(j, self.dprocs[j].certified_delta(self.alpha / len(self.points)))
+        return {"epsilon": eps, "claimed_delta": d, "certified_delta": cert}
 
     def report(self, exact: bool = True) -> PrivacyTestReport:
-        ex_eps = None
+        ex_eps = ex_delta = None
+        eps, delta = self.points[self.top]
         if exact:
             try:
                 dist = exact_distributions(self.mechanism, self.d0, self.d1)
             except MechanismError as exc:
                 raise with_cause(exc) from exc.__cause__ or exc.__context__
             if dist is not None:
-                ex_eps = exact_mod.exact_epsilon(*dist, self.delta)
+                ex_eps = exact_mod.exact_epsilon(*dist, delta)
+                ex_delta = exact_mod.delta_of_epsilon(*dist, eps)
         direction = ""
         if self.last:
             a, b = ("d0", "d1") if self.last["direction"] == 0 else ("d1", "d0")
@@ -267,9 +394,15 @@ class SequentialTest:
                          "so its runs, and the run at which a violation is found, change from "
                          "one test run to the next even with the same seed")
         runs = 2 * self.used
+        refuted = None
+        if verdict == "violation" and self.dprocs:
+            refuted = {**self.refutation(), "exact_delta": ex_delta}
+        stats = {"event_selections": self.selections, "looks_without_a_bet": self.skipped}
+        if len(self.points) > 1:
+            stats["points"] = [[e, d] for e, d in self.points]
         return PrivacyTestReport(
             mechanism=mechanism_name(self.mechanism),
-            d0=self.d0, d1=self.d1, claimed_epsilon=self.epsilon, claimed_delta=self.delta,
+            d0=self.d0, d1=self.d1, claimed_epsilon=eps, claimed_delta=delta,
             false_alarm=self.alpha, method=self.method, verdict=verdict,
             epsilon_lower_bound=self.bound, event=self.last.get("event", ""),
             direction=direction, counts=self.last.get("counts", {}),
@@ -277,5 +410,6 @@ class SequentialTest:
             runs_to_decision=2 * self.decided_at if self.decided_at is not None else runs,
             max_runs=self.max_runs, looks=self.looks, exact_epsilon=ex_eps,
             seed=self.seed_value, seconds=self.seconds, notes=tuple(notes),
-            stats={"event_selections": self.selections, "looks_without_a_bet": self.skipped},
-            observed_epsilon=self.last.get("observed") if verdict == "violation" else None)
+            stats=stats,
+            observed_epsilon=self.last.get("observed") if verdict == "violation" else None,
+            claim=to_jsonable(self.claim.to_json()), refuted_at=refuted)

@@ -6,8 +6,11 @@ is installed (or load it by hand: ``pytest -p ltheory.testing.pytest_plugin``). 
 * fixtures ``assert_private`` and ``assert_private_search``: ``ltheory.testing``'s functions with
   the seed fixed per test (derived from the test's node id and ``--ltheory-seed``, so every run
   of the suite draws the same runs) and ``max_runs`` scaled by ``--ltheory-runs``;
-* a marker ``@pytest.mark.ltheory_privacy(max_runs=…, false_alarm=…, seed=…, method=…)`` that
-  sets those defaults for one test (explicit arguments of the call still win);
+* a marker ``@pytest.mark.ltheory_privacy(max_runs=…, false_alarm=…, seed=…, method=…,
+  claim=…)`` that sets those defaults for one test (explicit arguments of the call still win;
+  the marker's ``claim`` — any claim ``assert_private(claim=...)`` accepts, e.g.
+  ``ZCDP(0.5)`` or ``(1.0, 1e-5)`` — is used when the call gives neither ``epsilon`` nor
+  ``claim=``);
 * ``--ltheory-runs N`` (every test's budget becomes N runs; ``1e5`` is accepted) or
   ``--ltheory-runs 10x`` / ``0.1x`` (every budget is scaled), so CI can run short and a nightly
   job long.  ``N`` replaces every budget; a factor scales the default budget and the marker's
@@ -41,7 +44,7 @@ if TYPE_CHECKING:
 
 MARKER = "ltheory_privacy"
 PROPERTY = "ltheory_privacy"
-_SETTINGS = ("max_runs", "false_alarm", "seed", "method")
+_SETTINGS = ("max_runs", "false_alarm", "seed", "method", "claim")
 _SCALE = pytest.StashKey[tuple]()
 
 
@@ -78,8 +81,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        f"{MARKER}(max_runs=None, false_alarm=None, seed=None, method=None): defaults of the "
-        "assert_private / assert_private_search fixtures for this test (ltheory)")
+        f"{MARKER}(max_runs=None, false_alarm=None, seed=None, method=None, claim=None): "
+        "defaults of the assert_private / assert_private_search fixtures for this test "
+        "(ltheory; claim= is used when the call gives neither epsilon nor claim=)")
     config.stash[_SCALE] = (parse_runs(config.getoption("--ltheory-runs")),)
     config.pluginmanager.register(_Summary(), "ltheory-privacy-summary")
 
@@ -119,15 +123,16 @@ class _Runner:
         return zlib.crc32(key.encode("utf-8"))
 
     def _budget(self, max_runs: Any, epsilon: Any, delta: Any, false_alarm: Any,
-                notes: list[str]) -> Any:
+                notes: list[str], claim: Any = None) -> Any:
         (scale,) = self.config.stash[_SCALE]
         if scale is None:
             return max_runs
         mode, v = scale
         runs = int(v) if mode == "set" else int(round(int(max_runs) * v))
         try:
-            floor = self.api.min_runs_to_reject(float(epsilon), float(delta),
-                                                float(false_alarm))
+            floor = self.api.min_runs_to_reject(
+                None if epsilon is None else float(epsilon), float(delta),
+                float(false_alarm), claim=claim)
         except (TypeError, ValueError):
             return runs                     # bad claim: assert_private reports it
         if self.kind == "search":
@@ -140,9 +145,19 @@ class _Runner:
             runs = floor
         return runs
 
+    def _claimed(self, args: tuple, kwargs: dict) -> bool:
+        """Whether the call itself gives a claim (epsilon, positional or by name, or claim=)."""
+        try:
+            bound = inspect.signature(self.fn).bind_partial(*args, **kwargs).arguments
+        except TypeError:
+            return True                     # a wrong call: the function itself says what
+        return bound.get("epsilon") is not None or bound.get("claim") is not None
+
     def __call__(self, *args: Any, **kwargs: Any) -> PrivacyTestReport | PrivacySearchReport:
         __tracebackhide__ = True    # pytest shows the message and the test's line
         settings = _settings(self.node)
+        if "claim" in settings and self._claimed(args, kwargs):
+            del settings["claim"]           # the call states its own claim: it wins
         params = {**settings, **kwargs}
         own_budget = "max_runs" in kwargs     # the call's own max_runs: not scaled by Fx
         params.setdefault("max_runs", self.api.DEFAULT_MAX_RUNS)
@@ -155,11 +170,12 @@ class _Runner:
         except TypeError:
             bound = {}                      # a wrong call: the function itself says what
         eps, delta = bound.get("epsilon"), bound.get("delta", 0.0)
+        claim = bound.get("claim")
         notes: list[str] = []
         scale = self.config.stash[_SCALE][0]
         if not (own_budget and scale is not None and scale[0] == "scale"):
             params["max_runs"] = self._budget(params["max_runs"], eps, delta,
-                                              params["false_alarm"], notes)
+                                              params["false_alarm"], notes, claim)
         try:
             rep = self.fn(*args, **params)
         except self.api.PrivacyViolation as v:
@@ -176,7 +192,8 @@ def _record(node: pytest.Item, rep: PrivacyTestReport | PrivacySearchReport,
     # what the reader of the run's summary must know: runs that a seed cannot replay
     notes = notes + [n for n in one.notes if "reproducible = False" in n]
     row = {"test": node.nodeid, "mechanism": one.mechanism, "verdict": rep.verdict,
-           "epsilon": one.claimed_epsilon, "delta": one.claimed_delta,
+           "epsilon": one.claimed_epsilon, "delta": one.claimed_delta, "claim": one.claim,
+           "refuted_at": one.refuted_at,
            "false_alarm": rep.false_alarm,
            "epsilon_lower_bound": one.epsilon_lower_bound, "runs_used": rep.runs_used,
            "runs_to_decision": one.runs_to_decision, "seed": one.seed,
@@ -189,7 +206,8 @@ def _record(node: pytest.Item, rep: PrivacyTestReport | PrivacySearchReport,
 @pytest.fixture
 def assert_private(request: pytest.FixtureRequest) -> _Runner:
     """``ltheory.testing.assert_private`` with this test's fixed seed and budget (plugin
-    docstring).  Call it as ``assert_private(mechanism, d0, d1, epsilon, delta=0.0, **kw)``."""
+    docstring).  Call it as ``assert_private(mechanism, d0, d1, epsilon, delta=0.0, **kw)``
+    or ``assert_private(mechanism, d0, d1, claim=ZCDP(0.5), **kw)``."""
     return _Runner(request, "assert_private", "pair")
 
 
@@ -235,5 +253,8 @@ class _Summary:
         for r in self.rows:
             b = r["epsilon_lower_bound"]
             bound = f"eps > {b:.4g}" if b is not None else "-"
+            at = r.get("refuted_at") or {}
+            if b is None and at.get("certified_delta") is not None:
+                bound = f"δ({at['epsilon']:.3g}) > {at['certified_delta']:.3g}"
             tr.write_line(f"{r['verdict'].upper():9} {bound:>14}  {r['runs_used']:>12,} runs  "
                           f"{r['seconds']:7.2f} s  seed {r['seed']}  {r['test']}")

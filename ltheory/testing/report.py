@@ -34,6 +34,10 @@ class PrivacyTestReport:
     the last (deciding) batch, the runs of each dataset whose output fell in the event, keyed
     ``"d0"`` and ``"d1"``, and ``"n"`` the runs per dataset; ``observed_epsilon`` the point
     estimate they give on a violation (``inf``: the event never occurred on one dataset).
+    ``claim`` is the claim tested (``to_json()``); for a curve claim, tested at several points
+    (``stats["points"]``), ``claimed_epsilon`` and ``claimed_delta`` are the point with the most
+    evidence against it (the refuted point on a violation, ``refuted_at``), and
+    ``log10_e_value`` is that of the points' average e-process.
     """
 
     mechanism: str
@@ -61,6 +65,15 @@ class PrivacyTestReport:
     #: ln((p̂_a − δ)/p̂_b) on the deciding batch's counts (``inf`` when the event never occurred
     #: on d_b: the observed ratio is unbounded); a point estimate, not a bound.
     observed_epsilon: float | None = None
+    #: the claim tested, as ``PrivacyClaim.to_json()`` (an (ε, δ) call: ``approx_dp`` /
+    #: ``pure_dp``)
+    claim: dict = field(default_factory=dict)
+    #: on a violation: where the claim is refuted — ``epsilon`` (the checked point with the most
+    #: evidence), ``claimed_delta`` (the claim's δ(ε) there), ``certified_delta`` (a lower
+    #: bound on the mechanism's hockey-stick divergence at that ε, holding with probability ≥
+    #: 1 − false_alarm; None when that point alone is not yet resolved at the level it needs)
+    #: and ``exact_delta`` (from ``output_distribution``, when the mechanism offers it)
+    refuted_at: dict | None = None
 
     @property
     def passed(self) -> bool:
@@ -75,13 +88,24 @@ class PrivacyTestReport:
         """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
         return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
+    @property
+    def curve_claim(self) -> bool:
+        """Whether the claim was checked at several points (not an (ε, δ) pair)."""
+        return self.claim.get("kind", "approx_dp") not in ("approx_dp", "pure_dp")
+
     def summary(self) -> str:
         """One line: verdict, bound, runs, seconds."""
         claim = f"ε={self.claimed_epsilon:g}" + (f", δ={self.claimed_delta:g}"
                                                  if self.claimed_delta else "")
+        if self.curve_claim:
+            from ltheory.testing.claim_points import claim_label
+            claim = claim_label(self.claim)
         if self.verdict == "violation":
             b = self.epsilon_lower_bound
             bound = f"certified ε > {b:.4g}" if b is not None else "claim refuted"
+            r = self.refuted_at
+            if self.curve_claim and r:
+                bound = f"refuted at ε={r['epsilon']:.4g}"
             return (f"{self.mechanism}: VIOLATION of ({claim}): {bound} "
                     f"(false alarm ≤ {self.false_alarm:g}) after {self.runs_to_decision:,} runs, "
                     f"{self.seconds:.2f} s")
@@ -109,13 +133,26 @@ class PrivacyTestReport:
         return (f"  observed ε on these counts: {o:.4g} (a point estimate; the certified "
                 f"bound is the sound one)")
 
+    def refuted_line(self) -> str:
+        """Where the claim is refuted: ε, the certified δ there against the claimed δ(ε)."""
+        r = self.refuted_at or {}
+        cert = r.get("certified_delta")
+        got = (f"certified δ(ε) > {cert:.4g}" if cert is not None else
+               "certified δ(ε): not resolved at this point alone (the points' e-processes "
+               "together refute the claim)")
+        ex = r.get("exact_delta")
+        exact = f"; exact δ(ε) = {ex:.4g}" if ex is not None else ""
+        return (f"  refuted at ε = {r.get('epsilon', float('nan')):.4g}: {got}, claimed "
+                f"δ(ε) = {r.get('claimed_delta', float('nan')):.4g}{exact}")
+
     def message(self) -> str:
         """The full text of a ``PrivacyViolation``."""
         lines = [self.summary(),
-                 f"  pair: d0={_short(self.d0)}  d1={_short(self.d1)}",
-                 f"  event E: {self.event}",
-                 f"  violated: {self.direction}",
-                 self.counts_line()]
+                 f"  pair: d0={_short(self.d0)}  d1={_short(self.d1)}"]
+        if self.refuted_at:
+            lines.append(self.refuted_line())
+        lines += [f"  event E: {self.event}", f"  violated: {self.direction}",
+                  self.counts_line()]
         ratio = self.ratio_line()
         if ratio:
             lines.append(ratio)
@@ -146,10 +183,16 @@ class PrivacySearchReport:
     runs_used: int
     seconds: float
     notes: tuple[str, ...] = ()
+    #: the claim tested, as ``PrivacyClaim.to_json()``
+    claim: dict = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
         return self.verdict == "passed"
+
+    @property
+    def refuted_at(self) -> dict | None:
+        return self.worst.refuted_at
 
     @property
     def epsilon_lower_bound(self) -> float | None:
@@ -161,7 +204,8 @@ class PrivacySearchReport:
 
     def to_json(self) -> dict[str, Any]:
         return to_jsonable({"verdict": self.verdict, "claimed_epsilon": self.claimed_epsilon,
-                          "claimed_delta": self.claimed_delta, "false_alarm": self.false_alarm,
+                          "claimed_delta": self.claimed_delta, "claim": self.claim,
+                          "false_alarm": self.false_alarm,
                           "pairs_tried": self.pairs_tried,
                           "pairs_considered": self.pairs_considered,
                           "runs_used": self.runs_used, "seconds": self.seconds,

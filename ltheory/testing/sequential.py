@@ -52,6 +52,7 @@ from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
 __all__ = [
     "FRACTIONS",
     "BettingEProcess",
+    "delta_grid",
     "epsilon_grid",
     "min_hits_to_reject",
     "spending_level",
@@ -72,31 +73,45 @@ def epsilon_grid(epsilon: float, top: float | None = None, ratio: float = 1.02) 
     return epsilon * ratio ** np.arange(m)
 
 
-def _log_factors(us: np.ndarray, delta: float, fractions: np.ndarray) -> np.ndarray:
-    """log(1 + c·z/(u + δ)) for every (claim u, fraction c, outcome), outcome index 2x + y:
-    z(0,0) = −δ, z(0,1) = −u − δ, z(1,0) = 1 − δ, z(1,1) = 1 − u − δ.  Shape (J, K, 4)."""
+def _log_factors(us: np.ndarray, delta: float | np.ndarray, fractions: np.ndarray
+                 ) -> np.ndarray:
+    """log(1 + c·z/(u + δ)) for every (claim (u, δ), fraction c, outcome), outcome index 2x + y:
+    z(0,0) = −δ, z(0,1) = −u − δ, z(1,0) = 1 − δ, z(1,1) = 1 − u − δ.  Shape (J, K, 4);
+    ``delta`` is one δ for every claim or one per claim."""
+    d = np.broadcast_to(np.asarray(delta, dtype=float), us.shape)
     u = us[:, None, None]
-    z = np.stack([np.full_like(us, -delta), -us - delta, np.full_like(us, 1.0 - delta),
-                  1.0 - us - delta], axis=-1)[:, None, :]
+    z = np.stack([-d, -us - d, 1.0 - d, 1.0 - us - d], axis=-1)[:, None, :]
     c = fractions[None, :, None]
-    return np.log1p(c * z / (u + delta))
+    return np.log1p(c * z / (u + d[:, None, None]))
+
+
+def delta_grid(delta: float, ratio: float = 1.05, floor: float = 1e-10) -> np.ndarray:
+    """The claims δ, max(δ, floor)·r, max(δ, floor)·r², … below 1 at one ε, from which
+    :meth:`BettingEProcess.certified_delta` reads a lower bound on the hockey-stick divergence
+    (resolution a factor r)."""
+    start = max(float(delta), floor)
+    m = int(math.floor(math.log(1.0 / start) / math.log(ratio)))
+    return np.concatenate([[float(delta)], start * ratio ** np.arange(1, m + 1)])
 
 
 class BettingEProcess:
     """The mixture wealth of the betting test (module docstring) for every claim of a grid.
 
-    ``log_wealth[j, k]`` is log K_n(c_k) for claim ε_j.  ``e_value(j)`` = mean_k K_n(c_k).
+    ``log_wealth[j, k]`` is log K_n(c_k) for claim j: (ε_j, δ) — or (ε_j, δ_j) when ``delta`` is
+    an array, one δ per claim (a grid of δ at one ε: :func:`delta_grid`).
+    ``e_value(j)`` = mean_k K_n(c_k).
     Updates are by outcome counts (the product does not depend on the order within a batch);
     ``first_crossing`` scans a batch run by run for the first time the main claim (j = 0) crosses
     1/α, so a test can stop in the middle of a batch."""
 
-    def __init__(self, epsilons: np.ndarray, delta: float, alpha: float,
+    def __init__(self, epsilons: np.ndarray, delta: float | np.ndarray, alpha: float,
                  fractions: tuple[float, ...] = FRACTIONS) -> None:
         self.epsilons = np.asarray(epsilons, dtype=float)
-        self.delta = float(delta)
+        self.deltas = np.broadcast_to(np.asarray(delta, dtype=float), self.epsilons.shape)
+        self.delta = float(self.deltas[0])
         self.alpha = float(alpha)
         self.fractions = np.asarray(fractions, dtype=float)
-        self.logf = _log_factors(np.exp(self.epsilons), self.delta, self.fractions)
+        self.logf = _log_factors(np.exp(self.epsilons), self.deltas, self.fractions)
         self.log_wealth = np.zeros((len(self.epsilons), len(self.fractions)))
         self.pairs = 0
 
@@ -109,15 +124,36 @@ class BettingEProcess:
         """log of the mixture e-value of every grid claim."""
         return self._log_mix(self.log_wealth)
 
-    def rejected(self) -> np.ndarray:
-        """Which grid claims are rejected now (e-value ≥ 1/α)."""
-        return self.log_e_values() >= math.log(1.0 / self.alpha) - 1e-12
+    def rejected(self, level: float | None = None) -> np.ndarray:
+        """Which grid claims are rejected now (e-value ≥ 1/level, level α by default)."""
+        lv = self.alpha if level is None else level
+        return self.log_e_values() >= math.log(1.0 / lv) - 1e-12
 
     def update(self, counts: np.ndarray) -> None:
         """Add a batch by its outcome counts ``counts[2x + y]``."""
         counts = np.asarray(counts, dtype=float)
         self.log_wealth = self.log_wealth + self.logf @ counts
         self.pairs += int(counts.sum())
+
+    def log_path(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """log e-value of the main claim (j = 0) after each pair of this batch, without
+        updating the state."""
+        code = 2 * np.asarray(x, dtype=np.int64) + np.asarray(y, dtype=np.int64)
+        path = self.log_wealth[0][None, :] + np.cumsum(self.logf[0][:, code].T, axis=0)
+        return self._log_mix(path)
+
+    def certified_delta(self, level: float | None = None) -> float | None:
+        """With a δ grid at one ε (:func:`delta_grid`): the largest δ_j such that δ_0, …, δ_j
+        are all rejected at ``level`` (default α), None if δ_0 is not.  As for
+        :meth:`certified_bound`: the hockey-stick divergence at that ε exceeds it with
+        probability ≥ 1 − level, simultaneously over time (a claim (ε, δ) true means every
+        (ε, δ') with δ' ≥ δ is true)."""
+        rej = self.rejected(level)
+        if not rej[0]:
+            return None
+        stop = np.nonzero(~rej)[0]
+        j = (stop[0] - 1) if stop.size else len(rej) - 1
+        return float(self.deltas[j])
 
     def first_crossing(self, x: np.ndarray, y: np.ndarray) -> int | None:
         """The index of the first pair in this batch at which the main claim's e-value reaches
