@@ -1,6 +1,6 @@
 """Measured figures for the curve audit (issue 33, part B): ``audit_curve``.
 
-1. Exactly tight mechanisms at 10^7 runs — a Gaussian stand-in (σ = 1, Δ = 1; claim: its own
+1. Exactly tight mechanisms at 10^7 runs — the Gaussian (σ = 1, Δ = 1; claim: its own
    profile, 1-GDP), randomised response ε = 1 and Laplace ε = 1 (claim: 1-DP): certified ε_lb(δ)
    over the exact ε(δ) at every δ of the grid, beside the *ceiling* — the best any event's two
    Clopper–Pearson bounds can certify at the same certification size and level α/(2k), at the
@@ -11,7 +11,7 @@
 3. Soundness: 200 curve audits per tight mechanism; an exceedance is a certified curve above the
    exact profile at any ε (fine grid), judged against Binomial(200, α) at 1%.
 
-The Gaussian mechanism and claim are local stand-ins (helper 33a adds the library's).
+The Gaussian is the library's ``GaussianMechanism`` with its exact claim ``GDP``.
 
 Run:  PYTHONPATH=. python benchmarks/bench_curve_audit.py [--part tight|half|sound|all] [--quick]
 Writes benchmarks/results/curve_audit.{json,md} (the parts run) and curve_audit_half_sigma.png.
@@ -35,47 +35,22 @@ from ltheory.privacy.auditing.core import exact_distributions, split_runs
 from ltheory.privacy.auditing.curve import DELTAS, EVENTS
 from ltheory.privacy.auditing.plot import plot_curve
 from ltheory.privacy.auditing.projection import projected_interval
-from ltheory.privacy.claims import PrivacyClaim, PureDP
+from ltheory.privacy.claims import GDP, PureDP
+from ltheory.privacy.gaussian import GaussianMechanism
 from ltheory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse
 
 OUT = Path(__file__).resolve().parent / "results"
 ALPHA = 0.05
 
 
-# --------------------------------------------------------------------------- stand-ins
-def gauss_delta(eps, mu):
-    e = np.asarray(eps, dtype=float)
-    return np.clip(norm.cdf(-e / mu + mu / 2) - np.exp(e) * norm.cdf(-e / mu - mu / 2), 0, 1)
-
-
+# --------------------------------------------------------------------------- references
 def laplace_delta(eps, eps0):
     e = np.asarray(eps, dtype=float)
     return np.where(e < eps0, 1 - np.exp((e - eps0) / 2), 0.0)
 
 
-class GaussProfile(PrivacyClaim):
-    def __init__(self, mu):
-        self.mu = mu
-
-    def delta_at(self, epsilon):
-        return gauss_delta(epsilon, self.mu)
-
-    def to_json(self):
-        return {"kind": "gdp_standin", "mu": self.mu}
-
-    def __str__(self):
-        return f"{self.mu:g}-GDP (stand-in)"
-
-
-class Gauss:
-    name = "gaussian_standin"
-    sensitivity = 1.0
-
-    def __init__(self, sigma):
-        self.sigma = sigma
-
-    def sample(self, d, n, rng):
-        return float(d) + self.sigma * rng.standard_normal(n)
+def gauss_delta(eps, mu):
+    return GDP(mu).delta_at(eps)
 
 
 HALF_SIGMA = math.sqrt(2 * math.log(1.25 / 1e-5)) / 2
@@ -94,7 +69,7 @@ def _rr_pair():
 def cases():
     p0, p1 = _rr_pair()
     return [
-        ("gaussian sigma=1 (1-GDP)", Gauss(1.0), 0.0, 1.0, GaussProfile(1.0),
+        ("gaussian sigma=1 (1-GDP)", GaussianMechanism(sigma=1.0), 0.0, 1.0, GDP(1.0),
          lambda e: gauss_delta(e, 1.0),
          lambda t: (norm.sf(t - 1.0), norm.sf(t))),               # events x >= t
         ("randomized_response eps=1", RandomizedResponse(1.0), 0, 1, PureDP(1.0),
@@ -167,11 +142,11 @@ def half_sigma(runs, seeds):
     rows = []
     for s in seeds:
         t = time.perf_counter()
-        r = audit_curve(Gauss(HALF_SIGMA), 0.0, 1.0, claim=(1.0, 1e-5), runs=runs, seed=s,
-                        executor="serial")
+        r = audit_curve(GaussianMechanism(sigma=HALF_SIGMA), 0.0, 1.0, claim=(1.0, 1e-5),
+                        runs=runs, seed=s, executor="serial")
         sec = time.perf_counter() - t
-        a = audit(Gauss(HALF_SIGMA), 0.0, 1.0, claimed_epsilon=1.0, claimed_delta=1e-5,
-                  runs=runs, seed=s, executor="serial")
+        a = audit(GaussianMechanism(sigma=HALF_SIGMA), 0.0, 1.0, claimed_epsilon=1.0,
+                  claimed_delta=1e-5, runs=runs, seed=s, executor="serial")
         rows.append({"seed": s, "verdict": r.verdict, "gap": r.gap,
                      "gap_epsilon": r.gap_epsilon, "gap_event": r.gap_event,
                      "tradeoff_verdict": r.tradeoff_verdict, "seconds": round(sec, 2),
@@ -210,7 +185,7 @@ def _f(x, nd=3):
 def markdown(res):
     out = ["# Curve audit (`audit_curve`, issue 33 part B)", "",
            "Produced by `benchmarks/bench_curve_audit.py`; one core, serial executor. "
-           "Gaussian mechanism and GDP claim are local stand-ins.", ""]
+           "Gaussian: `GaussianMechanism` with its exact claim `GDP`.", ""]
     if "tight" in res:
         out += ["## 1. Exactly tight mechanisms: certified / exact ε(δ)", "",
                 f"{res['tight'][0]['runs']:,} runs, α = {ALPHA}, k ≤ {EVENTS} events. "
