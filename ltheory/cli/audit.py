@@ -1,6 +1,6 @@
 """``ltheory audit NAME [--param k=v ...] [--claimed-epsilon E] --runs N [--seed S] [--alpha A]
-[--claimed-delta D] [--d0 JSON --d1 JSON] [--search] [--broken] [--tradeoff] [--curve] [--json]
-[--plot FILE]``
+[--claimed-delta D] [--claim CLAIM] [--d0 JSON --d1 JSON] [--search] [--broken] [--tradeoff]
+[--curve] [--json] [--plot FILE]``
 
 NAME is one of ``MECHANISMS`` or a LEARNER: the name of one of the seeds' learner audit cases
 (:func:`ltheory.privacy.learners.audit_cases`, e.g. ``exponential/thresholds-n8-eps1``; DESIGN.md's
@@ -12,8 +12,14 @@ learner's own ``.claim`` unless ``--claimed-epsilon``/``--claimed-delta`` are gi
 mechanism's ``default_pair()`` or the case's neighbouring pair; ``--d0``/``--d1`` take JSON
 (lists become tuples).  ``--curve`` audits the claim's whole privacy profile instead
 (:func:`ltheory.privacy.audit_curve`: certified δ(ε) at every ε at once, the largest gap over
-the claimed curve; ``--plot`` then draws the curves).  Exit codes: 0 consistent, 1 violation,
-2 bad input (one line on stderr).
+the claimed curve; ``--plot`` then draws the curves).  ``--claim`` states the claim as text
+instead of ``--claimed-epsilon``/``--claimed-delta``
+(:func:`ltheory.privacy.claim_text.parse_claim`, a restricted parser: ``eps:E``,
+``eps:E,delta:D``, ``zcdp:RHO``, ``gdp:MU``, ``rdp:ALPHA=EPS,...``); the plain audit takes it
+where it is an (ε, δ) claim, ``--curve`` takes any.  A mechanism whose constructor has an
+``epsilon`` gets the claim's ε by default; with a zCDP / GDP / RDP claim its noise comes from
+``--param`` (e.g. ``gaussian -p sigma=1 --claim zcdp:0.5 --curve``).  Exit codes: 0
+consistent, 1 violation, 2 bad input (one line on stderr).
 """
 
 from __future__ import annotations
@@ -28,6 +34,9 @@ import typer
 from ltheory.cli.common import fail
 from ltheory.errors import InvalidInputError, LtheoryError
 from ltheory.privacy import mechanisms as mech
+from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
+from ltheory.privacy.dpsgd import DPSGDCanary
+from ltheory.privacy.gaussian import GaussianMechanism
 from ltheory.progress import progress_bar
 from ltheory.validation import check_delta, check_epsilon, check_int
 
@@ -45,6 +54,9 @@ MECHANISMS: dict[str, tuple[type, dict[str, Any]]] = {
     "histogram_wrong_scale": (mech.Histogram, {"wrong_scale": True}),
     "stable_histogram": (mech.StableHistogram, {}),
     "mwem": (mech.MultiplicativeWeights, {}),
+    "gaussian": (GaussianMechanism, {}),
+    "discrete_gaussian": (DiscreteGaussianMechanism, {}),
+    "dpsgd_canary": (DPSGDCanary, {}),
 }
 
 
@@ -73,7 +85,7 @@ def _convert(name: str, raw: str, annotation: Any) -> Any:
     raise InvalidInputError(f"parameter {name}={raw!r} is not a valid {ann}")
 
 
-def build_mechanism(name: str, params: list[str], claimed_epsilon: float) -> Any:
+def build_mechanism(name: str, params: list[str], claimed_epsilon: float | None) -> Any:
     if name not in MECHANISMS:
         raise InvalidInputError(f"unknown mechanism {name!r}; accepted: "
                                 + ", ".join(sorted(MECHANISMS)))
@@ -96,7 +108,15 @@ def build_mechanism(name: str, params: list[str], claimed_epsilon: float) -> Any
             raise InvalidInputError(f"unknown parameter {k!r} for {name}; accepted: "
                                     + ", ".join(accepted))
         kwargs[k] = _convert(k, v.strip(), sig.parameters[k].annotation)
-    kwargs.setdefault("epsilon", claimed_epsilon)
+    if claimed_epsilon is not None and "epsilon" in sig.parameters:
+        kwargs.setdefault("epsilon", claimed_epsilon)
+    missing = [q for q, v in sig.parameters.items() if q != "self" and q not in kwargs
+               and v.default is inspect.Parameter.empty
+               and v.kind not in (v.VAR_POSITIONAL, v.VAR_KEYWORD)]
+    if missing:
+        raise InvalidInputError(f"{name} needs " + ", ".join(f"--param {q}=..." for q in missing)
+                                + (" (or an (epsilon, delta) claim)" if "epsilon" in missing
+                                   else ""))
     return cls(**kwargs)
 
 
@@ -204,16 +224,37 @@ def command(
                                         "delta(epsilon) of the claim (audit_curve): certified "
                                         "at every epsilon at once, verdict at the largest "
                                         "gap.")] = False,
+    claim: Annotated[str | None, typer.Option("--claim", help="The claim as text, instead of "
+                                              "--claimed-epsilon/--claimed-delta: eps:E, "
+                                              "eps:E,delta:D, zcdp:RHO, gdp:MU or "
+                                              "rdp:ALPHA=EPS,... (zCDP, GDP and RDP claims "
+                                              "need --curve).")] = None,
 ) -> None:
     """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
     try:
+        claim_obj = None if claim is None else _claim(claim, claimed_epsilon, claimed_delta)
+        curve_claim = False
+        if claim_obj is not None:
+            from ltheory.privacy.claim_text import claim_pair
+
+            pair = claim_pair(claim_obj)
+            if pair is None and not curve:
+                raise InvalidInputError(f"--claim {claim}: a {claim_obj} claim is a whole "
+                                        "privacy curve; audit it with --curve (the plain "
+                                        "audit takes eps:E or eps:E,delta:D)")
+            claimed_epsilon, claimed_delta = pair if pair is not None else (None, None)
+            curve_claim = pair is None
         m, a, b, eps, delta, is_learner = _resolve(name, param, claimed_epsilon, claimed_delta,
-                                                   broken, d0, d1)
+                                                   broken, d0, d1, curve_claim)
+        if worst_case and eps is None:
+            raise InvalidInputError("--worst-case audits an (epsilon, delta) claim; --claim "
+                                    f"{claim} is a whole curve: audit it with --curve alone")
         if worst_case:
             _worst_case(m, a, b, eps, delta, is_learner, n, method, budget, runs, alpha, seed,
                         as_json)
         if curve:
-            _curve(m, a, b, eps, delta, runs, seed, alpha, search, tradeoff, plot, as_json)
+            _curve(m, a, b, claim_obj if claim_obj is not None else (eps, delta), runs, seed,
+                   alpha, search, tradeoff, plot, as_json)
         found, report, a, b = _audit(m, a, b, name, eps, delta, runs, seed, alpha, search,
                                      tradeoff, quiet)
         if plot:
@@ -229,10 +270,24 @@ def command(
     raise typer.Exit(1 if report.verdict == "violation" else 0)
 
 
+def _claim(text: str, claimed_epsilon: float | None, claimed_delta: float | None) -> Any:
+    """--claim: the parsed claim (``claim_text.parse_claim``); not with --claimed-*."""
+    from ltheory.privacy.claim_text import parse_claim
+
+    if claimed_epsilon is not None or claimed_delta is not None:
+        raise InvalidInputError("--claim replaces --claimed-epsilon/--claimed-delta: give "
+                                "the claim one way only")
+    try:
+        return parse_claim(text)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"--claim: {exc}") from None
+
+
 def _resolve(name: str, param: list[str] | None, claimed_epsilon: float | None,
-             claimed_delta: float | None, broken: bool, d0: str | None, d1: str | None
-             ) -> tuple[Any, Any, Any, float, float, bool]:
-    """The mechanism or learner case, its default pair (or --d0/--d1) and the claim."""
+             claimed_delta: float | None, broken: bool, d0: str | None, d1: str | None,
+             curve_claim: bool = False) -> tuple[Any, Any, Any, Any, Any, bool]:
+    """The mechanism or learner case, its default pair (or --d0/--d1) and the claim (ε, δ);
+    with ``curve_claim`` (a --claim that is not an (ε, δ) pair) ε and δ are None."""
     cases = learner_cases() if name not in MECHANISMS else {}
     if name not in MECHANISMS and name not in cases:
         raise InvalidInputError(
@@ -247,28 +302,30 @@ def _resolve(name: str, param: list[str] | None, claimed_epsilon: float | None,
     else:
         if broken:
             raise InvalidInputError("--broken applies to learner audit cases only")
-        if claimed_epsilon is None:
+        if claimed_epsilon is None and not curve_claim:
             raise InvalidInputError(f"--claimed-epsilon is required to audit the "
-                                    f"mechanism {name!r}")
+                                    f"mechanism {name!r} (or --claim)")
         m = build_mechanism(name, param or [], claimed_epsilon)
         eps = claimed_epsilon
         delta = float(getattr(m, "delta", 0.0)) if claimed_delta is None else claimed_delta
         a, b = m.default_pair()
     a = _dataset(d0, "d0") if d0 is not None else a
     b = _dataset(d1, "d1") if d1 is not None else b
+    if curve_claim:
+        return m, a, b, None, None, name in cases
     check_delta(delta, "--claimed-delta")
     return m, a, b, eps, delta, name in cases
 
 
-def _curve(m: Any, a: Any, b: Any, eps: float, delta: float, runs: int, seed: int,
-           alpha: float, search: bool, tradeoff: bool, plot: str | None, as_json: bool) -> None:
-    """--curve: the curve audit of the claim (eps, delta) at (a, b); exits."""
+def _curve(m: Any, a: Any, b: Any, claim: Any, runs: int, seed: int, alpha: float,
+           search: bool, tradeoff: bool, plot: str | None, as_json: bool) -> None:
+    """--curve: the curve audit of the claim (a claim object or (ε, δ)) at (a, b); exits."""
     from ltheory.privacy.auditing.curve import audit_curve
 
     if search or tradeoff:
         raise InvalidInputError("--curve audits one pair and reports its curves itself; it "
                                 "does not combine with --search or --tradeoff")
-    r = audit_curve(m, a, b, claim=(eps, delta), runs=runs, seed=seed, alpha=alpha)
+    r = audit_curve(m, a, b, claim=claim, runs=runs, seed=seed, alpha=alpha)
     if plot:
         from ltheory.privacy.auditing.plot import plot_curve
         plot_curve(r, plot)

@@ -167,8 +167,14 @@ def profile_tradeoff(claim: PrivacyClaim, alpha: Any) -> np.ndarray:
 
 
 def _claimed_tradeoff(claim: PrivacyClaim, alpha: np.ndarray) -> tuple[np.ndarray, str]:
+    """The claim's own trade-off where it states one in closed form (``GDP``: G_μ; ``ApproxDP``
+    / ``PureDP``: the (ε, δ) curve; a user's class overriding ``tradeoff``), else the one its
+    profile implies (:func:`profile_tradeoff`; ``PrivacyClaim.tradeoff``, inherited by ZCDP,
+    RDP and ProfileClaim, computes the same supremum on a grid)."""
     f = getattr(claim, "tradeoff", None)
-    if callable(f):
+    inherited = (getattr(type(claim), "tradeoff", None) is PrivacyClaim.tradeoff
+                 and "tradeoff" not in getattr(claim, "__dict__", {}))
+    if callable(f) and not inherited:
         return np.asarray(f(alpha), dtype=float).reshape(alpha.shape), "claim.tradeoff"
     return profile_tradeoff(claim, alpha), "profile (Dong, Roth & Su 2022, Prop. 2.12)"
 

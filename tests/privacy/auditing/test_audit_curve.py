@@ -3,8 +3,9 @@ one at every ε at once, violations are found where the claimed curve is too low
 ε), plain (ε, δ) claims behave as in ``audit``, the report round-trips through JSON, and bad
 input is refused clearly.
 
-The Gaussian mechanism and its profile are local stand-ins (helper 33a adds the library's
-``GDP`` claim and Gaussian mechanisms; the lead swaps them in after merging)."""
+The Gaussian mechanism is the library's ``GaussianMechanism`` and its claim ``GDP`` (exact
+profile and trade-off); every claim class (ZCDP, RDP, GDP, ProfileClaim from a PLD accountant)
+is audited once."""
 
 from __future__ import annotations
 
@@ -22,14 +23,15 @@ from ltheory.privacy import CurveReport, TooFewRunsError, audit, audit_curve
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.core import exact_distributions
 from ltheory.privacy.auditing.curve import lower_hull, profile_tradeoff
-from ltheory.privacy.claims import PrivacyClaim, PureDP
+from ltheory.privacy.claims import GDP, RDP, ZCDP, PrivacyClaim, ProfileClaim, PureDP
+from ltheory.privacy.gaussian import GaussianMechanism
 from ltheory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse
 
 
-# --------------------------------------------------------------------------- stand-ins
+# --------------------------------------------------------------------------- references
 def gauss_delta(eps, mu):
     """The Gaussian mechanism's exact profile at sensitivity/σ = μ (Balle & Wang 2018,
-    Theorem 8)."""
+    Theorem 8), written out here as an independent check of ``GDP.delta_at``."""
     e = np.asarray(eps, dtype=float)
     return np.clip(norm.cdf(-e / mu + mu / 2) - np.exp(e) * norm.cdf(-e / mu - mu / 2), 0, 1)
 
@@ -38,37 +40,6 @@ def laplace_delta(eps, eps0):
     """The Laplace mechanism's exact profile (shift = scale·ε0): 1 − e^{(ε−ε0)/2} below ε0."""
     e = np.asarray(eps, dtype=float)
     return np.where(e < eps0, 1 - np.exp((e - eps0) / 2), 0.0)
-
-
-class GaussProfile(PrivacyClaim):
-    """μ-GDP read as its privacy profile (and, optionally, its trade-off Φ(Φ⁻¹(1−α) − μ))."""
-
-    def __init__(self, mu, with_tradeoff=False):
-        self.mu = mu
-        if with_tradeoff:
-            self.tradeoff = lambda a: norm.cdf(norm.ppf(1 - np.asarray(a, float)) - mu)
-
-    def delta_at(self, epsilon):
-        return gauss_delta(epsilon, self.mu)
-
-    def to_json(self):
-        return {"kind": "gdp_standin", "mu": self.mu}
-
-    def __str__(self):
-        return f"{self.mu:g}-GDP (stand-in)"
-
-
-class Gauss:
-    """value + σ·N(0, 1) on a numeric dataset (sensitivity 1)."""
-
-    name = "gaussian_standin"
-    sensitivity = 1.0
-
-    def __init__(self, sigma):
-        self.sigma = sigma
-
-    def sample(self, d, n, rng):
-        return float(d) + self.sigma * rng.standard_normal(n)
 
 
 HALF_SIGMA = math.sqrt(2 * math.log(1.25 / 1e-5)) / 2     # half the classic σ for (1, 1e-5)
@@ -109,7 +80,7 @@ def test_sound_on_tight_mechanisms(seed):
     assert min(r for r in rr.epsilon_ratio if r is not None) > 0.9
     lap = audit_curve(LaplaceMechanism(1.0), 0.0, 1.0, claim=1.0, runs=100_000, seed=seed)
     assert not _exceeds(lap, lambda e: laplace_delta(e, 1.0)) and lap.verdict == "consistent"
-    g = audit_curve(Gauss(1.0), 0.0, 1.0, claim=GaussProfile(1.0), runs=100_000, seed=seed)
+    g = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(1.0), runs=100_000, seed=seed)
     assert not _exceeds(g, lambda e: gauss_delta(e, 1.0)) and g.verdict == "consistent"
     # the certified curve is near the exact one, not trivially low
     ex = brentq(lambda e: float(gauss_delta(e, 1.0)) - 1e-2, 0, 10)
@@ -119,7 +90,7 @@ def test_sound_on_tight_mechanisms(seed):
 def test_one_set_of_bounds_gives_every_epsilon_and_delta():
     """δ_lb on the grid is the maximum of the certified lines, and ε_lb(δ) is its inverse:
     the curve at every ε and the ε at every δ come from the same 2k bounds."""
-    r = audit_curve(Gauss(1.0), 0.0, 1.0, claim=GaussProfile(1.0), runs=200_000, seed=3)
+    r = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(1.0), runs=200_000, seed=3)
     assert r.events_certified == len(r.events) == len(r.pieces) // 2 <= 8
     lo = np.array([p["p_lower"] for p in r.pieces])
     up = np.array([p["p_upper"] for p in r.pieces])
@@ -157,8 +128,8 @@ def test_violation_at_the_right_epsilon():
     assert r.verdict == "violation" and r.gap == pytest.approx(gap, abs=1e-6)
     assert r.gap_epsilon == pytest.approx(0.5, abs=1e-6) == pytest.approx(at, abs=1e-4)
     # Gaussian σ = 1 claimed as 0.5-GDP: too low everywhere; the gap peaks inside the curve
-    claim = GaussProfile(0.5)
-    g = audit_curve(Gauss(1.0), 0.0, 1.0, claim=claim, runs=200_000, seed=1)
+    claim = GDP(0.5)
+    g = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=claim, runs=200_000, seed=1)
     gap, at = _brute_gap(g, claim)
     assert g.verdict == "violation" and g.gap == pytest.approx(gap, abs=1e-6)
     assert g.gap_epsilon == pytest.approx(at, abs=2e-3)
@@ -169,8 +140,8 @@ def test_violation_at_the_right_epsilon():
 
 def test_half_sigma_gaussian_caught_at_a_million_runs():
     """The issue's example: σ half of the classic formula's for (1, 1e-5)."""
-    r = audit_curve(Gauss(HALF_SIGMA), 0.0, 1.0, claim=(1.0, 1e-5), runs=1_000_000, seed=0,
-                    executor="serial")
+    r = audit_curve(GaussianMechanism(sigma=HALF_SIGMA), 0.0, 1.0, claim=(1.0, 1e-5),
+                    runs=1_000_000, seed=0, executor="serial")
     assert r.verdict == "violation" and r.gap_epsilon == pytest.approx(1.0, abs=0.05)
     assert r.gap <= float(gauss_delta(1.0, 1 / HALF_SIGMA)) - 1e-5
 
@@ -192,24 +163,65 @@ def test_epsilon_delta_pairs_behave_like_audit(mech, d0, d1, claim):
 
 def test_tradeoff_envelope_and_claims():
     # the true trade-off of the Gaussian pair (1-GDP) lies below the certified envelope
-    r = audit_curve(Gauss(1.0), 0.0, 1.0, claim=GaussProfile(1.0, with_tradeoff=True),
+    r = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(1.0),
                     runs=200_000, seed=5)
     hull = np.array(r.tradeoff_envelope)
     a = np.linspace(0, 1, 1001)
     envelope = np.interp(a, hull[:, 0], hull[:, 1])
     assert np.all(norm.cdf(norm.ppf(1 - a) - 1.0) <= envelope + 1e-12)
     assert r.tradeoff_source == "claim.tradeoff" and r.tradeoff_verdict == "consistent"
-    bad = audit_curve(Gauss(1.0), 0.0, 1.0, claim=GaussProfile(0.5, with_tradeoff=True),
+    bad = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(0.5),
                       runs=200_000, seed=5)
     assert bad.tradeoff_verdict == "violation" and bad.tradeoff_gap > 0
     # the profile's trade-off (Dong, Roth & Su Prop. 2.12) is the GDP curve for the GDP
     # profile, and the closed form for pure DP
-    assert profile_tradeoff(GaussProfile(1.0), a) == pytest.approx(
+    assert profile_tradeoff(GDP(1.0), a) == pytest.approx(
         norm.cdf(norm.ppf(1 - a) - 1.0), abs=2e-3)
     e = math.e
     assert profile_tradeoff(PureDP(1.0), a) == pytest.approx(
         np.maximum(0, np.maximum(1 - e * a, (1 - a) / e)), abs=1e-9)
     assert lower_hull([(0.3, 0.9), (0.2, 0.2)]) == [(0.0, 1.0), (0.2, 0.2), (1.0, 0.0)]
+
+
+# --------------------------------------------------------------------------- claim classes
+def _pld_gaussian(sigma):
+    import dp_accounting
+    acc = dp_accounting.pld.PLDAccountant(value_discretization_interval=1e-4)
+    acc.compose(dp_accounting.GaussianDpEvent(sigma))
+    return ProfileClaim(acc, name=f"pld gaussian sigma={sigma:g}")
+
+
+@pytest.mark.parametrize("true_claim,false_claim,source", [
+    (ZCDP(0.5), ZCDP(0.1), "profile"),                         # σ = 1: exactly 0.5-zCDP
+    (RDP({a: 0.5 * a for a in (1.5, 2, 4, 8, 16, 32)}),        # ε_α = α/(2σ²)
+     RDP({a: 0.1 * a for a in (1.5, 2, 4, 8, 16, 32)}), "profile"),
+    (GDP(1.0), GDP(0.5), "claim.tradeoff"),                    # exact G_μ used
+    ("pld:1.0", "pld:2.0", "profile"),                         # dp-accounting's PLD, σ and 2σ
+])
+def test_every_claim_class(true_claim, false_claim, source):
+    """Gaussian σ = 1 (exactly 1-GDP, 0.5-zCDP, RDP ε_α = α/2) against each claim class: its
+    true claim is consistent; a claim of a smaller privacy loss (ρ, ε_α, μ smaller; the PLD
+    of σ = 2) is a violation, at an ε where the exact curve lies above the false profile by
+    at least the gap; the trade-off is the claim's own where it has a closed form."""
+    if isinstance(true_claim, str):
+        true_claim, false_claim = (_pld_gaussian(float(c.split(":")[1]))
+                                   for c in (true_claim, false_claim))
+    m = GaussianMechanism(sigma=1.0)
+    ok = audit_curve(m, 0.0, 1.0, claim=true_claim, runs=100_000, seed=11)
+    assert ok.verdict == "consistent" and ok.tradeoff_verdict == "consistent"
+    assert ok.tradeoff_source.startswith(source)
+    bad = audit_curve(m, 0.0, 1.0, claim=false_claim, runs=100_000, seed=11)
+    assert bad.verdict == "violation" and bad.gap_epsilon is not None
+    e = bad.gap_epsilon
+    # the gap is real: the exact curve lies above the false claim there by at least the gap
+    assert float(GDP(1.0).delta_at(e)) - float(false_claim.delta_at(e)) >= bad.gap - 1e-9
+    assert bad.claim == false_claim.to_json()
+
+
+def test_gdp_matches_the_reference_profile():
+    e = np.linspace(0, 6, 61)
+    for mu in (0.3, 1.0, 2.5):
+        assert GDP(mu).delta_at(e) == pytest.approx(gauss_delta(e, mu), abs=1e-12)
 
 
 # --------------------------------------------------------------------------- reports
@@ -223,7 +235,7 @@ def test_json_round_trip_and_plot(tmp_path):
     from ltheory.privacy.auditing.plot import plot_curve
     out = plot_curve(r, tmp_path / "curve.png")
     assert out.stat().st_size > 10_000
-    g = audit_curve(Gauss(1.0), 0.0, 1.0, claim=GaussProfile(1.0), runs=50_000, seed=6,
+    g = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(1.0), runs=50_000, seed=6,
                     epsilons=[0, 0.5, 1.0], deltas=[0.05, 0.001])
     assert g.epsilons == (0.0, 0.5, 1.0) and g.deltas == (0.001, 0.05)
     assert g.delta_exact is None and g.epsilon_ratio is None
@@ -249,12 +261,15 @@ def test_bad_input():
     assert err.value.needed > 20
     with pytest.raises(InvalidInputError, match="poisson"):
         audit_curve(rr, 0, 1, claim=1.0, runs=10_000, seed=0, certify="poisson")
-    class Above1(GaussProfile):
+    class Above1(PrivacyClaim):
         def delta_at(self, epsilon):
             return np.full(np.shape(epsilon), 2.0)
 
+        def to_json(self):
+            return {"kind": "above_1"}
+
     with pytest.raises(InvalidInputError, match="not a privacy profile"):
-        audit_curve(rr, 0, 1, claim=Above1(1.0), runs=10_000, seed=0)
+        audit_curve(rr, 0, 1, claim=Above1(), runs=10_000, seed=0)
     with pytest.raises(InvalidInputError, match="not a CurveReport"):
         CurveReport.from_json({"verdict": "violation"})
 
@@ -269,7 +284,7 @@ def test_soundness_200_seeds():
     cases = [
         (RandomizedResponse(1.0), 0, 1, PureDP(1.0),
          np.vectorize(lambda e: exact_mod.delta_of_epsilon(p0, p1, e))),
-        (Gauss(1.0), 0.0, 1.0, GaussProfile(1.0), lambda e: gauss_delta(e, 1.0)),
+        (GaussianMechanism(sigma=1.0), 0.0, 1.0, GDP(1.0), lambda e: gauss_delta(e, 1.0)),
     ]   # Laplace: 200 seeds in benchmarks/bench_curve_audit.py (kept out for time)
     for mech, d0, d1, claim, exact in cases:
         bad = sum(_exceeds(audit_curve(mech, d0, d1, claim=claim, runs=20_000, seed=s,
