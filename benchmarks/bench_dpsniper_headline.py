@@ -127,7 +127,9 @@ def table(rows: list[dict]) -> str:
                 "| mechanism | DP-Sniper | search: mean ± se | handed: mean ± se | handed − search "
                 "| ceiling ratio (search / handed) | DP-Sniper ratio (search / handed) | "
                 "s per seed (search / handed) |", "|---|---|---|---|---|---|---|---|"]
-        names = list(dict.fromkeys(r["mechanism"] for r in sub))
+        order = list(dpsniper_suite(EPS))          # the suite's order, whatever was rerun last
+        names = sorted(dict.fromkeys(r["mechanism"] for r in sub),
+                       key=lambda n: order.index(n) if n in order else len(order))
         for name in names:
             pub = published[name]["best"] if name in published else math.nan
             cols = {}
