@@ -17,7 +17,9 @@ project's learners (``ltheory.privacy.learners.closure``) and their exact output
 - Lemma 5.3 on its own: A(A_Relabel(D, T)) (Algorithm 3, ``RelabelAndLearn``) is
   (ε + 3, 4eδ)-DP for an (ε, δ)-DP A — exact ε of the learner's output distribution on the
   worst pair of the exhaustive search of ``benchmarks/results/learners_worst_case.md`` (the pair
-  is an input; its ε is recomputed here), with A the exponential learner at several ε.
+  is an input; its ε is recomputed here), with A the exponential learner at several ε.  The
+  proof itself gives 4e·e^ε before rounding up to e^{ε+3}, i.e. ε + 1 + ln 4 = ε + 2.386, so
+  ε + 2.7 (the +3 moved 10%) is still true (``LEMMA53_PROOF``).
 - Lemma 7.2 as literally stated: "Let ε < 1 and assume A_1, …, A_k are (1, δ)-private.  Then
   A_ClosureLearn is (ε, O(δ))-DP."  With pure A_i (δ = 0) the conclusion is (ε, 0)-DP for every
   ε < 1, i.e. ε = 0 in the limit; ClosureLearn's exact output distribution on a neighbouring pair
@@ -267,10 +269,22 @@ CHECKS = [
                       "typo-level finding: the proof shows (O(1), O(δ)))"),
 ]
 
-_LEMMA53_WHY = ("the +3 is a proof artefact (its own constant is ε + 1 + ln 4) and the worst of "
-                "all 77,760 neighbouring pairs of the smallest instance reaches ε + 0.81 at "
-                "ε = 1 (0.45 of the claim): a claim 10% smaller, or without the ε, is not "
-                "refuted by any pair known (dropping the +3, or the ε at ε = 4, is)")
+#: the privacy constant Lemma 5.3's proof establishes before rounding: w_{1,h} ≤ 4e·w_{2,h}
+LEMMA53_PROOF_CONSTANT = 1 + sympy.log(4)
+LEMMA53_PROOF = ("equivalent (still true): the proof of Lemma 5.3 (seed 001, the display "
+                 "before Claim 5.4) bounds the relabelling step by w_{1,h} ≤ 4e·w_{2,h} (a "
+                 "pattern of K has one or two extensions in each H_t, |H_1| ≤ 2|H_2|, the "
+                 "matched-sensitivity-1 score moves each exponent by ≤ 1/2) and concludes "
+                 "Pr[A_RelabelAndLearn(S_1) ∈ F] ≤ 4e·e^ε·Pr[·(S_2) ∈ F] + 4eδ, then rounds "
+                 "4e·e^ε up to e^{ε+3}: the proof gives (ε + 1 + ln 4, 4eδ) = (ε + 2.386, 4eδ), "
+                 "below ε + 27/10 for every ε (and the exhaustive search's worst pair reaches "
+                 "ε + 0.81 at ε = 1, within it)")
+_LEMMA53_WHY = ("0.9ε + 2.7 is at least the proof's ε + 1 + ln 4 only for ε ≤ 10(2.7 − 2.386) = "
+                "3.14, so it is proved true there and open above; refuting it at large ε needs "
+                "an ε-DP A whose full privacy loss is realised on the relabelled pair — the "
+                "exponential learner's is not (exact ε on the worst pair: 5.13 at ε_A = 8, 33.1 "
+                "at ε_A = 64, about ε_A/2 + 1), and no such A is built: the mutant is neither "
+                "proved nor refuted")
 
 CHECKS = declare(CHECKS, {
     "abms20.prop3.13": (Mutable(__name__, "PROP313_EPSILON", -1, ({"epsilon": 1.0},)),),
@@ -278,7 +292,6 @@ CHECKS = declare(CHECKS, {
                                         ({"H": 20, "epsilon": 1.0, "Delta": 1, "m": 10},)),),
     "abms20.example5.2": (Mutable(__name__, "EXAMPLE52_K", -1, ({"k": 1},)),),
     "abms20.lemma5.3": (Mutable(__name__, "LEMMA53_EPSILON", -1, ({"epsilon": 1.0},),
-                                survivors={
-                                    "the whole bound moved 10%": _LEMMA53_WHY,
-                                    "constant 3 moved 10%": _LEMMA53_WHY}),),
+                                survivors={"the whole bound moved 10%": _LEMMA53_WHY},
+                                equivalent={"constant 3 moved 10%": LEMMA53_PROOF}),),
 })

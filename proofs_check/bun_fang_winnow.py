@@ -40,6 +40,7 @@ import itertools
 import math
 import warnings
 from collections.abc import Iterator
+from fractions import Fraction
 
 import numpy as np
 import sympy
@@ -137,9 +138,22 @@ def sign_error(n: int, margin: float) -> float:
     return float(binom.cdf(n // 2, n, (1 + margin) / 2))
 
 
+#: (β, κρ) where Hoeffding's exponent is nearly exact and its missing 1/√(ln(1/β)) factor is
+#: what the bound spends: here 90% of the draws already fail with probability 1.79β (β = 1e-20)
+#: and 34β (β = 1e-30, κρ = 0.05), so the draw count's constant 2 is needed in full
+TINY_BETA = ((1e-20, 0.2), (1e-30, 0.05))
+
+
+def sign_error_exact(n: int, margin: Fraction) -> Fraction:
+    """P[Bin(n, (1 + margin)/2) ≤ n/2] in exact rationals (the reference for ``sign_error``)."""
+    p = (1 + margin) / 2
+    return sum((Fraction(math.comb(n, k)) * p ** k * (1 - p) ** (n - k)
+                for k in range(n // 2 + 1)), Fraction(0))
+
+
 def _lemma46(quick: bool) -> Iterator[Evidence]:
-    grid = ((0.1, 0.5), (0.01, 0.2)) if quick else tuple(
-        (b, m) for b in (0.3, 0.1, 0.01, 1e-4) for m in (0.05, 0.2, 0.5, 0.9))
+    grid = ((0.1, 0.5), (0.01, 0.2), *TINY_BETA[:1]) if quick else tuple(
+        (b, m) for b in (0.3, 0.1, 0.01, 1e-4) for m in (0.05, 0.2, 0.5, 0.9)) + TINY_BETA
     for beta, margin in grid:
         rho, kappa = 1.0, margin                             # κρ = margin, ρ ≤ 1
         n = math.ceil(float(evaluate_bound(LEMMA46_DRAWS, beta=beta, kappa=kappa, rho=rho)))
@@ -227,17 +241,19 @@ _LEMMA42_WHY = ("the potential argument charges every update the worst case of H
                 "lemma and of the margin at once; the greedy adversary reaches at most the "
                 "rows' tightness of the bound, so a 10% smaller (or reshaped) bound is not "
                 "refuted by any sequence found")
-_LEMMA46_WHY = ("Hoeffding's inequality is loose by a polynomial factor against the exact "
-                "binomial tail at every (β, κρ) computed (tightness ≤ the rows'), so fewer draws "
-                "or a smaller β is not refuted")
+_LEMMA46_WHY = ("0.9β with the full 2 ln(1/β)/(κρ)² draws: the largest P[sign error]/β over "
+                "β ∈ (0, 1) (999 values on a grid and 1e-3 … 1e-39) and κρ ∈ (0, 1] (steps of "
+                "1e-3) is 0.734, at N = 2 draws, κρ = 0.032, β = 0.999 (→ 3/4 as κρ → 0: a tie "
+                "of two draws; in the Gaussian regime the ratio is Φ(−√(2 ln(1/β)))·e^{ln(1/β)} "
+                "≤ 1/2), so the mutant is very likely true — but that is a grid over a "
+                "continuum, not a proof, so it is not declared equivalent")
 
 CHECKS = declare(CHECKS, {
     "bunfang.lemma4.2": (Mutable(__name__, "LEMMA42_UPDATES", -1,
                                  ({"d": 5, "eta": 1 / 6, "rho": 1 / 3, "kappa": 0.5},),
                                  survivors={"*": _LEMMA42_WHY}),),
     "bunfang.lemma4.6": (Mutable(__name__, "LEMMA46_DRAWS", -1,
-                                 ({"beta": 0.1, "kappa": 0.5, "rho": 1.0},),
-                                 survivors={"*": _LEMMA46_WHY}),
+                                 ({"beta": 0.1, "kappa": 0.5, "rho": 1.0},)),
                          Mutable(__name__, "LEMMA46_FAILURE", -1, ({"beta": 0.1},),
                                  survivors={"*": _LEMMA46_WHY})),
     "bunfang.lemmaA.3": (Mutable(__name__, "LEMMAA3_TAIL", -1, ({"q": 1.0},)),),
