@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import sympy
 
 import proofs_check.abms2020 as abms
 import proofs_check.abms2020_composition as comp
