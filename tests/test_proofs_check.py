@@ -94,7 +94,10 @@ def test_full_check_run_is_consistent() -> None:
     assert failing == {"abms20.sec1.affine", "abms20.remark4.3",
                        "abms20.sec2.1.1.simplified", "abms20.eq6", "pmw.claim",
                        "asadi.remark16", "asadi.lemma15", "privacy.claims.abms20",
-                       "abms20.lemma3.12"}
+                       "abms20.lemma3.12",
+                       # issue 31's new findings: parallel composition under same-size
+                       # neighbours, Observation 8, Lemma 7.2 as literally stated (δ = 0)
+                       "asadi.thm2.substitution", "asadi.obs8", "abms20.lemma7.2"}
     assert all(r.rows for r in results)
     status = {r.check.id: r.status for r in results}
     assert {k for k, v in status.items() if v == "measured"} == {
