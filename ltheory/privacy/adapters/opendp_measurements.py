@@ -61,6 +61,23 @@ class _OpenDP(ScalarQueryAdapter):
         raise NotImplementedError
 
 
+
+def _atom(dp: Any, integer: bool) -> tuple[type, Any]:
+    """The element type and OpenDP atom domain of one answer (floats without NaN)."""
+    t = int if integer else float
+    return t, (dp.atom_domain(T=t) if integer else dp.atom_domain(T=t, nan=False))
+
+
+def _scalar_input(dataset: Any, integer: bool, what: str) -> Any:
+    """The dataset's one answer as the measurement's input type (an integer mechanism refuses
+    a non-integral answer)."""
+    v = scalar_answer(dataset)
+    if not integer:
+        return float(v)
+    if v != int(v):
+        raise InvalidInputError(f"the integer {what} needs an integer answer, got {v!r}")
+    return int(v)
+
 class OpenDPLaplace(_OpenDP):
     """``make_laplace(scale)`` on one float (or, ``integer=True``, one integer: the geometric /
     discrete Laplace mechanism); vectorised over ``vector_domain``.  Claim: ε = map(Δ)."""
@@ -80,19 +97,13 @@ class OpenDPLaplace(_OpenDP):
 
     def _make(self, key: str) -> Any:
         dp = _dp()
-        t = int if self.integer else float
-        atom = dp.atom_domain(T=t) if self.integer else dp.atom_domain(T=t, nan=False)
+        t, atom = _atom(dp, self.integer)
         if key == "atom":
             return dp.m.make_laplace(atom, dp.absolute_distance(T=t), self.scale)
         return dp.m.make_laplace(dp.vector_domain(atom), dp.l1_distance(T=t), self.scale)
 
     def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-        v = scalar_answer(dataset)
-        x: Any = float(v)
-        if self.integer:
-            if v != int(v):
-                raise InvalidInputError(f"the integer Laplace needs an integer answer, got {v!r}")
-            x = int(v)
+        x = _scalar_input(dataset, self.integer, "Laplace")
         return np.asarray(self._measurement("vector")([x] * int(n)), dtype=float)
 
 
@@ -194,19 +205,13 @@ class OpenDPZCDPGaussian(_OpenDP):
 
     def _make(self, key: str) -> Any:
         dp = _dp()
-        t = int if self.integer else float
-        atom = dp.atom_domain(T=t) if self.integer else dp.atom_domain(T=t, nan=False)
+        t, atom = _atom(dp, self.integer)
         if key == "atom":
             return dp.m.make_gaussian(atom, dp.absolute_distance(T=t), self.scale)
         return dp.m.make_gaussian(dp.vector_domain(atom), dp.l2_distance(T=t), self.scale)
 
     def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-        v = scalar_answer(dataset)
-        x: Any = float(v)
-        if self.integer:
-            if v != int(v):
-                raise InvalidInputError(f"the integer Gaussian needs an integer answer, got {v!r}")
-            x = int(v)
+        x = _scalar_input(dataset, self.integer, "Gaussian")
         return np.asarray(self._measurement("vector")([x] * int(n)), dtype=float)
 
     def __repr__(self) -> str:
