@@ -43,6 +43,7 @@ from ltheory.privacy.auditing.events import (
     CellEvent,
     Score,
     ThresholdEvent,
+    lr_prefixes,
     make_encoder,
 )
 from ltheory.privacy.auditing.features import structure_scores
@@ -132,19 +133,11 @@ def _cells(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], points: Points
     """Per point, the best likelihood-ratio prefix of the cells in each direction."""
     out: list[list[Candidate]] = [[] for _ in points]
     enc = make_encoder(*fit)
-    f0, f1, e0, e1 = (enc.encode(b) for b in (*fit, *ev))
-    m = int(max(x.max(initial=-1) for x in (f0, f1, e0, e1))) + 1
-    if m <= 0:
+    prefixes = lr_prefixes(enc, fit, ev)
+    if prefixes is None:
         return out
-    g0, g1, c0, c1 = (np.bincount(x[x >= 0], minlength=m).astype(float)
-                      for x in (f0, f1, e0, e1))
-    seen = np.nonzero((g0 + g1) > 0)[0]
-    llr = np.log((g0[seen] + 0.5) / (g1[seen] + 0.5))
-    n = len(ev[0])
-    for direction in (0, 1):
-        order = seen[np.argsort(-llr if direction == 0 else llr, kind="stable")]
-        ca, cb = (c0, c1) if direction == 0 else (c1, c0)
-        pa, pb = np.cumsum(ca[order]), np.cumsum(cb[order])
+    c0, c1, n, orders = prefixes
+    for direction, order, pa, pb in orders:
         for j, (eps, delta) in enumerate(points):
             s = _score(pa, pb, n, eps, delta)
             i = int(np.argmax(s))

@@ -357,28 +357,39 @@ def _split(b: Batch) -> tuple[Batch, Batch]:
     return b[:h], b[h:]
 
 
+def lr_prefixes(enc: Any, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch]
+                ) -> tuple[np.ndarray, np.ndarray, int, list[tuple]] | None:
+    """The likelihood-ratio prefixes of ``enc``'s cells: cells ordered on the fit half by the
+    smoothed ratio (c0 + ½)/(c1 + ½), each direction's prefixes counted on the eval half.
+    Returns (eval counts per cell under d0, under d1, eval runs per dataset,
+    [(direction, cell order, cumulative counts on side a, on side b) for both directions]),
+    or None when no cell was seen."""
+    f0, f1, e0, e1 = (enc.encode(b) for b in (*fit, *ev))
+    m = int(max(x.max(initial=-1) for x in (f0, f1, e0, e1))) + 1
+    if m <= 0:
+        return None
+    g0, g1, c0, c1 = (np.bincount(x[x >= 0], minlength=m).astype(float)
+                      for x in (f0, f1, e0, e1))
+    seen = np.nonzero((g0 + g1) > 0)[0]
+    llr = np.log((g0[seen] + 0.5) / (g1[seen] + 0.5))
+    orders = []
+    for direction in (0, 1):
+        order = seen[np.argsort(-llr if direction == 0 else llr, kind="stable")]
+        ca, cb = (c0, c1) if direction == 0 else (c1, c0)
+        orders.append((direction, order, np.cumsum(ca[order]), np.cumsum(cb[order])))
+    return c0, c1, len(ev[0]), orders
+
+
 def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: int,
                      a_each: float, delta: float, out: list[_Block],
                      enc: ValueEncoder | BinEncoder | MixedEncoder | None = None,
                      test: str = "binomial", shrink: float = SHRINK) -> None:
     enc = enc or make_encoder(*fit)
-    f0, f1 = enc.encode(fit[0]), enc.encode(fit[1])
-    e0, e1 = enc.encode(ev[0]), enc.encode(ev[1])
-    m = int(max(f0.max(initial=-1), f1.max(initial=-1), e0.max(initial=-1),
-                e1.max(initial=-1))) + 1
-    if m <= 0:
+    prefixes = lr_prefixes(enc, fit, ev)
+    if prefixes is None:
         return
-    g0 = np.bincount(f0[f0 >= 0], minlength=m).astype(float)
-    g1 = np.bincount(f1[f1 >= 0], minlength=m).astype(float)
-    c0 = np.bincount(e0[e0 >= 0], minlength=m).astype(float)
-    c1 = np.bincount(e1[e1 >= 0], minlength=m).astype(float)
-    seen = np.nonzero((g0 + g1) > 0)[0]
-    llr = np.log((g0[seen] + 0.5) / (g1[seen] + 0.5))
-    n_ev = len(ev[0])
-    for direction in (0, 1):
-        order = seen[np.argsort(-llr if direction == 0 else llr, kind="stable")]
-        ca, cb = (c0, c1) if direction == 0 else (c1, c0)
-        pa, pb = np.cumsum(ca[order]), np.cumsum(cb[order])
+    c0, c1, n_ev, orders = prefixes
+    for direction, order, pa, pb in orders:
         proj = _projected(pa, pb, n_ev, n_cert, a_each, delta, test, shrink)
 
         def make(i: int, credible: bool, order: np.ndarray = order, pa: np.ndarray = pa,
