@@ -516,6 +516,62 @@ CHECKS = [
                       "of score vectors has privacy loss above 2ηΔ; the worst case approaches it"),
 ]
 
+# ----------------------------------------------------------------------------- one LazyBB round
+
+def lazybb_measures(margins: np.ndarray, alt_margin: float, kappa: float, lam: float,
+                    changed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """LazyBB's normalised measures (p, p') in one round on neighbouring samples after the same
+    history: the margins agree except the replaced record's (index ``changed``), which is
+    ``alt_margin`` on the second sample (Algorithm 1: μ̃ = κe^{−λσ}, projected onto the κ-dense
+    measures, normalised)."""
+    from ltheory.privacy.learners.boosting import bregman_project
+
+    other = np.array(margins, dtype=float)
+    other[changed] = alt_margin
+    mu = bregman_project(kappa * np.exp(-lam * np.asarray(margins, dtype=float)), kappa)
+    mu2 = bregman_project(kappa * np.exp(-lam * other), kappa)
+    return mu / mu.sum(), mu2 / mu2.sum()
+
+
+def round_shifts(X: np.ndarray, y: np.ndarray, X2: np.ndarray, y2: np.ndarray, p: np.ndarray,
+                 p2: np.ndarray) -> dict[str, float]:
+    """What one record replaced (rows of X/X2 and y/y2 differ only there) and the measure moved
+    from p to p2 do to the scores of one LazyBB round, in units of the larger of the replaced
+    record's weights m = max(p(i*), p2(i*)) (≤ ζ = 1/(κn)):
+
+    - ``error``: max over every labelling e ∈ {0,1}^n (every hypothesis) of |Δ Σ p(i)e_i|;
+    - ``gini_pairwise``: max over pairs of root-split candidates j, g (the features) of
+      |(im_j − im'_j) − (im_g − im'_g)| — what the exponential mechanism's loss is η times;
+    - ``leaf_masses``: Σ over the two leaves of the split on every feature of |Δ(m1 − m0)| —
+      what the leaf labels' loss is 1/b times (WRNM with Lap(b) noise).
+
+    The proof of the claims' equivalent mutants (``privacy_claims.ASADI_CLAIMS_PROOF``) bounds
+    them by 1, 8 and 2."""
+    from ltheory.privacy.learners.boosting import DPTopDown
+
+    moved = np.flatnonzero((X != X2).any(axis=1) | (y != y2))
+    i = int(moved[0]) if moved.size else 0
+    m = max(p[i], p2[i])
+    diff = p - p2
+    diff[i] = 0.0                                    # the other records' weight moves
+    err = max(np.clip(diff, 0, None).sum() + p[i], np.clip(-diff, 0, None).sum() + p2[i])
+    td = DPTopDown(1.0, 1)
+    im = np.asarray(td._candidates(X, y, p, [()]), dtype=float)
+    im2 = np.asarray(td._candidates(X2, y2, p2, [()]), dtype=float)
+    shift = im - im2
+    pairwise = float(shift.max() - shift.min())
+    leaves = 0.0
+    for j in range(X.shape[1]):
+        total = 0.0
+        for b in (0, 1):
+            m0, m1 = td._leaf_masses(X, y, p, ((j, b),))
+            n0, n1 = td._leaf_masses(X2, y2, p2, ((j, b),))
+            total += abs((m1 - m0) - (n1 - n0))
+        leaves = max(leaves, total)
+    return {"m": float(m), "error": float(err) / m, "gini_pairwise": pairwise / m,
+            "leaf_masses": leaves / m}
+
+
 #: why 9/8·ζ (Lemma 14's 5/4·ζ moved 10%) is still a true statement on the check's instances
 LEMMA14_PROOF = ("equivalent (still true): with μ uniform and ζ = 1/n, n·w·q(1−q) = f(c0, c1) = "
                  "c0·c1/(c0 + c1) for a leaf holding c0 examples labelled 0 and c1 labelled 1, "

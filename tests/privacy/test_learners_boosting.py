@@ -105,7 +105,18 @@ def test_bregman_projection_is_smooth_and_minimal():
 def test_wrnm_closed_form_matches_report_noisy_max():
     for m0, m1, eta in [(0.3, 0.5, 2.0), (0.6, 0.1, 5.0), (0.2, 0.2, 1.0)]:
         quad = ReportNoisyMax(epsilon=2 * eta).output_distribution((m0, m1))[1]
-        assert B._wrnm_two(m0, m1, eta) == pytest.approx(quad, abs=1e-7)
+        assert B._wrnm_two(m0, m1, eta)[1] == pytest.approx(quad, abs=1e-7)
+
+
+def test_wrnm_far_tail_keeps_its_digits() -> None:
+    """The smaller probability is the closed-form tail, not 1 minus the larger: at a score gap
+    of 40/η both sides of a pair keep their relative accuracy (1 − (1 − t) would be 0 here)."""
+    import math
+
+    for m0, m1 in ((0.0, 40.0), (40.0, 0.0)):
+        p0, p1 = B._wrnm_two(m0, m1, 1.0)
+        tail = math.exp(-40.0) * 42.0 / 4.0
+        assert min(p0, p1) == pytest.approx(tail, rel=1e-12) and max(p0, p1) == 1.0 - tail
 
 
 @pytest.mark.parametrize("make", [

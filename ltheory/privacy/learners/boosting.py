@@ -257,13 +257,15 @@ def _wrnm_sample(scores: np.ndarray, eta: float, rng: np.random.Generator) -> in
     return int(ReportNoisyMax(epsilon=2.0 * eta, noise="laplace").sample(scores, 1, rng)[0])
 
 
-def _wrnm_two(m0: float, m1: float, eta: float) -> float:
-    """P[WRNM picks index 1] for two scores (m0, m1) with Lap(1/η) noise: the difference D of two
-    iid Lap(b) has P[D > a] = e^{−a/b}(2 + a/b)/4 for a ≥ 0."""
+def _wrnm_two(m0: float, m1: float, eta: float) -> tuple[float, float]:
+    """(P[WRNM picks index 0], P[… index 1]) for two scores (m0, m1) with Lap(1/η) noise: the
+    difference D of two iid Lap(b) has P[D > a] = e^{−a/b}(2 + a/b)/4 for a ≥ 0.  The smaller
+    of the two is that tail in closed form, never 1 minus the larger (which loses every digit
+    below 1e-16 and made far tails of the exact output distribution wrong)."""
     b = 1.0 / eta
     a = (m1 - m0) / b
     tail = math.exp(-abs(a)) * (2.0 + abs(a)) / 4.0
-    return 1.0 - tail if a >= 0 else tail
+    return (tail, 1.0 - tail) if a >= 0 else (1.0 - tail, tail)
 
 
 # --------------------------------------------------------------------------- projection
@@ -585,12 +587,12 @@ class DPTopDown(_WeakLearnerMixin, _BooleanLearner):
 
         def grow(prob: float, leaves: list[tuple], splits: list) -> None:
             if len(splits) == self.t:
-                p1 = [_wrnm_two(*self._leaf_masses(X, y, mu, lf), 2.0 * self.t * eta)
-                      for lf in leaves]
+                p01 = [_wrnm_two(*self._leaf_masses(X, y, mu, lf), 2.0 * self.t * eta)
+                       for lf in leaves]
                 for labs in itertools.product((0, 1), repeat=len(leaves)):
                     pl = prob
-                    for lab, q in zip(labs, p1, strict=True):
-                        pl *= q if lab else 1.0 - q
+                    for lab, q in zip(labs, p01, strict=True):
+                        pl *= q[lab]
                     if pl > 0:
                         out.append((pl, _tree_from(splits, dict(zip(leaves, labs,
                                                                     strict=True)))))
