@@ -514,7 +514,12 @@ class DPTopDown(_WeakLearnerMixin, _BooleanLearner):
     is not used: LazyBB sets η by Theorem 10.
 
     Worst case (measured, ``benchmarks/results/learners_worst_case.md``): at ε = 1, t = 1, d = 2,
-    n = 8 the worst pair found has exact ε = 0.32.  As for :class:`DPOneRule`, the robust
+    n = 8 the worst pair found has exact ε = 0.32; a local search over the cell counts of
+    {0,1}² × {0,1} at n ≤ 6,000 finds 0.532 (``proofs_check.privacy_claims.DPTOPDOWN_PAIR``).
+    Proved: every pair is below 3/4 of the claim — two candidates' Gini improvements move apart
+    by < 8ζ (the parent term is shared), so each selection leaks < 8ηζ, and the leaves' label
+    masses move by ≤ 2ζ in total, 4tηζ for the labels (``privacy_claims.ASADI_CLAIMS_PROOF``),
+    although Lemma 15's 4ζ is false (the sensitivity is 8ζ).  As for :class:`DPOneRule`, the robust
     sensitivities (4ζ for the Gini improvement, Lemma 15; 2ζ for the leaf masses) pay for weight
     shifts the stand-alone learner never makes — with uniform weights one substitution moves a
     leaf's label masses by at most ζ — and the claim adds the split-selection and leaf-labelling
@@ -734,7 +739,10 @@ class LazyBB(_BooleanLearner):
     (DP-TopDown).  The claim is basic composition of τ rounds, each charged the weak learner's
     robust-sensitivity bound at ζ = 1/(κn) (a worst-case weight shift on top of the record's own
     change): each round leaks a fraction of its ε/τ, as :class:`DPOneRule` and
-    :class:`DPTopDown` do alone, and the rounds' worst events need not align.
+    :class:`DPTopDown` do alone, and the rounds' worst events need not align.  Proved: at most
+    1/2 (DP-1R) and 3/4 (DP-TopDown) of the claim — on neighbouring samples with the same
+    history the projected measures move monotonically off the replaced record, so every weighted
+    error moves by ≤ ζ, not the 2ζ the claim charges (``privacy_claims.ASADI_CLAIMS_PROOF``).
     """
 
     #: Algorithm 1's projection; False only in the deliberately broken audit variant

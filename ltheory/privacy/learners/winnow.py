@@ -236,7 +236,9 @@ class DPWinnow(_OnlineBase):
     the changed example moves each score by at most 2 and each query count by at most 1; and a
     bound at δ = 0.1 needs an event whose probabilities under the two datasets differ by more
     than 0.1, which caps what an audit can certify.  (A lower bound from a search, not the
-    exact ε.)
+    exact ε.)  Proved: at most 7/8 of the claim — one changed example shifts the counts of one
+    AboveThreshold instance monotonically, which makes it 3/4·ε_svt-DP
+    (``proofs_check.privacy_claims.BUNFANG_CLAIMS_PROOF``).
     """
 
     def __init__(self, d: int, rho: float, epsilon: float, delta: float, *, switches: int,
