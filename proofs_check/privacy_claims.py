@@ -16,6 +16,12 @@ Two sources of "worst found", both from the installed package (no file outside i
 
 A row fails when the worst ε found (exact, or a sound lower bound) exceeds the claimed ε.  The
 rows are grouped by the seed paper that states the claim, one check per paper.
+
+How far below its claim each learner provably is (the proofs of the claims' equivalent mutants
+for the mutation harness): Asadi et al.'s learners at ≤ 3/4 (DP-1R's at ≤ 1/2;
+:data:`ASADI_CLAIMS_PROOF`, the per-round shifts recomputed by
+``asadi_sensitivity.round_shifts``), Bun & Fang's at ≤ 7/8 (:data:`BUNFANG_CLAIMS_PROOF`); the
+PAC notes' and the lecture's claims are met with equality by their extremal pairs.
 """
 
 from __future__ import annotations
