@@ -290,7 +290,7 @@ def stable_histogram_tail_rows(quick: bool) -> Iterator[Evidence]:
 DPTOPDOWN_PAIR = {"counts": (3, 1, 0, 193, 5565, 0, 236, 0), "src": 1, "dst": 7}
 
 
-def dptopdown_search_rows(quick: bool) -> Iterator[Evidence]:
+def _dptopdown_rows(quick: bool) -> Iterator[Evidence]:
     """DP-TopDown alone at the local-search pair, exact (recomputed from the learner's output
     distribution)."""
     from ltheory.privacy.learners.boosting import DPTopDown
@@ -316,9 +316,39 @@ def dptopdown_search_rows(quick: bool) -> Iterator[Evidence]:
                    "equivalent mutant bounds every pair by 3/4 of it", tight(worst, eps))
 
 
+def dp1r_half_pair(n: int, d: int) -> tuple[tuple, tuple]:
+    """Neighbouring samples on which DP-1R alone leaks (1/2 − o(1))·its claim: n − 1 examples
+    with x_j = y for j ≥ 2 (those rules err only on the replaced record) and x_1 unrelated to
+    y (error 1/2), plus the replaced record, wrong for every x_j (j ≥ 2) and right for x_1
+    before, the other way round after.  The output x_1 then gains η/n from its own score and
+    η/n from the normaliser (the x_j rules dominate it): 2η/n = ε/2 as n grows."""
+    rest = [((i // 2 % 2,) + (i % 2,) * (d - 1), i % 2) for i in range(n - 1)]
+    old, new = ((0,) + (1,) * (d - 1), 0), ((1,) + (0,) * (d - 1), 0)
+    return tuple(rest + [old]), tuple(rest + [new])
+
+
+def asadi_extremal_rows(quick: bool) -> Iterator[Evidence]:
+    """The searched DP-TopDown pair and the DP-1R family that attains its proved ceiling."""
+    yield from _dptopdown_rows(quick)
+    from ltheory.privacy.learners.boosting import DPOneRule
+
+    d0, d1 = dp1r_half_pair(200, 4)
+    learner = DPOneRule(epsilon=0.5, n_features=4)
+    eps = _claimed(float(learner.claim[0]))
+    worst = max(_exact(learner, d0, d1, 0.0) or 0.0, _exact(learner, d1, d0, 0.0) or 0.0)
+    ok = worst <= eps + TOL
+    yield Evidence("DPOneRule: the family reaching half the claim (x_j = y for j ≥ 2, the "
+                   "replaced record flips which rules err on it)", {"n": 200, "d": 4},
+                   {"claimed": [eps, 0.0], "worst ε found": worst, "how": "exact",
+                    "proved ceiling (fraction of the claim)": 0.5},
+                   eps, ok, eps - worst, None if ok else {"d0": d0, "d1": d1, "epsilon": worst},
+                   "the proof's ceiling 1/2 is attained: DP-1R alone is ε/2-DP, not more",
+                   tight(worst, eps))
+
+
 #: rows computed in closed form (or exactly at a searched pair) from a learner, per seed
 _EXTRA_ROWS = {"002_4e9b9d6d42ab751c.txt": stable_histogram_tail_rows,
-               "003_6155d6bc744b4bb1.txt": dptopdown_search_rows}
+               "003_6155d6bc744b4bb1.txt": asadi_extremal_rows}
 
 
 def _rows(source: str, quick: bool) -> Iterator[Evidence]:

@@ -425,7 +425,9 @@ class DPOneRule(_WeakLearnerMixin, _BooleanLearner):
     :class:`LazyBB` its ``epsilon`` is not used: LazyBB sets η by Theorem 7.
 
     Worst case (measured, ``benchmarks/results/learners_worst_case.md``): at ε = 0.5, d = 2,
-    n = 8 the worst neighbouring pair found has exact ε = 0.18, 0.35 of the claim.  The slack is
+    n = 8 the worst neighbouring pair found has exact ε = 0.18, 0.35 of the claim; at d = 4,
+    n = 200 the family ``proofs_check.privacy_claims.dp1r_half_pair`` reaches 0.49999 of it,
+    and 1/2 is proved to be the ceiling.  The slack is
     in applying Theorem 6 alone: (i) the robust sensitivity 2ζ also pays for the weights μ moving
     by ζ in statistical distance, which the fixed uniform weights never do — a substitution
     moves each error rate by at most 1/n = ζ, so the mechanism is 2ηζ = ε/2-DP alone; (ii) the
