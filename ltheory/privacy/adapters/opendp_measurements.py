@@ -78,19 +78,26 @@ def _scalar_input(dataset: Any, integer: bool, what: str) -> Any:
         raise InvalidInputError(f"the integer {what} needs an integer answer, got {v!r}")
     return int(v)
 
-class OpenDPLaplace(_OpenDP):
-    """``make_laplace(scale)`` on one float (or, ``integer=True``, one integer: the geometric /
-    discrete Laplace mechanism); vectorised over ``vector_domain``.  Claim: ε = map(Δ)."""
+class _ScalarNoise(_OpenDP):
+    """OpenDP's ``make_<noise>(scale)`` on one scalar answer (a float, or with ``integer`` an
+    integer): the atom measurement gives the privacy map, the same mechanism on a vector of
+    copies samples n runs at once.  Subclasses name the noise, the vector metric and what an
+    error message calls the mechanism."""
 
-    def __init__(self, scale: float = 1.0, sensitivity: float = 1.0, integer: bool = False) -> None:
+    _noise = ""                      # dp.m.make_<noise>
+    _vector_metric = ""              # dp.<metric>(T=...) on the vector domain
+    _what = ""
+
+    def _set_scalar(self, scale: float, sensitivity: float, integer: bool,
+                    integer_error: str) -> None:
         self.scale = positive("scale", scale)
         self.sensitivity = positive("sensitivity", sensitivity)
         self.integer = bool(integer)
         if self.integer and self.sensitivity != int(self.sensitivity):
-            raise InvalidInputError("an integer Laplace needs an integer sensitivity")
-        self.name = "opendp.make_laplace[int]" if integer else "opendp.make_laplace[float]"
-        d_in = int(self.sensitivity) if integer else self.sensitivity
-        self.epsilon = float(self._measurement("atom").map(d_in))
+            raise InvalidInputError(integer_error)
+
+    def _d_in(self) -> float | int:
+        return int(self.sensitivity) if self.integer else self.sensitivity
 
     def default_pair(self) -> tuple[Any, Any]:
         return (0, int(self.sensitivity)) if self.integer else (0.0, self.sensitivity)
@@ -98,13 +105,27 @@ class OpenDPLaplace(_OpenDP):
     def _make(self, key: str) -> Any:
         dp = _dp()
         t, atom = _atom(dp, self.integer)
+        make = getattr(dp.m, f"make_{self._noise}")
         if key == "atom":
-            return dp.m.make_laplace(atom, dp.absolute_distance(T=t), self.scale)
-        return dp.m.make_laplace(dp.vector_domain(atom), dp.l1_distance(T=t), self.scale)
+            return make(atom, dp.absolute_distance(T=t), self.scale)
+        return make(dp.vector_domain(atom), getattr(dp, self._vector_metric)(T=t), self.scale)
 
     def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-        x = _scalar_input(dataset, self.integer, "Laplace")
+        x = _scalar_input(dataset, self.integer, self._what)
         return np.asarray(self._measurement("vector")([x] * int(n)), dtype=float)
+
+
+class OpenDPLaplace(_ScalarNoise):
+    """``make_laplace(scale)`` on one float (or, ``integer=True``, one integer: the geometric /
+    discrete Laplace mechanism); vectorised over ``vector_domain``.  Claim: ε = map(Δ)."""
+
+    _noise, _vector_metric, _what = "laplace", "l1_distance", "Laplace"
+
+    def __init__(self, scale: float = 1.0, sensitivity: float = 1.0, integer: bool = False) -> None:
+        self._set_scalar(scale, sensitivity, integer,
+                         "an integer Laplace needs an integer sensitivity")
+        self.name = "opendp.make_laplace[int]" if integer else "opendp.make_laplace[float]"
+        self.epsilon = float(self._measurement("atom").map(self._d_in()))
 
 
 class OpenDPGeometric(OpenDPLaplace):
@@ -155,7 +176,7 @@ class OpenDPGaussian(_OpenDP):
         return np.asarray(self._measurement("vector")([float(v)] * int(n)), dtype=float)
 
 
-class OpenDPZCDPGaussian(_OpenDP):
+class OpenDPZCDPGaussian(_ScalarNoise):
     """``make_gaussian(scale)`` under zero-concentrated DP, its claim kept as a curve:
     ``privacy_claim`` is ``ZCDP(ρ)`` with ρ = map(Δ) = (Δ/scale)²/2 (OpenDP's own privacy map).
     ``integer=False``: one float; ``integer=True``: one integer, where OpenDP samples the discrete
@@ -167,20 +188,18 @@ class OpenDPZCDPGaussian(_OpenDP):
     ``GDP(Δ/scale)``, the curve of the continuous Gaussian (OpenDP samples it exactly rounded to
     a fine power-of-two grid, a difference far below what an audit resolves)."""
 
+    _noise, _vector_metric, _what = "gaussian", "l2_distance", "Gaussian"
+
     def __init__(self, scale: float = 4.0, sensitivity: float = 1.0, integer: bool = False,
                  delta: float = 1e-5) -> None:
-        self.scale = positive("scale", scale)
-        self.sensitivity = positive("sensitivity", sensitivity)
-        self.integer = bool(integer)
-        if self.integer and self.sensitivity != int(self.sensitivity):
-            raise InvalidInputError("the integer (discrete) Gaussian needs an integer sensitivity")
+        self._set_scalar(scale, sensitivity, integer,
+                         "the integer (discrete) Gaussian needs an integer sensitivity")
         self.delta = check_delta(delta)
         if self.delta <= 0:
             raise InvalidInputError("delta must be in (0, 1): the Gaussian is not pure DP")
         self.name = ("opendp.make_gaussian[int, zCDP]" if self.integer
                      else "opendp.make_gaussian[float, zCDP]")
-        d_in = int(self.sensitivity) if self.integer else self.sensitivity
-        self.rho = float(self._measurement("atom").map(d_in))
+        self.rho = float(self._measurement("atom").map(self._d_in()))
         self.epsilon = self.privacy_claim.epsilon_at(self.delta)
 
     @property
@@ -199,20 +218,6 @@ class OpenDPZCDPGaussian(_OpenDP):
     @property
     def true_epsilon(self) -> float:  # type: ignore[override]
         return self.exact_claim.epsilon_at(self.delta)
-
-    def default_pair(self) -> tuple[Any, Any]:
-        return (0, int(self.sensitivity)) if self.integer else (0.0, self.sensitivity)
-
-    def _make(self, key: str) -> Any:
-        dp = _dp()
-        t, atom = _atom(dp, self.integer)
-        if key == "atom":
-            return dp.m.make_gaussian(atom, dp.absolute_distance(T=t), self.scale)
-        return dp.m.make_gaussian(dp.vector_domain(atom), dp.l2_distance(T=t), self.scale)
-
-    def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-        x = _scalar_input(dataset, self.integer, "Gaussian")
-        return np.asarray(self._measurement("vector")([x] * int(n)), dtype=float)
 
     def __repr__(self) -> str:
         return (f"OpenDPZCDPGaussian(scale={self.scale:g}, sensitivity={self.sensitivity:g}, "
