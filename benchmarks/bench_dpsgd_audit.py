@@ -116,20 +116,26 @@ def ceiling(pa: np.ndarray, pb: np.ndarray, n_cert: int, d: float, k: int = EVEN
     return float(v.max())
 
 
-def runs_for_ceiling(pa, pb, d, target_eps, selection=0.1) -> int | None:
-    """Fewest total runs whose k-event ceiling at δ = d reaches ``target_eps``."""
-    def ok(n_cert):
-        return ceiling(pa, pb, n_cert, d) >= target_eps
-    hi = 10**4
+def fewest_runs(ok, start: int, cap: int, selection: float) -> int | None:
+    """Fewest total runs (certification runs per side ``n_cert`` for which ``ok(n_cert)``,
+    found by doubling from ``start`` and bisecting to 1%, both sides, plus the selection
+    share), or None past ``cap``."""
+    hi = start
     while not ok(hi):
         hi *= 2
-        if hi > 10**13:
+        if hi > cap:
             return None
     lo = hi // 2
     while hi - lo > max(lo // 100, 1):
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if not ok(mid) else (lo, mid)
     return int(math.ceil(2 * hi / (1 - selection)))
+
+
+def runs_for_ceiling(pa, pb, d, target_eps, selection=0.1) -> int | None:
+    """Fewest total runs whose k-event ceiling at δ = d reaches ``target_eps``."""
+    return fewest_runs(lambda n_cert: ceiling(pa, pb, n_cert, d) >= target_eps, 10**4, 10**13,
+                       selection)
 
 
 def detect_runs(pa, pb, claim, selection=0.1) -> int | None:
@@ -150,16 +156,7 @@ def detect_runs(pa, pb, claim, selection=0.1) -> int | None:
         with np.errstate(over="ignore"):
             g = lo[:, None] - np.exp(eps)[None, :] * up[:, None] - dc[None, :]
         return bool((g > 0).any())
-    hi = 10**3
-    while not ok(hi):
-        hi *= 2
-        if hi > 10**14:
-            return None
-    lo = hi // 2
-    while hi - lo > max(lo // 100, 1):
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if not ok(mid) else (lo, mid)
-    return int(math.ceil(2 * hi / (1 - selection)))
+    return fewest_runs(ok, 10**3, 10**14, selection)
 
 
 def true_gap(m: DPSGDCanary, claim) -> tuple[float, float]:
