@@ -225,21 +225,22 @@ def sign_error(n: int, margin: float) -> float:
 TINY_BETA = ((1e-20, 0.2), (1e-30, 0.05))
 
 
+def _binom_cdf_exact(n: int, p: Fraction, kmax: int) -> Fraction:
+    """P[Bin(n, p) ≤ kmax] in exact rationals."""
+    return sum((Fraction(math.comb(n, k)) * p ** k * (1 - p) ** (n - k)
+                for k in range(kmax + 1)), Fraction(0))
+
+
 def sign_error_exact(n: int, margin: Fraction) -> Fraction:
     """P[Bin(n, (1 + margin)/2) ≤ n/2] in exact rationals (the reference for ``sign_error``)."""
-    p = (1 + margin) / 2
-    return sum((Fraction(math.comb(n, k)) * p ** k * (1 - p) ** (n - k)
-                for k in range(n // 2 + 1)), Fraction(0))
+    return _binom_cdf_exact(n, (1 + margin) / 2, n // 2)
 
 
 def skewed_sign_error(n: int, margin: Fraction, a: Fraction) -> Fraction:
     """P[⟨ŵ, x⟩ ≤ 0] (exact rationals) for N = n draws from w = (q, 1 − q), x = (1, −a),
     q = (margin + a)/(1 + a), so ⟨w, x⟩ = margin: with K draws of the first coordinate,
     ⟨ŵ, x⟩ = (K − (n − K)a)/n ≤ 0 iff K(1 + a) ≤ na (a strict sign error unless equality)."""
-    q = (margin + a) / (1 + a)
-    kmax = math.floor(n * a / (1 + a))
-    return sum((Fraction(math.comb(n, k)) * q ** k * (1 - q) ** (n - k)
-                for k in range(kmax + 1)), Fraction(0))
+    return _binom_cdf_exact(n, (margin + a) / (1 + a), math.floor(n * a / (1 + a)))
 
 
 #: (β, κρ, a) for the two-point rows: N = 1 draw (β ≥ e^{−(κρ)²/2}) where the failure is

@@ -290,30 +290,18 @@ def stable_histogram_tail_rows(quick: bool) -> Iterator[Evidence]:
 DPTOPDOWN_PAIR = {"counts": (3, 1, 0, 193, 5565, 0, 236, 0), "src": 1, "dst": 7}
 
 
-def _dptopdown_rows(quick: bool) -> Iterator[Evidence]:
-    """DP-TopDown alone at the local-search pair, exact (recomputed from the learner's output
-    distribution)."""
-    from ltheory.privacy.learners.boosting import DPTopDown
-
-    cells = [((a, b), yy) for a in (0, 1) for b in (0, 1) for yy in (0, 1)]
-    counts = list(DPTOPDOWN_PAIR["counts"])
-    moved = list(counts)
-    moved[DPTOPDOWN_PAIR["src"]] -= 1
-    moved[DPTOPDOWN_PAIR["dst"]] += 1
-    d0 = [cells[i] for i in range(8) for _ in range(counts[i])]
-    d1 = [cells[i] for i in range(8) for _ in range(moved[i])]
-    learner = DPTopDown(epsilon=1.0, internal_nodes=1, n_features=2)
+def _pure_pair_row(subject: str, params: dict[str, Any], learner: Any, d0: Any, d1: Any,
+                   ceiling: float, witness: dict[str, Any], note: str) -> Evidence:
+    """A pure-DP learner's exact ε at a pair (both directions, recomputed from its output
+    distribution) against its claim; ``ceiling`` is the proved fraction of the claim."""
     eps = _claimed(float(learner.claim[0]))
     worst = max(_exact(learner, d0, d1, 0.0) or 0.0, _exact(learner, d1, d0, 0.0) or 0.0)
     ok = worst <= eps + TOL
-    yield Evidence("DPTopDown: a pair found by local search (one record of cell "
-                   f"{DPTOPDOWN_PAIR['src']} moved to cell {DPTOPDOWN_PAIR['dst']})",
-                   {"n": sum(counts), "t": 1, "d": 2},
-                   {"claimed": [eps, 0.0], "worst ε found": worst, "how": "exact",
-                    "proved ceiling (fraction of the claim)": 0.75},
-                   eps, ok, eps - worst, None if ok else {"pair": DPTOPDOWN_PAIR, "epsilon": worst},
-                   "the largest fraction of DP-TopDown's claim found; the proof of the claims' "
-                   "equivalent mutant bounds every pair by 3/4 of it", tight(worst, eps))
+    return Evidence(subject, params,
+                    {"claimed": [eps, 0.0], "worst ε found": worst, "how": "exact",
+                     "proved ceiling (fraction of the claim)": ceiling},
+                    eps, ok, eps - worst, None if ok else {**witness, "epsilon": worst}, note,
+                    tight(worst, eps))
 
 
 def dp1r_half_pair(n: int, d: int) -> tuple[tuple, tuple]:
@@ -328,22 +316,29 @@ def dp1r_half_pair(n: int, d: int) -> tuple[tuple, tuple]:
 
 
 def asadi_extremal_rows(quick: bool) -> Iterator[Evidence]:
-    """The searched DP-TopDown pair and the DP-1R family that attains its proved ceiling."""
-    yield from _dptopdown_rows(quick)
-    from ltheory.privacy.learners.boosting import DPOneRule
+    """Exact rows at the searched DP-TopDown pair (``DPTOPDOWN_PAIR``) and at the DP-1R family
+    that attains its proved ceiling (``dp1r_half_pair``)."""
+    from ltheory.privacy.learners.boosting import DPOneRule, DPTopDown
 
+    cells = [((a, b), yy) for a in (0, 1) for b in (0, 1) for yy in (0, 1)]
+    counts = list(DPTOPDOWN_PAIR["counts"])
+    moved = list(counts)
+    moved[DPTOPDOWN_PAIR["src"]] -= 1
+    moved[DPTOPDOWN_PAIR["dst"]] += 1
+    yield _pure_pair_row(
+        "DPTopDown: a pair found by local search (one record of cell "
+        f"{DPTOPDOWN_PAIR['src']} moved to cell {DPTOPDOWN_PAIR['dst']})",
+        {"n": sum(counts), "t": 1, "d": 2}, DPTopDown(epsilon=1.0, internal_nodes=1, n_features=2),
+        [cells[i] for i in range(8) for _ in range(counts[i])],
+        [cells[i] for i in range(8) for _ in range(moved[i])], 0.75, {"pair": DPTOPDOWN_PAIR},
+        "the largest fraction of DP-TopDown's claim found; the proof of the claims' equivalent "
+        "mutant bounds every pair by 3/4 of it")
     d0, d1 = dp1r_half_pair(200, 4)
-    learner = DPOneRule(epsilon=0.5, n_features=4)
-    eps = _claimed(float(learner.claim[0]))
-    worst = max(_exact(learner, d0, d1, 0.0) or 0.0, _exact(learner, d1, d0, 0.0) or 0.0)
-    ok = worst <= eps + TOL
-    yield Evidence("DPOneRule: the family reaching half the claim (x_j = y for j ≥ 2, the "
-                   "replaced record flips which rules err on it)", {"n": 200, "d": 4},
-                   {"claimed": [eps, 0.0], "worst ε found": worst, "how": "exact",
-                    "proved ceiling (fraction of the claim)": 0.5},
-                   eps, ok, eps - worst, None if ok else {"d0": d0, "d1": d1, "epsilon": worst},
-                   "the proof's ceiling 1/2 is attained: DP-1R alone is ε/2-DP, not more",
-                   tight(worst, eps))
+    yield _pure_pair_row(
+        "DPOneRule: the family reaching half the claim (x_j = y for j ≥ 2, the replaced record "
+        "flips which rules err on it)", {"n": 200, "d": 4},
+        DPOneRule(epsilon=0.5, n_features=4), d0, d1, 0.5, {"d0": d0, "d1": d1},
+        "the proof's ceiling 1/2 is attained: DP-1R alone is ε/2-DP, not more")
 
 
 #: rows computed in closed form (or exactly at a searched pair) from a learner, per seed
