@@ -32,6 +32,7 @@ from typing import Any
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing.events import SCREEN, SHRINK
+from ltheory.privacy.auditing.floating import check_arithmetic
 from ltheory.validation import check_choice, check_int, check_level
 
 __all__ = ["AuditConfig", "FEW_OUTPUTS", "LEAN_SHRINK"]
@@ -80,6 +81,10 @@ class AuditConfig:
         executor: ``None`` (serial, or a local process pool for large audits), ``"serial"``,
             ``"process"`` or any ``concurrent.futures.Executor``.
         progress: ``progress(done, total)`` called after every chunk of runs.
+        arithmetic: ``"float"`` (default): on float outputs, also look for floating-point
+            leaks (events on the bits of the outputs, ``floating``; a report certified on one
+            says *floating-point violation*); ``"real"``: audit the real-arithmetic
+            mechanism (events on the output values only).
     """
 
     selection_fraction: float = 0.1
@@ -95,6 +100,7 @@ class AuditConfig:
     executor: Any = field(default=None, compare=False)
     progress: Callable[[int, int], None] | None = field(default=None, compare=False,
                                                         repr=False)
+    arithmetic: str = "float"
 
     def __post_init__(self) -> None:
         check_level(self.selection_fraction, "selection_fraction")
@@ -104,6 +110,7 @@ class AuditConfig:
                 raise InvalidInputError(f"events must be an integer >= 1 or 'auto', got "
                                         f"{self.events!r}")
         check_choice(self.certify, "certify", ("binomial", "poisson", "auto"))
+        check_arithmetic(self.arithmetic)
         for name in ("structure_events", "exact", "verify_neighbours"):
             check_choice(getattr(self, name), name, (True, False))
         check_choice(self.lean_events, "lean_events", (True, False, "auto"))

@@ -50,6 +50,7 @@ from ltheory.privacy.auditing.executors import (
     run_counting,
     run_sampling,
 )
+from ltheory.privacy.auditing.floating import is_float_event, violation_note
 from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.auditing.outputs import Batch, MechanismError, batch_kind, distinct_outputs
 from ltheory.privacy.auditing.projection import certified_bound
@@ -336,7 +337,7 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
     chosen = select_events(s0, s1, n_cert, a_each, delta, top=cfg.max_events, test=test,
                            structure=cfg.structure_events, lean=few,
                            shrink=cfg.shrink_for(few, batch_kind(s0)),
-                           screen=cfg.selection_screen)
+                           screen=cfg.selection_screen, arithmetic=cfg.arithmetic)
     notes: list[str] = []
     if few and cfg.lean_events == "auto":
         notes.append("few distinct outputs: events chosen among the exact-output cells "
@@ -393,6 +394,9 @@ def _report(target: Target, eps: float | None, delta: float, alpha: float, runs:
     exact_delta = (exact_mod.delta_of_epsilon(*exact, eps)
                    if exact is not None and eps is not None else None)
     verdict = "none" if eps is None else "violation" if best > eps else "consistent"
+    floating = is_float_event(c.event) and best > 0
+    if floating and verdict == "violation":
+        notes.insert(0, violation_note(c.event, best))
     curve = _tradeoff(cfg.tradeoff, best, eps, exact_eps, cert, exact) if cfg.tradeoff \
         else None
     per_event = [{"event": ch.event.describe(),
@@ -413,7 +417,8 @@ def _report(target: Target, eps: float | None, delta: float, alpha: float, runs:
         selection_runs=sel_runs, certification_runs=split.n_c0 + split.n_c1, alpha=alpha,
         events_certified=len(sel.chosen), seed=seed, seconds=seconds, tradeoff=curve,
         notes=tuple(notes), certification_test=c.test, chosen_event=c.event,
-        certified_events=tuple(ch.event for ch in sel.chosen), settings=cfg.to_json())
+        certified_events=tuple(ch.event for ch in sel.chosen), settings=cfg.to_json(),
+        floating_point=floating)
 
 
 def _tradeoff(points: bool | int, best: float, eps: float | None, exact_eps: float | None,

@@ -45,6 +45,7 @@ import numpy as np
 
 from ltheory.privacy.auditing.count_model import model_projections
 from ltheory.privacy.auditing.features import structure_scores
+from ltheory.privacy.auditing.floating import BitEncoder, bit_encoders
 from ltheory.privacy.auditing.outputs import Batch, batch_kind, match_rows, unique_rows
 from ltheory.privacy.auditing.projection import projected_bound, shrunk
 from ltheory.privacy.stats import (
@@ -242,13 +243,15 @@ class ThresholdEvent:
 
 @dataclass(frozen=True)
 class CellEvent:
-    encoder: ValueEncoder | BinEncoder | MixedEncoder
+    encoder: ValueEncoder | BinEncoder | MixedEncoder | BitEncoder
     cells: np.ndarray = field(compare=False)
 
     def contains(self, b: Batch) -> np.ndarray:
         return np.isin(self.encoder.encode(b), self.cells)
 
     def describe(self) -> str:
+        if isinstance(self.encoder, BitEncoder):        # floating.py: ranges of grid exponents
+            return self.encoder.describe_cells(self.cells)
         shown = [self.encoder.describe(int(c)) for c in self.cells[:6]]
         more = f" … ({len(self.cells)} in all)" if len(self.cells) > 6 else ""
         if isinstance(self.encoder, ValueEncoder):
@@ -531,15 +534,17 @@ def events_to_certify(cands: list[Candidate], n_cert: int, alpha: float, delta: 
                        f"{gain:.3g} vs the Bonferroni cost {cost:.3g} to the best event)")
 
 
-def _families(fit: tuple[Batch, Batch], kind: str, structure: bool, lean: bool
-              ) -> tuple[list[Any], list[Any]]:
+def _families(fit: tuple[Batch, Batch], kind: str, structure: bool, lean: bool,
+              arithmetic: str = "float") -> tuple[list[Any], list[Any]]:
     """The event families built on the fit half: cell encoders, and threshold scores (the
-    output itself, each coordinate, a linear discriminant, the structure scores)."""
+    output itself, each coordinate, a linear discriminant, the structure scores); with
+    ``arithmetic="float"``, the bit families of float outputs (``floating.bit_encoders``)."""
     encoders: list[Any] = [make_encoder(*fit)]
     if lean and isinstance(encoders[0], ValueEncoder):
         # the exact-output cells; a scalar output keeps its own thresholds (its order is known,
         # where the cells' likelihood-ratio order is estimated); nothing else is built
         return encoders, ([Score()] if kind == "scalar" else [])
+    encoders += bit_encoders(fit, kind, arithmetic)
     scores: list[Any] = []
     if kind == "scalar":
         scores.append(Score())
@@ -571,6 +576,7 @@ class SelectionRule:
     lean: bool = False
     shrink: float = SHRINK
     screen: float | None = SCREEN
+    arithmetic: str = "float"
 
 
 def candidate_families(s0: Batch, s1: Batch, rule: SelectionRule | None = None
@@ -591,7 +597,7 @@ def candidate_families(s0: Batch, s1: Batch, rule: SelectionRule | None = None
     else:
         fit = ev = (s0, s1)
     # the families, built on the fit half once; each is scored on the eval half
-    encoders, scores = _families(fit, kind, r.structure, r.lean)
+    encoders, scores = _families(fit, kind, r.structure, r.lean, r.arithmetic)
 
     def blocks(n_cert: int, a_each: float, delta: float, shrink: float) -> list[_Block]:
         out: list[_Block] = []

@@ -28,7 +28,9 @@ class AuditReport:
     reported event's counts on each dataset, ``counts["per_event"]`` every certified event's
     (``more_likely_under`` is "d0" or "d1").  ``verdict`` is "violation" when the certified
     bound exceeds the claimed ε, "consistent" otherwise, and "none" for a claim-free
-    certification (``certify_pair``, ``claimed_epsilon`` None)."""
+    certification (``certify_pair``, ``claimed_epsilon`` None).  ``floating_point`` is True
+    when the reported event is about the bits of float outputs (``floating``): a violation is
+    then a *floating-point violation* (its note says so and names the fix)."""
 
     mechanism: str
     claimed_epsilon: float | None
@@ -59,6 +61,8 @@ class AuditReport:
     certified_events: tuple = field(default=(), compare=False, repr=False)
     #: the settings the audit ran with (``AuditConfig.to_json``), where it ran from a config
     settings: dict | None = field(default=None, compare=False)
+    #: the reported event is on the bits of float outputs (``floating``), not their values
+    floating_point: bool = False
 
     @property
     def inequality(self) -> str:
@@ -69,10 +73,14 @@ class AuditReport:
                    note: str | None = None) -> AuditReport:
         """The same certification judged against the claim ε = ``claimed_epsilon`` (the bound
         does not depend on the claim; only the verdict does)."""
+        verdict = "violation" if self.epsilon_lower_bound > claimed_epsilon else "consistent"
+        notes = self.notes + ((note,) if note else ())
+        if self.floating_point and verdict == "violation" and self.chosen_event is not None \
+                and not any(n.startswith("floating-point violation") for n in notes):
+            from ltheory.privacy.auditing.floating import violation_note
+            notes = (violation_note(self.chosen_event, self.epsilon_lower_bound),) + notes
         return replace(self, claimed_epsilon=float(claimed_epsilon), exact_delta=exact_delta,
-                       verdict="violation" if self.epsilon_lower_bound > claimed_epsilon
-                       else "consistent",
-                       notes=self.notes + ((note,) if note else ()))
+                       verdict=verdict, notes=notes)
 
     def to_json(self) -> dict:
         """The report as a JSON-ready dict (the event objects are left out; ``event`` and

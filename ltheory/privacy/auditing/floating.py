@@ -1,0 +1,198 @@
+"""Floating-point leaks, looked for by default: a candidate event family on the bits of float
+outputs.
+
+Textbook noise added in floating point, ``f(D) + noise``, is not DP as implemented: the set of
+doubles the sum can take depends on ``f(D)`` (Mironov 2012, "On significance of the least
+significant bits for differential privacy", CCS).  For ``f(D) = 1`` an output y of
+``fl(1 + x)`` is always a multiple of 2⁻⁵³ (both operands are, when |x| < 1, and a rounded sum
+only loses low bits), while for ``f(D) = 0`` the output ``y = x`` is an odd multiple of 2^g with
+g as low as its exponent allows.  No threshold or histogram of the *value* sees this;
+Delta-Siege (Lokna et al., CCS 2023) and ltheory's opt-in
+``ltheory.privacy.adapters.floatbits.BitFeatures`` do.
+
+So on float outputs the auditor adds, by default, one more cell family (``BitEncoder``): the
+*grid exponent* of an output, g(y) = the exponent of its lowest set bit (y is an odd multiple
+of 2^g; y = 0 and ±inf have cells of their own).  For vector outputs, the grid exponents of up
+to ``MAX_COLUMNS`` coordinates, each its own family, chosen on the fit half by how differently
+their grid exponents are distributed under the two datasets (total-variation distance).  Its
+events are likelihood-ratio prefixes of these cells, chosen on the selection split and
+certified on fresh runs like every other event: g is a fixed post-processing, so a bound
+certified for ``g ∘ M`` is a sound lower bound for M (Dwork & Roth 2014, Proposition 2.1).
+
+The family is added only when the outputs are non-integer floats with many distinct values
+(integer-valued outputs — counts, exact or discrete samplers such as the geometric or the
+discrete Gaussian — have no float family, so they cannot lose power or flake because of it),
+and only with ``arithmetic="float"`` (the default of ``AuditConfig``, ``audit_curve`` and
+``assert_private``).  ``arithmetic="real"`` audits the real-arithmetic mechanism instead (no
+bit family): the value of the outputs only.
+
+A report whose certified event is a bit event carries ``floating_point=True``, and its notes
+(and ``PrivacyViolation`` messages) name a *floating-point violation* and the fix (:data:`FIX`).
+
+>>> enc = BitEncoder(None, np.array([-55, -54, -53]))
+>>> grid_exponents(np.array([1.0, 0.5, 3.0, 0.1]))
+array([  0,  -1,   0, -56])
+>>> enc.describe_cells([0, 1])
+"output's bits: lowest set bit 2^k for k in [-55, -54] (an odd multiple of 2^k)"
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ltheory.errors import InvalidInputError
+
+__all__ = ["ARITHMETIC", "FIX", "BitEncoder", "bit_encoders", "check_arithmetic",
+           "float_columns", "grid_exponents", "is_float_event", "violation_note"]
+
+#: the accepted values of the ``arithmetic`` option
+ARITHMETIC = ("float", "real")
+#: most coordinates of a vector output given a bit family
+MAX_COLUMNS = 3
+#: fewest distinct values (pooled fit half) for outputs to count as continuous floats
+MIN_DISTINCT = 64
+#: grid exponents of 0, +inf and -inf (outside the range of g for finite non-zero doubles)
+ZERO, INF, NINF = 2000, 2001, 2002
+_MANT = (1 << 52) - 1
+
+#: what a fix looks like, in every floating-point violation message
+FIX = ("fix: snap the output to a power-of-two grid after clamping (Mironov 2012's snapping "
+       "mechanism), or use an exact sampler (geometric, discrete Gaussian) or a float-safe "
+       "library mechanism (OpenDP); to audit the real-arithmetic mechanism instead pass "
+       "arithmetic='real'")
+
+
+def check_arithmetic(value: Any) -> str:
+    """``value`` if it is one of :data:`ARITHMETIC`, else ``InvalidInputError``."""
+    if not isinstance(value, str) or value not in ARITHMETIC:
+        raise InvalidInputError(f"arithmetic must be 'float' (look for floating-point leaks, "
+                                f"the default) or 'real' (audit the real-arithmetic "
+                                f"mechanism), got {value!r}")
+    return value
+
+
+def grid_exponents(y: Any) -> np.ndarray:
+    """Per float64 value, the exponent g of its lowest set bit (y = odd · 2^g); :data:`ZERO`,
+    :data:`INF`, :data:`NINF` for 0, +inf, -inf; NaN is refused by the auditor earlier (here it
+    falls in the NINF cell)."""
+    a = np.ascontiguousarray(np.asarray(y, dtype=np.float64).ravel())
+    finite = np.isfinite(a)
+    f = np.where(finite, a, 1.0)
+    _, e = np.frexp(f)                       # |f| = m · 2^e, m in [0.5, 1)
+    bits = f.view(np.uint64)
+    expo = (bits >> np.uint64(52)) & np.uint64(0x7FF)
+    sig = bits & np.uint64(_MANT)
+    sig = np.where(expo > 0, sig | np.uint64(1 << 52), sig)   # subnormals: no hidden bit
+    low = sig & (~sig + np.uint64(1))                          # lowest set bit
+    tz = np.log2(np.maximum(low, np.uint64(1)).astype(np.float64)).astype(np.int64)
+    # value = sig · 2^(E − 1075) for normals (E = biased exponent), 2^(−1074) for subnormals
+    base = np.where(expo > 0, expo.astype(np.int64) - 1075, -1074)
+    g = base + tz
+    g = np.where(f == 0.0, ZERO, g)
+    g = np.where(finite, g, np.where(a > 0, INF, NINF))
+    return g.astype(np.int64)
+
+
+def _column(b: Any, col: int | None) -> np.ndarray:
+    a = np.asarray(b, dtype=float)
+    return a if col is None else a[:, col]
+
+
+def _non_integer(v: np.ndarray) -> bool:
+    fin = v[np.isfinite(v)]
+    return bool(fin.size) and bool(np.any(fin != np.round(fin))) and \
+        len(np.unique(fin)) >= MIN_DISTINCT
+
+
+@dataclass(frozen=True)
+class BitEncoder:
+    """Cells = grid exponents g (module docstring) of the output (``col`` None) or of its
+    coordinate ``col``, among those seen on the fit half (``codes``, sorted; unseen: −1)."""
+
+    col: int | None
+    codes: np.ndarray
+
+    def encode(self, b: Any) -> np.ndarray:
+        g = grid_exponents(_column(b, self.col))
+        i = np.clip(np.searchsorted(self.codes, g), 0, len(self.codes) - 1)
+        return np.where(self.codes[i] == g, i, -1)
+
+    def describe(self, cell: int) -> str:
+        return self.describe_cells([cell])
+
+    def describe_cells(self, cells: Any) -> str:
+        """The cells' grid exponents as ranges: "output's bits: lowest set bit 2^k for k in
+        [−93, −55]"."""
+        gs = sorted(int(self.codes[int(c)]) for c in cells)
+        special = {ZERO: "0", INF: "+inf", NINF: "-inf"}
+        named = [special[g] for g in gs if g in special]
+        gs = [g for g in gs if g not in special]
+        runs: list[list[int]] = []
+        for g in gs:
+            if runs and g == runs[-1][1] + 1:
+                runs[-1][1] = g
+            else:
+                runs.append([g, g])
+        parts = [f"[{lo}, {hi}]" if lo != hi else f"{lo}" for lo, hi in runs[:6]]
+        if len(runs) > 6:
+            parts.append(f"… ({len(runs)} ranges)")
+        who = "output" if self.col is None else f"output[{self.col}]"
+        text = f"{who}'s bits: "
+        if parts:
+            text += (f"lowest set bit 2^k for k in {' ∪ '.join(parts)} (an odd multiple of "
+                     "2^k)")
+        if named:
+            text += (" or " if parts else "") + f"{who} = {' or '.join(named)}"
+        return text
+
+
+def float_columns(fit: tuple[Any, Any], kind: str) -> list[int | None]:
+    """The outputs (``[None]``, scalar) or coordinates (vector, at most ``MAX_COLUMNS``) that
+    get a bit family: non-integer floats with at least ``MIN_DISTINCT`` distinct values on the
+    fit half; for vectors those whose grid exponents differ most between the datasets."""
+    if kind == "scalar":
+        pooled = np.concatenate([np.asarray(fit[0], float), np.asarray(fit[1], float)])
+        return [None] if _non_integer(pooled) else []
+    if kind != "vector":
+        return []
+    x0, x1 = np.asarray(fit[0], float), np.asarray(fit[1], float)
+    tv = []
+    for j in range(x0.shape[1]):
+        if not _non_integer(np.concatenate([x0[:, j], x1[:, j]])):
+            continue
+        g0, g1 = grid_exponents(x0[:, j]), grid_exponents(x1[:, j])
+        u, inv = np.unique(np.concatenate([g0, g1]), return_inverse=True)
+        h0 = np.bincount(inv[: len(g0)], minlength=len(u)) / max(len(g0), 1)
+        h1 = np.bincount(inv[len(g0):], minlength=len(u)) / max(len(g1), 1)
+        tv.append((0.5 * float(np.abs(h0 - h1).sum()), j))
+    tv.sort(key=lambda t: (-t[0], t[1]))
+    return [j for _, j in tv[:MAX_COLUMNS]]
+
+
+def bit_encoders(fit: tuple[Any, Any], kind: str, arithmetic: str = "float"
+                 ) -> list[BitEncoder]:
+    """The bit families for outputs built on the fit half (module docstring); none with
+    ``arithmetic="real"`` or for outputs that are not non-integer floats."""
+    if check_arithmetic(arithmetic) == "real":
+        return []
+    out = []
+    for col in float_columns(fit, kind):
+        g = np.concatenate([grid_exponents(_column(fit[0], col)),
+                            grid_exponents(_column(fit[1], col))])
+        out.append(BitEncoder(col, np.unique(g)))
+    return out
+
+
+def is_float_event(event: Any) -> bool:
+    """Whether ``event`` is an event of a bit family (a floating-point leak when certified)."""
+    return isinstance(getattr(event, "encoder", None), BitEncoder)
+
+
+def violation_note(event: Any, bound: float) -> str:
+    """The note of a report whose certified event is a bit event above the claim."""
+    return (f"floating-point violation: the certified event ({event.describe()}) is about the "
+            f"bits of the floating-point outputs, not their values (bound {bound:.4g}): the "
+            f"mechanism as implemented in floating point is not DP (Mironov 2012); {FIX}")
