@@ -21,6 +21,7 @@ from ltheory.errors import InvalidInputError
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing.core import check_neighbours
 from ltheory.privacy.auditing.executors import chunk_runs, resolve_executor
+from ltheory.privacy.auditing.floating import check_arithmetic
 from ltheory.privacy.claims import PrivacyClaim, as_claim
 from ltheory.testing.budget import BudgetWarning, budget_warning
 from ltheory.testing.claim_points import claim_label, claim_points, resolve_claim
@@ -201,7 +202,8 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float | None = Non
                    delta: float = 0.0, *, claim: Any = None,
                    false_alarm: float = 1e-6, max_runs: int = DEFAULT_MAX_RUNS,
                    seed: int | None = 0, method: str = "betting", executor: Any = None,
-                   verify_neighbours: bool = True) -> PrivacyTestReport:
+                   verify_neighbours: bool = True, arithmetic: str = "float"
+                   ) -> PrivacyTestReport:
     """Test the claim that ``mechanism`` is (epsilon, delta)-DP at the neighbouring pair
     (d0, d1) — or satisfies ``claim=`` — ; raise ``PrivacyViolation`` (an ``AssertionError``)
     if it is refuted, else return the ``PrivacyTestReport``.
@@ -230,7 +232,10 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float | None = Non
     A ``max_runs`` too small to catch even twice the claimed ε gives a ``BudgetWarning``;
     ``seed`` fixes every run (default 0: a CI test is deterministic; None draws fresh entropy,
     reported back); ``executor`` as in ``audit``; ``verify_neighbours=False`` skips the
-    neighbour check for relations ltheory cannot check.
+    neighbour check for relations ltheory cannot check.  ``arithmetic``: ``"float"`` (default)
+    also looks for floating-point leaks on float outputs (events on the outputs' bits,
+    ``ltheory.privacy.auditing.floating``; the failure then reads *floating-point violation*
+    and names the fix), ``"real"`` tests the real-arithmetic mechanism (output values only).
     """
     __tracebackhide__ = True    # pytest shows the message and the caller's line, not this
     meth = check_method(method)
@@ -238,6 +243,7 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float | None = Non
                                       "assert_private")
     runs = check_budget(max_runs, eps, dl, fa, points)
     check_mechanism(mechanism)
+    check_arithmetic(arithmetic)
     ss, seed_value = check_seed(seed)
     if verify_neighbours:
         check_neighbours(mechanism, d0, d1)
@@ -246,7 +252,7 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float | None = Non
         t0 = time.perf_counter()
         test = SequentialTest(mechanism, d0, d1, epsilon=eps, delta=dl, alpha=fa,
                               max_runs=runs, seed=ss, seed_value=seed_value, method=meth,
-                              executor=ex, claim=cl, points=points)
+                              executor=ex, claim=cl, points=points, arithmetic=arithmetic)
         if note:
             test.notes.append(note)
         run_tests([test])
@@ -265,7 +271,8 @@ def assert_private_search(mechanism: Any, datasets: Any = None, epsilon: float |
                           max_pairs: int = 16,
                           false_alarm: float = 1e-6, max_runs: int = DEFAULT_MAX_RUNS,
                           seed: int | None = 0, method: str = "betting",
-                          executor: Any = None) -> PrivacySearchReport:
+                          executor: Any = None, arithmetic: str = "float"
+                          ) -> PrivacySearchReport:
     """Test the claim on many neighbouring pairs; raise ``PrivacyViolation`` if it is refuted
     on any, else return the ``PrivacySearchReport``.
 
@@ -281,13 +288,14 @@ def assert_private_search(mechanism: Any, datasets: Any = None, epsilon: float |
     (Bonferroni), so the probability of a false alarm over *all* pairs is at most
     ``false_alarm``.  The pairs are tested side by side, one batch each in turn, and the search
     stops at the first refuted pair; ``max_runs`` is the budget of each pair.  The claim is
-    ``epsilon`` (and ``delta``) or ``claim=``, as in ``assert_private``.
+    ``epsilon`` (and ``delta``) or ``claim=``, and ``arithmetic`` is, as in ``assert_private``.
     """
     __tracebackhide__ = True
     meth = check_method(method)
     cl, points, eps, dl, fa = resolve(epsilon, delta, claim, false_alarm, meth,
                                       "assert_private_search")
     check_mechanism(mechanism)
+    check_arithmetic(arithmetic)
     ss, seed_value = check_seed(seed)
     t0 = time.perf_counter()
     pair_seed = int(ss.generate_state(1)[0])
@@ -300,7 +308,8 @@ def assert_private_search(mechanism: Any, datasets: Any = None, epsilon: float |
         for (name, a, b), s in zip(pairs, ss.spawn(len(pairs)), strict=True):
             t = SequentialTest(mechanism, a, b, epsilon=eps, delta=dl, alpha=a_each,
                                max_runs=runs, seed=s, seed_value=seed_value, method=meth,
-                               executor=ex, claim=cl, points=points)
+                               executor=ex, claim=cl, points=points,
+                               arithmetic=arithmetic)
             t.notes.append(f"pair {name!r}, tested at false_alarm/{len(pairs)} = {a_each:.3g}")
             tests.append(t)
         hit = run_tests(tests)

@@ -42,6 +42,7 @@ from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.core import exact_distributions
 from ltheory.privacy.auditing.events import Candidate, select_events
 from ltheory.privacy.auditing.executors import run_sampling
+from ltheory.privacy.auditing.floating import check_arithmetic, is_float_event, violation_note
 from ltheory.privacy.auditing.outputs import Batch, MechanismError, batch_kind, concat
 from ltheory.privacy.claims import PrivacyClaim, as_claim
 from ltheory.testing.gap_events import select_gap_events
@@ -117,8 +118,11 @@ class SequentialTest:
                  seed_value: int | None, method: str, executor: Executor,
                  first_batch: int = FIRST_BATCH, max_batch: int = MAX_BATCH,
                  claim: PrivacyClaim | None = None,
-                 points: list[tuple[float, float]] | None = None) -> None:
+                 points: list[tuple[float, float]] | None = None,
+                 arithmetic: str = "float") -> None:
         self.mechanism, self.d0, self.d1 = mechanism, d0, d1
+        #: "float": the bit families of float outputs too (``auditing.floating``); "real": not
+        self.arithmetic = check_arithmetic(arithmetic)
         self.epsilon, self.delta, self.alpha = epsilon, delta, alpha
         #: the claim and the points (ε_j, δ_j) checked (``claim_points``); one point: the
         #: classic (ε, δ) test, whose ε-grid e-process ``proc`` decides
@@ -181,7 +185,8 @@ class SequentialTest:
         if self.cand is None or self.used >= factor * self.selected_at:
             p0, p1 = self.pool
             gap = [(e, d) for e, d in self.points if self.method == "betting" and d > 0]
-            chosen = dict(zip(gap, select_gap_events(p0, p1, gap), strict=True)) if gap else {}
+            chosen = dict(zip(gap, select_gap_events(p0, p1, gap, self.arithmetic),
+                              strict=True)) if gap else {}
             self.cands = [chosen[(e, d)] if (e, d) in chosen else
                           self._choose(p0, p1, n_next, e, d) for e, d in self.points]
             self.cand = self.cands[0]
@@ -195,7 +200,7 @@ class SequentialTest:
         bound (``events.select_events``).  (δ > 0 with betting: ``gap_events``, the event of
         largest expected growth, chosen for all such points at once in ``_select``.)"""
         return select_events(p0, p1, max(n_next, self.used), self.alpha / 2, delta,
-                             top=1)[0]
+                             top=1, arithmetic=self.arithmetic)[0]
 
     def promising(self) -> bool:
         """Whether the current event beat the claim on its selection runs (False before the
@@ -290,7 +295,8 @@ class SequentialTest:
         da, db = ("d0", "d1") if a_i == 0 else ("d1", "d0")
         self.last = {"event": cand.event.describe(), "direction": a_i,
                      "counts": {da: ka, db: kb, "n": int(m)},
-                     "observed": _observed(ka, kb, m, self.points[j][1])}
+                     "observed": _observed(ka, kb, m, self.points[j][1]),
+                     "floating": is_float_event(cand.event), "event_object": cand.event}
         if stop is not None:
             self.verdict = "violation"
             self.decided_at = self.used + stop + 1
@@ -393,6 +399,9 @@ class SequentialTest:
             notes.append("the mechanism draws from its own randomness (reproducible = False), "
                          "so its runs, and the run at which a violation is found, change from "
                          "one test run to the next even with the same seed")
+        floating = verdict == "violation" and bool(self.last.get("floating"))
+        if floating:
+            notes.insert(0, violation_note(self.last["event_object"], self.bound))
         runs = 2 * self.used
         refuted = None
         if verdict == "violation" and self.dprocs:
@@ -412,4 +421,5 @@ class SequentialTest:
             seed=self.seed_value, seconds=self.seconds, notes=tuple(notes),
             stats=stats,
             observed_epsilon=self.last.get("observed") if verdict == "violation" else None,
-            claim=to_jsonable(self.claim.to_json()), refuted_at=refuted)
+            claim=to_jsonable(self.claim.to_json()), refuted_at=refuted,
+            floating_point=floating)

@@ -47,6 +47,7 @@ from ltheory.privacy.auditing.events import (
     make_encoder,
 )
 from ltheory.privacy.auditing.features import structure_scores
+from ltheory.privacy.auditing.floating import bit_encoders
 from ltheory.privacy.auditing.outputs import Batch, batch_kind
 from ltheory.testing.sequential import FRACTIONS
 
@@ -128,11 +129,12 @@ def _thresholds(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
     return out
 
 
-def _cells(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], points: Points
-           ) -> list[list[Candidate]]:
-    """Per point, the best likelihood-ratio prefix of the cells in each direction."""
+def _cells(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], points: Points,
+           enc: Any = None) -> list[list[Candidate]]:
+    """Per point, the best likelihood-ratio prefix of the cells (of ``enc``, default the
+    auditor's ``make_encoder``) in each direction."""
     out: list[list[Candidate]] = [[] for _ in points]
-    enc = make_encoder(*fit)
+    enc = enc if enc is not None else make_encoder(*fit)
     prefixes = lr_prefixes(enc, fit, ev)
     if prefixes is None:
         return out
@@ -147,11 +149,13 @@ def _cells(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], points: Points
     return out
 
 
-def select_gap_events(s0: Batch, s1: Batch, points: Points) -> list[Candidate]:
+def select_gap_events(s0: Batch, s1: Batch, points: Points, arithmetic: str = "float"
+                      ) -> list[Candidate]:
     """For each claim point (ε_j, δ_j), the candidate event of largest shrunk growth rate
     (module docstring), from past runs ``s0`` (on d0) and ``s1`` (on d1); the families and
     their counts are built once for all points.  ``Candidate.projected`` holds the growth rate
-    per pair (0: bet nothing), ``test`` is ``"gap"``."""
+    per pair (0: bet nothing), ``test`` is ``"gap"``.  ``arithmetic="float"`` adds the bit
+    families of float outputs (``ltheory.privacy.auditing.floating``)."""
     kind = batch_kind(s0)
     if len(s0) >= 2 * MIN_HALF and len(s1) >= 2 * MIN_HALF:
         h0, h1 = len(s0) // 2, len(s1) // 2
@@ -174,6 +178,7 @@ def select_gap_events(s0: Batch, s1: Batch, points: Points) -> list[Candidate]:
             scores += structure_scores(x0, x1)[0]
         blocks += [_thresholds(sc, fit, ev, points) for sc in scores]
     blocks.append(_cells(fit, ev, points))
+    blocks += [_cells(fit, ev, points, enc) for enc in bit_encoders(fit, kind, arithmetic)]
     return [max((c for b in blocks for c in b[j]), key=lambda c: c.projected)
             for j in range(len(points))]
 

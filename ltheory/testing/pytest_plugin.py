@@ -7,7 +7,9 @@ is installed (or load it by hand: ``pytest -p ltheory.testing.pytest_plugin``). 
   the seed fixed per test (derived from the test's node id and ``--ltheory-seed``, so every run
   of the suite draws the same runs) and ``max_runs`` scaled by ``--ltheory-runs``;
 * a marker ``@pytest.mark.ltheory_privacy(max_runs=…, false_alarm=…, seed=…, method=…,
-  claim=…)`` that sets those defaults for one test (explicit arguments of the call still win;
+  claim=…, arithmetic=…)`` that sets those defaults for one test (explicit arguments of the
+  call still win; ``arithmetic="real"`` tests the real-arithmetic mechanism, without the
+  floating-point events;
   the marker's ``claim`` — any claim ``assert_private(claim=...)`` accepts, e.g.
   ``ZCDP(0.5)`` or ``(1.0, 1e-5)`` — is used when the call gives neither ``epsilon`` nor
   ``claim=``);
@@ -44,7 +46,7 @@ if TYPE_CHECKING:
 
 MARKER = "ltheory_privacy"
 PROPERTY = "ltheory_privacy"
-_SETTINGS = ("max_runs", "false_alarm", "seed", "method", "claim")
+_SETTINGS = ("max_runs", "false_alarm", "seed", "method", "claim", "arithmetic")
 _SCALE = pytest.StashKey[tuple]()
 
 

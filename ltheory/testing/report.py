@@ -74,6 +74,9 @@ class PrivacyTestReport:
     #: 1 − false_alarm; None when that point alone is not yet resolved at the level it needs)
     #: and ``exact_delta`` (from ``output_distribution``, when the mechanism offers it)
     refuted_at: dict | None = None
+    #: the deciding event is on the bits of float outputs (``auditing.floating``): a violation
+    #: of the mechanism as implemented in floating point (its first note names the fix)
+    floating_point: bool = False
 
     @property
     def passed(self) -> bool:
@@ -106,7 +109,8 @@ class PrivacyTestReport:
             r = self.refuted_at
             if self.curve_claim and r:
                 bound = f"refuted at ε={r['epsilon']:.4g}"
-            return (f"{self.mechanism}: VIOLATION of ({claim}): {bound} "
+            kind = "FLOATING-POINT VIOLATION" if self.floating_point else "VIOLATION"
+            return (f"{self.mechanism}: {kind} of ({claim}): {bound} "
                     f"(false alarm ≤ {self.false_alarm:g}) after {self.runs_to_decision:,} runs, "
                     f"{self.seconds:.2f} s")
         ev = "" if self.log10_e_value is None else f", e-value 10^{self.log10_e_value:.2f}"

@@ -83,6 +83,7 @@ from ltheory.privacy.auditing.events import (
     candidate_families,
     credible_positions,
 )
+from ltheory.privacy.auditing.floating import is_float_event, violation_note
 from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.auditing.outputs import Batch
 from ltheory.privacy.auditing.projection import (
@@ -222,7 +223,8 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
     a_each = alpha / (2 * k)
     shrink = (cfg.shrink_for(few) if few or cfg.selection_shrink != "auto" else CURVE_SHRINK)
     rule = SelectionRule(test="binomial", structure=cfg.structure_events, lean=few,
-                         shrink=shrink, screen=cfg.selection_screen)
+                         shrink=shrink, screen=cfg.selection_screen,
+                         arithmetic=cfg.arithmetic)
     families = candidate_families(s0, s1, rule)
     for level in [shrink] + [x for x in (0.16, 0.5) if x > shrink]:
         blocks = [b for b in families(n_cert, a_each, 0.0, level) if len(b.proj)]
@@ -354,6 +356,9 @@ class CurveReport:
     settings: dict | None = field(default=None, compare=False)
     #: the certified event objects, in ``events``' order
     certified_events: tuple = field(default=(), compare=False, repr=False)
+    #: the gap's event is on the bits of float outputs (``floating``): a violation is a
+    #: floating-point violation
+    floating_point: bool = False
 
     def delta_lower_bound_at(self, epsilon: Any) -> np.ndarray:
         """The certified ``δ_lb(ε)`` at any ε ≥ 0 (array in, array out)."""
@@ -382,7 +387,8 @@ class CurveReport:
     def from_json(cls, d: dict) -> CurveReport:
         """The report back from :meth:`to_json` (without the event objects)."""
         names = {f.name for f in fields(cls)} - {"certified_events"}
-        if not isinstance(d, dict) or not names - {"notes", "settings"} <= set(d):
+        if not isinstance(d, dict) or not names - {"notes", "settings", "floating_point"} \
+                <= set(d):
             raise InvalidInputError("not a CurveReport JSON document (missing fields)")
         kw = {k: _from_jsonable(d[k], top=True) for k in names if k in d}
         for k in ("claim", "settings"):
@@ -556,6 +562,10 @@ def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
         notes.append(f"the trade-off check ({tgap:.3g}) and the profile check ({gap:.3g}) "
                      "disagree in sign: the profile's trade-off is computed on an epsilon grid")
     gp = pieces[gap_piece] if gap_piece is not None else None
+    floating = gp is not None and is_float_event(chosen[gp["event"]].candidate.event)
+    if floating and verdict == "violation":
+        notes.insert(0, violation_note(chosen[gp["event"]].candidate.event,
+                                       _eps_lb([gp], 0.0)))
     return CurveReport(
         mechanism=name, claim=claim.to_json(), claim_text=str(claim), verdict=verdict,
         gap=float(gap), gap_epsilon=gap_eps, gap_event=_piece_event(gp, rows),
@@ -570,7 +580,8 @@ def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
         tradeoff_source=source, alpha=alpha, runs=runs, selection_runs=2 * split.n_sel,
         certification_runs=split.n_c0 + split.n_c1, events_certified=len(chosen),
         seed=seed, seconds=time.perf_counter() - t0, notes=tuple(notes),
-        settings=cfg.to_json(), certified_events=tuple(c.candidate.event for c in chosen))
+        settings=cfg.to_json(), certified_events=tuple(c.candidate.event for c in chosen),
+        floating_point=floating)
 
 
 def _epsilon_grid(pieces: list[dict], gap_eps: float | None, eps_grid: tuple | None) -> tuple:

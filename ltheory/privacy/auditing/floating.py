@@ -191,8 +191,9 @@ def is_float_event(event: Any) -> bool:
     return isinstance(getattr(event, "encoder", None), BitEncoder)
 
 
-def violation_note(event: Any, bound: float) -> str:
+def violation_note(event: Any, bound: float | None = None) -> str:
     """The note of a report whose certified event is a bit event above the claim."""
-    return (f"floating-point violation: the certified event ({event.describe()}) is about the "
-            f"bits of the floating-point outputs, not their values (bound {bound:.4g}): the "
-            f"mechanism as implemented in floating point is not DP (Mironov 2012); {FIX}")
+    b = f", certified epsilon > {bound:.4g}" if bound is not None else ""
+    return (f"floating-point violation: the event ({event.describe()}) is about the bits of "
+            f"the floating-point outputs, not their values{b}: the mechanism as implemented in "
+            f"floating point is not DP (Mironov 2012); {FIX}")
