@@ -229,9 +229,15 @@ def command(
                                               "eps:E,delta:D, zcdp:RHO, gdp:MU or "
                                               "rdp:ALPHA=EPS,... (zCDP, GDP and RDP claims "
                                               "need --curve).")] = None,
+    arithmetic: Annotated[str, typer.Option(
+        "--arithmetic", help="float (default): also look for floating-point leaks in float "
+        "outputs (events on the outputs' bits); real: audit the real-arithmetic mechanism "
+        "(output values only).")] = "float",
 ) -> None:
     """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
     try:
+        from ltheory.privacy.auditing.floating import check_arithmetic
+        check_arithmetic(arithmetic)
         claim_obj = None if claim is None else _claim(claim, claimed_epsilon, claimed_delta)
         curve_claim = False
         if claim_obj is not None:
@@ -254,9 +260,9 @@ def command(
                         as_json)
         if curve:
             _curve(m, a, b, claim_obj if claim_obj is not None else (eps, delta), runs, seed,
-                   alpha, search, tradeoff, plot, as_json)
+                   alpha, search, tradeoff, plot, as_json, arithmetic)
         found, report, a, b = _audit(m, a, b, name, eps, delta, runs, seed, alpha, search,
-                                     tradeoff, quiet)
+                                     tradeoff, quiet, arithmetic)
         if plot:
             from ltheory.privacy.auditing.plot import plot_audit
             plot_audit(m, a, b, report, plot, seed=seed)
@@ -318,14 +324,16 @@ def _resolve(name: str, param: list[str] | None, claimed_epsilon: float | None,
 
 
 def _curve(m: Any, a: Any, b: Any, claim: Any, runs: int, seed: int, alpha: float,
-           search: bool, tradeoff: bool, plot: str | None, as_json: bool) -> None:
+           search: bool, tradeoff: bool, plot: str | None, as_json: bool,
+           arithmetic: str = "float") -> None:
     """--curve: the curve audit of the claim (a claim object or (ε, δ)) at (a, b); exits."""
     from ltheory.privacy.auditing.curve import audit_curve
 
     if search or tradeoff:
         raise InvalidInputError("--curve audits one pair and reports its curves itself; it "
                                 "does not combine with --search or --tradeoff")
-    r = audit_curve(m, a, b, claim=claim, runs=runs, seed=seed, alpha=alpha)
+    r = audit_curve(m, a, b, claim=claim, runs=runs, seed=seed, alpha=alpha,
+                    arithmetic=arithmetic)
     if plot:
         from ltheory.privacy.auditing.plot import plot_curve
         plot_curve(r, plot)
@@ -337,7 +345,7 @@ def _curve(m: Any, a: Any, b: Any, claim: Any, runs: int, seed: int, alpha: floa
 
         where = ("n/a" if r.gap_epsilon is None else
                  f"{r.gap:.4g} at ε = {r.gap_epsilon:.4g} ({r.gap_event})")
-        rows = [("verdict", r.verdict), ("claimed", r.claim_text),
+        rows = [("verdict", _verdict(r)), ("claimed", r.claim_text),
                 ("largest gap", where),
                 ("certified ε(δ)", ", ".join(f"δ={d:g}: {e:.4g}" for d, e in
                                              zip(r.deltas, r.epsilon_lower_bound,
@@ -375,7 +383,8 @@ def _worst_case(m: Any, a: Any, b: Any, eps: float, delta: float, is_learner: bo
 
 
 def _audit(m: Any, a: Any, b: Any, name: str, eps: float, delta: float, runs: int, seed: int,
-           alpha: float, search: bool, tradeoff: bool, quiet: bool) -> tuple[Any, Any, Any, Any]:
+           alpha: float, search: bool, tradeoff: bool, quiet: bool,
+           arithmetic: str = "float") -> tuple[Any, Any, Any, Any]:
     """The plain audit of (a, b), or with --search the planned search around a; a progress
     bar on stderr from 10^6 runs (not with --quiet, nor when stderr is not a terminal)."""
     from ltheory.privacy.auditing.core import audit
@@ -385,10 +394,11 @@ def _audit(m: Any, a: Any, b: Any, name: str, eps: float, delta: float, runs: in
         if search:
             found = audit_search(m, a, claimed_epsilon=eps, claimed_delta=delta,
                                  total_runs=runs, seed=seed, alpha=alpha, progress=progress,
-                                 tradeoff=tradeoff)
+                                 tradeoff=tradeoff, arithmetic=arithmetic)
             return found, found.report, found.d0, found.d1
         report = audit(m, a, b, claimed_epsilon=eps, claimed_delta=delta, runs=runs,
-                       seed=seed, alpha=alpha, progress=progress, tradeoff=tradeoff)
+                       seed=seed, alpha=alpha, progress=progress, tradeoff=tradeoff,
+                       arithmetic=arithmetic)
         return None, report, a, b
 
 
@@ -433,7 +443,7 @@ def _print_report(r: Any, found: Any = None) -> None:
 
     t = Table(title=Text(f"audit of {r.mechanism}"), show_header=False)
     rows = [
-        ("verdict", r.verdict),
+        ("verdict", _verdict(r)),
         ("claimed", f"ε = {r.claimed_epsilon:g}, δ = {r.claimed_delta:g}"),
         ("ε lower bound", f"{r.epsilon_lower_bound:.6g} (wrong with probability ≤ {r.alpha:g})"),
         ("ε point estimate", f"{r.epsilon_point_estimate:.6g}"),
@@ -455,6 +465,13 @@ def _print_report(r: Any, found: Any = None) -> None:
                             f"(budget {p.total_runs})")]
         notes += tuple(found.notes)
     _print_rows(t, rows, notes)
+
+
+def _verdict(r: Any) -> str:
+    """The verdict, "floating-point violation" when the event is on the outputs' bits."""
+    if r.verdict == "violation" and getattr(r, "floating_point", False):
+        return "floating-point violation (see the note: the fix)"
+    return r.verdict
 
 
 def _print_rows(table: Any, rows: list[tuple[str, Any]], notes: Any) -> None:
