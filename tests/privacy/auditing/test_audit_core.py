@@ -147,7 +147,10 @@ def test_detects_incorrect_variants(m) -> None:
     runs = 1_000_000 if m.name == "svt3" else 400_000     # svt3's leaking events are rare
     # α = 10^-3: the bound may exceed the true ε with probability ≤ 10^-3 (at α = 0.05 seed 11
     # is, for histogram_wrong_scale, one of the ≤ 5% of seeds where it does: 2/60 seeds measured)
-    r = audit(m, *m.default_pair(), claimed_epsilon=m.epsilon, runs=runs, seed=11, alpha=1e-3)
+    # true_epsilon is the real-arithmetic ε: audit the real-arithmetic mechanism (the float
+    # outputs of the naive noisy-max-with-value and histogram also leak their bits)
+    r = audit(m, *m.default_pair(), claimed_epsilon=m.epsilon, runs=runs, seed=11, alpha=1e-3,
+              arithmetic="real")
     assert r.verdict == "violation", r.to_json()
     assert r.epsilon_lower_bound <= m.true_epsilon
 
@@ -202,8 +205,12 @@ def test_identical_and_non_neighbouring_datasets() -> None:
         audit(LaplaceMechanism(1.0, sensitivity=2.0), 0.0, 2.5, claimed_epsilon=1.0,
               runs=10_000, seed=0)
     rep = audit(LaplaceMechanism(1.0, sensitivity=2.0), 0.0, 2.0, claimed_epsilon=1.0,
-                runs=20_000, seed=0)
+                runs=20_000, seed=0, arithmetic="real")
     assert rep.verdict == "consistent"
+    # the naive float Laplace is not DP as implemented: found by default (Mironov 2012)
+    rep = audit(LaplaceMechanism(1.0, sensitivity=2.0), 0.0, 2.0, claimed_epsilon=1.0,
+                runs=20_000, seed=0)
+    assert rep.verdict == "violation" and rep.floating_point
 
 
 def test_mechanism_that_raises_or_returns_unhashable() -> None:

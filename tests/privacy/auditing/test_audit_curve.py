@@ -78,9 +78,11 @@ def test_sound_on_tight_mechanisms(seed):
     assert all(b <= x + 1e-12 for b, x in zip(rr.epsilon_lower_bound, rr.epsilon_exact,
                                                strict=True))
     assert min(r for r in rr.epsilon_ratio if r is not None) > 0.9
-    lap = audit_curve(LaplaceMechanism(1.0), 0.0, 1.0, claim=1.0, runs=100_000, seed=seed)
+    lap = audit_curve(LaplaceMechanism(1.0), 0.0, 1.0, claim=1.0, runs=100_000, seed=seed,
+                      arithmetic="real")
     assert not _exceeds(lap, lambda e: laplace_delta(e, 1.0)) and lap.verdict == "consistent"
-    g = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(1.0), runs=100_000, seed=seed)
+    g = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(1.0), runs=100_000, seed=seed,
+                    arithmetic="real")
     assert not _exceeds(g, lambda e: gauss_delta(e, 1.0)) and g.verdict == "consistent"
     # the certified curve is near the exact one, not trivially low
     ex = brentq(lambda e: float(gauss_delta(e, 1.0)) - 1e-2, 0, 10)
@@ -90,7 +92,8 @@ def test_sound_on_tight_mechanisms(seed):
 def test_one_set_of_bounds_gives_every_epsilon_and_delta():
     """δ_lb on the grid is the maximum of the certified lines, and ε_lb(δ) is its inverse:
     the curve at every ε and the ε at every δ come from the same 2k bounds."""
-    r = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(1.0), runs=200_000, seed=3)
+    r = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(1.0), runs=200_000, seed=3,
+                    arithmetic="real")
     assert r.events_certified == len(r.events) == len(r.pieces) // 2 <= 8
     lo = np.array([p["p_lower"] for p in r.pieces])
     up = np.array([p["p_upper"] for p in r.pieces])
@@ -129,7 +132,8 @@ def test_violation_at_the_right_epsilon():
     assert r.gap_epsilon == pytest.approx(0.5, abs=1e-6) == pytest.approx(at, abs=1e-4)
     # Gaussian σ = 1 claimed as 0.5-GDP: too low everywhere; the gap peaks inside the curve
     claim = GDP(0.5)
-    g = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=claim, runs=200_000, seed=1)
+    g = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=claim, runs=200_000, seed=1,
+                    arithmetic="real")
     gap, at = _brute_gap(g, claim)
     assert g.verdict == "violation" and g.gap == pytest.approx(gap, abs=1e-6)
     assert g.gap_epsilon == pytest.approx(at, abs=2e-3)
@@ -141,7 +145,7 @@ def test_violation_at_the_right_epsilon():
 def test_half_sigma_gaussian_caught_at_a_million_runs():
     """The issue's example: σ half of the classic formula's for (1, 1e-5)."""
     r = audit_curve(GaussianMechanism(sigma=HALF_SIGMA), 0.0, 1.0, claim=(1.0, 1e-5),
-                    runs=1_000_000, seed=0, executor="serial")
+                    runs=1_000_000, seed=0, executor="serial", arithmetic="real")
     assert r.verdict == "violation" and r.gap_epsilon == pytest.approx(1.0, abs=0.05)
     assert r.gap <= float(gauss_delta(1.0, 1 / HALF_SIGMA)) - 1e-5
 
@@ -154,9 +158,9 @@ def test_half_sigma_gaussian_caught_at_a_million_runs():
     (LaplaceMechanism(1.0), 0.0, 1.0, (1.2, 0.0)),
 ])
 def test_epsilon_delta_pairs_behave_like_audit(mech, d0, d1, claim):
-    r = audit_curve(mech, d0, d1, claim=claim, runs=200_000, seed=4)
+    r = audit_curve(mech, d0, d1, claim=claim, runs=200_000, seed=4, arithmetic="real")
     a = audit(mech, d0, d1, claimed_epsilon=claim[0], claimed_delta=claim[1], runs=200_000,
-              seed=4)
+              seed=4, arithmetic="real")
     assert r.verdict == a.verdict
     assert r.claim["kind"] == ("pure_dp" if claim[1] == 0 else "approx_dp")
 
@@ -164,14 +168,14 @@ def test_epsilon_delta_pairs_behave_like_audit(mech, d0, d1, claim):
 def test_tradeoff_envelope_and_claims():
     # the true trade-off of the Gaussian pair (1-GDP) lies below the certified envelope
     r = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(1.0),
-                    runs=200_000, seed=5)
+                    runs=200_000, seed=5, arithmetic="real")
     hull = np.array(r.tradeoff_envelope)
     a = np.linspace(0, 1, 1001)
     envelope = np.interp(a, hull[:, 0], hull[:, 1])
     assert np.all(norm.cdf(norm.ppf(1 - a) - 1.0) <= envelope + 1e-12)
     assert r.tradeoff_source == "claim.tradeoff" and r.tradeoff_verdict == "consistent"
     bad = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(0.5),
-                      runs=200_000, seed=5)
+                      runs=200_000, seed=5, arithmetic="real")
     assert bad.tradeoff_verdict == "violation" and bad.tradeoff_gap > 0
     # the profile's trade-off (Dong, Roth & Su Prop. 2.12) is the GDP curve for the GDP
     # profile, and the closed form for pure DP
@@ -207,10 +211,10 @@ def test_every_claim_class(true_claim, false_claim, source):
         true_claim, false_claim = (_pld_gaussian(float(c.split(":")[1]))
                                    for c in (true_claim, false_claim))
     m = GaussianMechanism(sigma=1.0)
-    ok = audit_curve(m, 0.0, 1.0, claim=true_claim, runs=100_000, seed=11)
+    ok = audit_curve(m, 0.0, 1.0, claim=true_claim, runs=100_000, seed=11, arithmetic="real")
     assert ok.verdict == "consistent" and ok.tradeoff_verdict == "consistent"
     assert ok.tradeoff_source.startswith(source)
-    bad = audit_curve(m, 0.0, 1.0, claim=false_claim, runs=100_000, seed=11)
+    bad = audit_curve(m, 0.0, 1.0, claim=false_claim, runs=100_000, seed=11, arithmetic="real")
     assert bad.verdict == "violation" and bad.gap_epsilon is not None
     e = bad.gap_epsilon
     # the gap is real: the exact curve lies above the false claim there by at least the gap
@@ -236,7 +240,7 @@ def test_json_round_trip_and_plot(tmp_path):
     out = plot_curve(r, tmp_path / "curve.png")
     assert out.stat().st_size > 10_000
     g = audit_curve(GaussianMechanism(sigma=1.0), 0.0, 1.0, claim=GDP(1.0), runs=50_000, seed=6,
-                    epsilons=[0, 0.5, 1.0], deltas=[0.05, 0.001])
+                    epsilons=[0, 0.5, 1.0], deltas=[0.05, 0.001], arithmetic="real")
     assert g.epsilons == (0.0, 0.5, 1.0) and g.deltas == (0.001, 0.05)
     assert g.delta_exact is None and g.epsilon_ratio is None
     assert CurveReport.from_json(json.loads(g.dumps())) == g
@@ -288,7 +292,7 @@ def test_soundness_200_seeds():
     ]   # Laplace: 200 seeds in benchmarks/bench_curve_audit.py (kept out for time)
     for mech, d0, d1, claim, exact in cases:
         bad = sum(_exceeds(audit_curve(mech, d0, d1, claim=claim, runs=20_000, seed=s,
-                                       alpha=alpha), exact) for s in range(200))
+                                       alpha=alpha, arithmetic="real"), exact) for s in range(200))
         assert binom.sf(bad - 1, 200, alpha) > 0.01, (mech, bad)
 
 

@@ -23,8 +23,10 @@ def _null_plus_leak(seed: int, n: int = 20_000, k: int = 30, shift: float = 0.15
 
 
 def _pick(s0, s1, screen):
+    # the constructed samples are naive float sums (normal + shift): the screen's subject is
+    # the real-arithmetic families, so no bit family (``floating``)
     return select_events(s0, s1, 20 * len(s0), 0.025, 0.0, structure=False, test="poisson",
-                         screen=screen)[0]
+                         screen=screen, arithmetic="real")[0]
 
 
 def test_credible_positions_pay_for_the_number_examined() -> None:
@@ -66,9 +68,11 @@ def test_screened_audit_still_catches_a_false_claim() -> None:
     """Falsifiable: 8 Laplace coordinates at ε = 0.25 each (true ε 2 at the pair) audited
     against a claim of 1 is a violation with the screen on; against the true ε it is not."""
     m = Parallel([NoisyHist(0.25) for _ in range(8)])
-    bad = audit(m, (0.0,), (1.0,), claimed_epsilon=1.0, runs=200_000, seed=3, certify="auto")
+    bad = audit(m, (0.0,), (1.0,), claimed_epsilon=1.0, runs=200_000, seed=3, certify="auto",
+                arithmetic="real")
     assert bad.verdict == "violation" and 1.0 < bad.epsilon_lower_bound <= 2.0
-    ok = audit(m, (0.0,), (1.0,), claimed_epsilon=2.0, runs=200_000, seed=3, certify="auto")
+    ok = audit(m, (0.0,), (1.0,), claimed_epsilon=2.0, runs=200_000, seed=3, certify="auto",
+               arithmetic="real")
     assert ok.verdict == "consistent"
 
 
