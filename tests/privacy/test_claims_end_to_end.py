@@ -29,17 +29,18 @@ def test_correct_gaussian_passes_its_claims(claim: str) -> None:
     m = GaussianMechanism(1.0, 1e-5)                     # analytic σ ≈ 3.7306
     c = {"zcdp": ZCDP(m.mu ** 2 / 2), "gdp": GDP(m.mu), "approx": m.privacy_claim}[claim]
     d0, d1 = m.default_pair()
-    report = assert_private(m, d0, d1, claim=c, seed=1, max_runs=20_000)
+    report = assert_private(m, d0, d1, claim=c, seed=1, max_runs=20_000, arithmetic="real")
     assert report.verdict != "violation" and report.claim == c.to_json()
 
 
 def test_curve_audit_with_library_claims() -> None:
     bad = GaussianMechanism.half_sigma(1.0, 1e-5)
     d0, d1 = bad.default_pair()
-    r = audit_curve(bad, d0, d1, claim=ApproxDP(1.0, 1e-5), runs=400_000, seed=0)
+    r = audit_curve(bad, d0, d1, claim=ApproxDP(1.0, 1e-5), runs=400_000, seed=0,
+                    arithmetic="real")
     assert r.verdict == "violation" and r.gap > 0
     good = GaussianMechanism(sigma=1.0)                  # exactly 1-GDP
-    r = audit_curve(good, d0, d1, claim=GDP(1.0), runs=400_000, seed=0)
+    r = audit_curve(good, d0, d1, claim=GDP(1.0), runs=400_000, seed=0, arithmetic="real")
     assert r.verdict == "consistent"
     # certified points never above the exact curve (sound at alpha; a seeded draw)
     exact = GDP(1.0)

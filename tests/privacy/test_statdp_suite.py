@@ -130,9 +130,10 @@ def test_sign_count_finds_many_small_laplace_shifts() -> None:
     sign count of the coordinates reaches far more; it is chosen on the selection split."""
     m = Parallel([NoisyHist(0.05) for _ in range(10)])
     s0, s1 = _draw(m, (0.0,), (1.0,), 100_000)
-    best = select_events(s0, s1, 900_000, 0.025, 0.0)[0]
+    best = select_events(s0, s1, 900_000, 0.025, 0.0, arithmetic="real")[0]
     assert best.event.describe().split()[0] in ("count", "naive-Bayes", "logistic")
-    r = audit(m, (0.0,), (1.0,), claimed_epsilon=0.5, runs=1_000_000, seed=1, certify="auto")
+    r = audit(m, (0.0,), (1.0,), claimed_epsilon=0.5, runs=1_000_000, seed=1, certify="auto",
+              arithmetic="real")
     assert 0.2 < r.epsilon_lower_bound <= 0.5
 
 
@@ -176,11 +177,11 @@ def test_one_sign_count_is_chosen_on_the_whole_selection_split() -> None:
     certifies it stays below the pair's ε (0.2)."""
     m = Parallel([NoisyHist(0.01) for _ in range(20)])
     s0, s1 = _draw(m, (0.0,), (1.0,), 50_000)
-    best = select_events(s0, s1, 150_000, 0.0125, 0.0, test="poisson")[0]
+    best = select_events(s0, s1, 150_000, 0.0125, 0.0, test="poisson", arithmetic="real")[0]
     assert best.event.describe().startswith("count of all 20 coordinates above their median")
     assert best.credible and best.sel_n == 50_000
     r = audit(m, (0.0,), (1.0,), claimed_epsilon=0.2, runs=400_000, seed=2, certify="auto",
-              selection_fraction=0.25)
+              selection_fraction=0.25, arithmetic="real")
     assert r.event.startswith("count of all 20")
     assert 0.03 < r.epsilon_lower_bound <= 0.2
 
@@ -213,11 +214,12 @@ def test_new_families_sound_on_exactly_eps_mechanism(certify) -> None:
     above 1 has ratio e exactly).  No audit exceeds it; the 2·0.25 variant is flagged."""
     m = Parallel([NoisyHist(0.25) for _ in range(4)])
     bounds = [audit(m, (0.0,), (1.0,), claimed_epsilon=1.0, runs=40_000, seed=100 + s,
-                    executor="serial", certify=certify).epsilon_lower_bound for s in range(8)]
+                    executor="serial", certify=certify,
+                    arithmetic="real").epsilon_lower_bound for s in range(8)]
     assert max(bounds) <= 1.0 and max(bounds) > 0.3
     loud = Parallel([NoisyHist(0.5) for _ in range(4)])
     r = audit(loud, (0.0,), (1.0,), claimed_epsilon=1.0, runs=200_000, seed=7,
-              certify=certify)
+              certify=certify, arithmetic="real")
     assert r.verdict == "violation"
 
 
@@ -237,7 +239,8 @@ def test_poisson_conditional_bound_coverage() -> None:
 
 def test_poisson_certification_report_and_errors() -> None:
     m = NoisyHist(0.5)
-    r = audit(m, (0.0,), (1.0,), claimed_epsilon=0.5, runs=200_000, seed=2, certify="poisson")
+    r = audit(m, (0.0,), (1.0,), claimed_epsilon=0.5, runs=200_000, seed=2, certify="poisson",
+              arithmetic="real")
     assert r.certification_test == "poisson" and 0.3 < r.epsilon_lower_bound <= 0.5
     c = r.counts["certification"]
     assert c["n_d0"] != c["n"] or c["n_d1"] != c["n"]            # Poisson run counts
@@ -246,7 +249,8 @@ def test_poisson_certification_report_and_errors() -> None:
         audit(m, (0.0,), (1.0,), claimed_epsilon=0.5, claimed_delta=1e-6, runs=10_000, seed=0,
               certify="poisson")
     with pytest.raises(InvalidInputError):
-        audit(m, (0.0,), (1.0,), claimed_epsilon=0.5, runs=10_000, seed=0, certify="exact")
+        audit(m, (0.0,), (1.0,), claimed_epsilon=0.5, runs=10_000, seed=0, certify="exact",
+              arithmetic="real")
 
 
 # --------------------------------------------------------------------------- search
