@@ -91,6 +91,7 @@ HALF_SIGMA = sigma_analytic(1.0, 1e-5) / 2
 
 
 def _run(*args: object, **kw: object) -> tuple[str, object]:
+    kw.setdefault("arithmetic", "real")     # Gauss is a naive float sum: real-arithmetic subject
     try:
         return "passed", assert_private(*args, **kw)
     except PrivacyViolation as v:
@@ -132,9 +133,9 @@ def test_old_api_unchanged_and_reports_the_claim() -> None:
 
 def test_approx_claim_as_object_matches_epsilon_delta() -> None:
     a = assert_private(Gauss(HALF_SIGMA), 0.0, 1.0, 1.0, 1e-5, seed=2, verify_neighbours=False,
-                       max_runs=40_000)
+                       max_runs=40_000, arithmetic="real")
     b = assert_private(Gauss(HALF_SIGMA), 0.0, 1.0, claim=ApproxDP(1.0, 1e-5), seed=2,
-                       verify_neighbours=False, max_runs=40_000)
+                       verify_neighbours=False, max_runs=40_000, arithmetic="real")
     assert a.log10_e_value == b.log10_e_value and a.runs_used == b.runs_used
 
 
@@ -187,7 +188,7 @@ def test_curve_claim_of_a_leaky_gaussian_is_refuted() -> None:
     # σ = 0.75 against the curve of σ = 1.5: refuted within a few thousand runs
     with pytest.raises(PrivacyViolation) as ex:
         assert_private(Gauss(0.75), 0.0, 1.0, claim=GaussProfile(1 / 1.5), seed=1,
-                       verify_neighbours=False)
+                       verify_neighbours=False, arithmetic="real")
     at = ex.value.report.refuted_at
     truth = gauss_delta(at["epsilon"], 0.75)
     assert at["certified_delta"] is None or at["certified_delta"] < truth
@@ -198,7 +199,7 @@ def test_curve_claim_of_a_leaky_gaussian_is_refuted() -> None:
 def test_curve_claim_sound_on_the_tight_gaussian(seed: int) -> None:
     """The Gaussian mechanism claimed at its own GDP curve (tight at every ε)."""
     r = assert_private(Gauss(1.5), 0.0, 1.0, claim=GaussProfile(1 / 1.5), seed=seed,
-                       max_runs=40_000, verify_neighbours=False)
+                       max_runs=40_000, verify_neighbours=False, arithmetic="real")
     assert r.passed and r.log10_e_value < 2
     assert len(r.stats["points"]) == len(CURVE_DELTAS)
 
@@ -252,7 +253,8 @@ def test_half_sigma_gaussian_caught_on_19_of_20_seeds() -> None:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_analytic_gaussian_sound(seed: int) -> None:
     r = assert_private(Gauss(sigma_analytic(1.0, 1e-5)), 0.0, 1.0, 1.0, 1e-5,
-                       seed=10**6 + seed, max_runs=40_000, verify_neighbours=False)
+                       seed=10**6 + seed, max_runs=40_000, verify_neighbours=False,
+                       arithmetic="real")
     assert r.passed and r.log10_e_value < 2
 
 
@@ -297,7 +299,7 @@ def test_gap_event_is_a_tail_near_the_best_one() -> None:
     rng = np.random.default_rng(5)
     s0, s1 = HALF_SIGMA * rng.standard_normal(1 << 16), 1 + HALF_SIGMA * rng.standard_normal(
         1 << 16)
-    c = select_gap_event(s0, s1, 1.0, 1e-5)
+    c = select_gap_event(s0, s1, 1.0, 1e-5, arithmetic="real")
     t, geq = c.event.t, c.event.geq
     mean_a = 0.0 if c.direction == 0 else 1.0
     tail = norm.sf if geq else norm.cdf

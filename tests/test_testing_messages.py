@@ -142,12 +142,14 @@ def test_pytest_shows_the_message_and_the_users_lines(pytester: pytest.Pytester)
 def test_budget_too_small_to_catch_twice_the_claim_warns() -> None:
     with pytest.warns(BudgetWarning, match="use at least 1,494 runs"):
         try:
-            assert_private(LaplaceMechanism(epsilon=2.0), 0, 1, epsilon=1.0, max_runs=1000)
+            assert_private(LaplaceMechanism(epsilon=2.0), 0, 1, epsilon=1.0,
+                           arithmetic="real", max_runs=1000)
         except PrivacyViolation:
             pass
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert_private(LaplaceMechanism(epsilon=1.0), 0, 1, epsilon=1.0, max_runs=20_000)
+        assert_private(LaplaceMechanism(epsilon=1.0), 0, 1, epsilon=1.0,
+                       arithmetic="real", max_runs=20_000)
 
 
 def test_the_warning_threshold_detects_twice_the_claim() -> None:
@@ -157,7 +159,8 @@ def test_the_warning_threshold_detects_twice_the_claim() -> None:
     caught = 0
     for seed in range(8):
         try:
-            assert_private(LaplaceMechanism(epsilon=2.0), 0, 1, epsilon=1.0, max_runs=need,
+            assert_private(LaplaceMechanism(epsilon=2.0), 0, 1, epsilon=1.0,
+                           arithmetic="real", max_runs=need,
                            seed=seed)
         except PrivacyViolation:
             caught += 1
@@ -182,9 +185,9 @@ class Unseeded:
 
 
 def test_unreproducible_mechanisms_are_said_so() -> None:
-    r = assert_private(Unseeded(), 0, 1, epsilon=1.0, max_runs=4000)
+    r = assert_private(Unseeded(), 0, 1, epsilon=1.0, arithmetic="real", max_runs=4000)
     assert any("reproducible = False" in n for n in r.notes)
-    r = assert_private(LaplaceMechanism(1.0), 0, 1, epsilon=1.0, max_runs=4000)
+    r = assert_private(LaplaceMechanism(1.0), 0, 1, epsilon=1.0, arithmetic="real", max_runs=4000)
     assert not any("reproducible" in n for n in r.notes)
 
 
@@ -201,7 +204,7 @@ class Unseeded:
 
 
 def test_unseeded(assert_private):
-    assert_private(Unseeded(), 0, 1, epsilon=1.0, max_runs=4000)
+    assert_private(Unseeded(), 0, 1, epsilon=1.0, arithmetic="real", max_runs=4000)
 '''
 
 
@@ -223,15 +226,17 @@ def test_opendp_reports_say_they_are_not_reproducible() -> None:
 
 # ------------------------------------------------------------------ searches
 def test_search_around_a_single_count() -> None:
-    rep = assert_private_search(LaplaceMechanism(1.0), 5, epsilon=1.0, max_runs=20_000)
+    rep = assert_private_search(LaplaceMechanism(1.0), 5, epsilon=1.0,
+                                arithmetic="real", max_runs=20_000)
     assert rep.pairs_tried == 2 and {(p.d0, p.d1) for p in rep.pairs} == {(5, 6.0), (5, 4.0)}
     with pytest.raises(PrivacyViolation):
-        assert_private_search(LaplaceMechanism(2.0), 5, epsilon=1.0, max_runs=20_000)
+        assert_private_search(LaplaceMechanism(2.0), 5, epsilon=1.0,
+                              arithmetic="real", max_runs=20_000)
 
 
 def test_a_list_of_pairs_as_datasets() -> None:
     rep = assert_private_search(LaplaceMechanism(1.0), [(0, 1), (5, 6), ("big", 99, 100)],
-                                epsilon=1.0, max_runs=10_000)
+                                epsilon=1.0, arithmetic="real", max_runs=10_000)
     assert rep.pairs_tried == 3 and [p.d0 for p in rep.pairs] == [0, 5, 99]
     labelled = [(((0, 0), (1, 1)), ((0, 1), (1, 1))), (((0, 0), (1, 1)), ((0, 0), (1, 0)))]
     rep = assert_private_search(RandomizedResponse(1.0), labelled, epsilon=1.0, max_runs=10_000)
@@ -252,7 +257,7 @@ def test_no_datasets_is_a_clear_error() -> None:
         assert_private_search(LaplaceMechanism(1.0), "abc", epsilon=1.0)
     # the pairs given as neighbours= need no dataset
     rep = assert_private_search(LaplaceMechanism(1.0), neighbours=[(0, 1)], epsilon=1.0,
-                                max_runs=10_000)
+                                arithmetic="real", max_runs=10_000)
     assert rep.pairs_tried == 1
 
 
@@ -273,3 +278,31 @@ def test_neighbours_messages_fit_the_dataset() -> None:
     rep = assert_private_search(svt, (0.0,) * 4, epsilon=1.0, neighbours="extended",
                                 max_pairs=2, max_runs=10_000)
     assert rep.pairs_tried == 2
+
+
+# ------------------------------------------------------------------ floating point (issue 38)
+def test_naive_float_laplace_is_a_floating_point_violation_by_default() -> None:
+    """The textbook d + Lap(1) is not DP in floating point (Mironov 2012): assert_private
+    finds it without being asked, names it and the fix; arithmetic="real" tests the
+    real-arithmetic mechanism, which holds its claim."""
+    with pytest.raises(PrivacyViolation) as info:
+        assert_private(LaplaceMechanism(epsilon=1.0), 0, 1, epsilon=1.0, max_runs=20_000)
+    msg = str(info.value)
+    assert info.value.report.floating_point
+    assert "FLOATING-POINT VIOLATION" in msg and "output's bits" in msg
+    assert "snap" in msg and "arithmetic='real'" in msg
+    rep = assert_private(LaplaceMechanism(epsilon=1.0), 0, 1, epsilon=1.0, max_runs=20_000,
+                         arithmetic="real")
+    assert rep.passed and not rep.floating_point
+    with pytest.raises(InvalidInputError, match="arithmetic must be"):
+        assert_private(LaplaceMechanism(epsilon=1.0), 0, 1, epsilon=1.0, arithmetic="double")
+
+
+def test_exact_samplers_have_no_bit_family_and_pass() -> None:
+    """Integer outputs (the geometric mechanism) get no floating-point events: the same
+    verdict with either arithmetic."""
+    from ltheory.privacy.mechanisms import GeometricMechanism
+    for ar in ("float", "real"):
+        rep = assert_private(GeometricMechanism(1.0), 0, 1, epsilon=1.0, max_runs=20_000,
+                             arithmetic=ar)
+        assert rep.passed and not rep.floating_point

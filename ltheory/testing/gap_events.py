@@ -183,6 +183,7 @@ def select_gap_events(s0: Batch, s1: Batch, points: Points, arithmetic: str = "f
             for j in range(len(points))]
 
 
-def select_gap_event(s0: Batch, s1: Batch, epsilon: float, delta: float) -> Candidate:
+def select_gap_event(s0: Batch, s1: Batch, epsilon: float, delta: float,
+                     arithmetic: str = "float") -> Candidate:
     """:func:`select_gap_events` for the one point (ε, δ)."""
-    return select_gap_events(s0, s1, [(epsilon, delta)])[0]
+    return select_gap_events(s0, s1, [(epsilon, delta)], arithmetic)[0]
