@@ -85,10 +85,10 @@ def _polar_gaussian(sigma: float):
 def leak_mechanisms() -> dict:
     from ltheory.privacy.gaussian import GaussianMechanism
     return {
-        "numpy Gaussian d+rng.normal(0,σ)": (_Scalar("np_gauss", lambda n, r: r.normal(0, SIGMA, n)),
-                                            (1.0, 1e-5)),
-        "numpy Laplace d+rng.laplace(0,1)": (_Scalar("np_laplace", lambda n, r: r.laplace(0, 1, n)),
-                                            (1.0, 0.0)),
+        "numpy Gaussian d+rng.normal(0,σ)": (
+            _Scalar("np_gauss", lambda n, r: r.normal(0, SIGMA, n)), (1.0, 1e-5)),
+        "numpy Laplace d+rng.laplace(0,1)": (
+            _Scalar("np_laplace", lambda n, r: r.laplace(0, 1, n)), (1.0, 0.0)),
         "Laplace by inversion": (_Scalar("inv_laplace", _inversion_laplace(1.0)), (1.0, 0.0)),
         "polar (Marsaglia) Gaussian": (_Scalar("polar_gauss", _polar_gaussian(SIGMA)),
                                        (1.0, 1e-5)),
@@ -131,6 +131,9 @@ def control_mechanisms() -> dict:
         "snapped numpy Laplace (Λ=2^-20)": (
             _Scalar("snap_laplace", lambda n, r: r.laplace(0, 1, n), snap=True),
             (snap_eps, 0.0), (0.0, 1.0)),
+        "snapped Laplace, claim 1.1 (Λ=2^-20)": (
+            _Scalar("snap_laplace", lambda n, r: r.laplace(0, 1, n), snap=True),
+            (1.1, 0.0), (0.0, 1.0)),
         "snapped numpy Gaussian (Λ=2^-20)": (
             _Scalar("snap_gauss", lambda n, r: r.normal(0, SIGMA, n), snap=True),
             (1.0 + 2.0 ** -49 * B, 1e-5), (0.0, 1.0)),
@@ -138,7 +141,8 @@ def control_mechanisms() -> dict:
             _Scalar("snap_inv", _inversion_laplace(1.0), snap=True), (snap_eps, 0.0),
             (0.1, 1.1)),
         "geometric(1)": (GeometricMechanism(1.0, query=_value), (1.0, 0.0), (0.0, 1.0)),
-        "discrete Gaussian σ=5": (DiscreteGaussianMechanism(5.0), None, ((1, 2, 3), (1, 2))),
+        "discrete Gaussian σ=5": (DiscreteGaussianMechanism(5.0), None,
+                                  DiscreteGaussianMechanism(5.0).default_pair()),
     }
     try:
         from ltheory.privacy.adapters.opendp_measurements import OpenDPGaussian, OpenDPLaplace

@@ -339,6 +339,10 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
                            shrink=cfg.shrink_for(few, batch_kind(s0)),
                            screen=cfg.selection_screen, arithmetic=cfg.arithmetic)
     notes: list[str] = []
+    if distinct_outputs(s0, s1) == 1:
+        notes.append("every selection run returned the same output: no event can separate the "
+                     "datasets (a constant mechanism is 0-DP); check that the mechanism reads "
+                     "its dataset and draws from its rng")
     if few and cfg.lean_events == "auto":
         notes.append("few distinct outputs: events chosen among the exact-output cells "
                      "(likelihood-ratio prefixes)" + (" and the output's thresholds"

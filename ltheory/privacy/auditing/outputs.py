@@ -49,6 +49,7 @@ def normalise(raw: Any, n: int) -> Batch:
                                          "or hashable values") from None
             if len(items) != n:
                 raise MechanismError(f"mechanism returned {len(items)} outputs, expected {n}")
+            _refuse_mixed_numbers(items)
             return items
     if arr.dtype == object:
         return normalise(list(arr), n)
@@ -64,6 +65,24 @@ def normalise(raw: Any, n: int) -> Batch:
     return arr
 
 
+def _refuse_mixed_numbers(items: list) -> None:
+    """Outputs that mix non-integer numbers with other values (strings, tuples, None …) would
+    be audited as opaque objects, every noisy number its own cell, so no event could separate
+    the datasets and the audit would pass silently: refused."""
+    other = next((o for o in items if not isinstance(o, numbers.Real)), None)
+    if other is None:
+        return
+    num = next((o for o in items if isinstance(o, numbers.Real) and not isinstance(o, bool)
+                and not float(o).is_integer()), None)
+    if num is not None:
+        raise MechanismError(
+            f"mechanism returned a mix of numbers and other values (e.g. {num!r} and "
+            f"{other!r}): a number among objects is compared by equality only, so noisy "
+            "numbers could never be told apart; return numbers only (encode the other "
+            "outcomes as numbers, or as a separate coordinate of a numpy array) or "
+            "non-numeric values only")
+
+
 def concat(batches: list[Batch]) -> Batch:
     if all(isinstance(b, np.ndarray) for b in batches):
         dims = {b.ndim for b in batches} | {b.shape[1:] for b in batches if b.ndim == 2}
@@ -72,7 +91,9 @@ def concat(batches: list[Batch]) -> Batch:
     out: list = []
     for b in batches:
         out.extend(b.tolist() if isinstance(b, np.ndarray) else b)
-    return [tuple(o) if isinstance(o, list) else o for o in out]
+    out = [tuple(o) if isinstance(o, list) else o for o in out]
+    _refuse_mixed_numbers(out)
+    return out
 
 
 def row_keys(x: np.ndarray) -> np.ndarray:
