@@ -31,7 +31,7 @@ A report whose certified event is a bit event carries ``floating_point=True``, a
 
 >>> enc = BitEncoder(None, np.array([-55, -54, -53]))
 >>> grid_exponents(np.array([1.0, 0.5, 3.0, 0.1]))
-array([  0,  -1,   0, -56])
+array([  0,  -1,   0, -55])
 >>> enc.describe_cells([0, 1])
 "output's bits: lowest set bit 2^k for k in [-55, -54] (an odd multiple of 2^k)"
 """
