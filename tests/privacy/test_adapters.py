@@ -51,10 +51,24 @@ BOX = ([0.0, 0.0], [1.0, 1.0])
     (DiffprivlibExponential(1.0), (1.0, 0.0, 0.0), (0.0, 1.0, 1.0), 0.5),
 ])
 def test_diffprivlib_mechanisms_consistent(mech, d0, d1, floor) -> None:
+    # the real-arithmetic mechanisms (diffprivlib's float Laplace and Gaussian also leak their
+    # bits: test_diffprivlib_float_samplers_leak_their_bits)
     r = audit(mech, d0, d1, claimed_epsilon=mech.epsilon, claimed_delta=mech.delta,
-              runs=60_000, seed=0)
+              runs=60_000, seed=0, arithmetic="real")
     assert r.verdict == "consistent"
     assert floor <= r.epsilon_lower_bound <= mech.epsilon
+
+
+def test_diffprivlib_float_samplers_leak_their_bits() -> None:
+    """By default the audit looks at the outputs' bits too: diffprivlib's Laplace is a
+    floating-point violation (its output sits on a grid that depends on the input), its
+    Snapping mechanism is not (Mironov 2012)."""
+    lap = DiffprivlibLaplace(1.0)
+    r = audit(lap, 0.0, 1.0, claimed_epsilon=1.0, runs=60_000, seed=0)
+    assert r.verdict == "violation" and r.floating_point
+    snap = DiffprivlibSnapping(1.0)
+    r = audit(snap, 0.0, 1.0, claimed_epsilon=snap.epsilon, runs=60_000, seed=0)
+    assert r.verdict == "consistent" and not r.floating_point
 
 
 def test_diffprivlib_reproducible_given_seed() -> None:

@@ -121,7 +121,9 @@ class BitEncoder:
         return np.where(self.codes[i] == g, i, -1)
 
     def describe(self, cell: int) -> str:
-        return self.describe_cells([cell])
+        """A short label of one cell (plots): "2^-54·odd", "0", "+inf"."""
+        g = int(self.codes[int(cell)])
+        return {ZERO: "0", INF: "+inf", NINF: "-inf"}.get(g, f"2^{g}·odd")
 
     def describe_cells(self, cells: Any) -> str:
         """The cells' grid exponents as ranges: "output's bits: lowest set bit 2^k for k in

@@ -50,7 +50,8 @@ def test_bad_values_name_the_parameter(kw: dict, needle: str) -> None:
 
 
 def test_unknown_options_list_the_accepted_ones() -> None:
-    with pytest.raises(InvalidInputError, match="unknown audit option.*accepted: arithmetic, certify"):
+    with pytest.raises(InvalidInputError,
+                       match="unknown audit option.*accepted: arithmetic, certify"):
         audit(RandomizedResponse(1.0), 0, 1, claimed_epsilon=1.0, runs=10_000, seed=0,
               evnts=2)
     with pytest.raises(InvalidInputError, match="unknown search option"):
