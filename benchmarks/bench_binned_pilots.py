@@ -41,7 +41,7 @@ def run(name: str, runs: int, seed: int, binned: bool) -> dict:
     m, base = dpsniper_suite(EPS)[name]
     t = time.perf_counter()
     s = audit_search(m, base, claimed_epsilon=EPS, total_runs=runs, seed=seed, alpha=ALPHA,
-                     pilots="auto" if binned else "cells")
+                     pilots="auto" if binned else "cells", arithmetic="real")
     return {"mechanism": name, "runs": runs, "seed": seed, "binned": binned,
             "pair": s.pattern, "worst_pair": s.pattern in WORST.get(name, ()),
             "bound": s.report.epsilon_lower_bound, "event": s.report.event,

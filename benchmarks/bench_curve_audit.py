@@ -139,7 +139,8 @@ def tight(runs, seeds):
                 for d, c, x in zip(DELTAS, ceil_k, ex, strict=True)]
         for s in seeds:
             t = time.perf_counter()
-            r = audit_curve(mech, d0, d1, claim=claim, runs=runs, seed=s, executor="serial")
+            r = audit_curve(mech, d0, d1, claim=claim, runs=runs, seed=s, executor="serial",
+                            arithmetic="real")
             rows.append({
                 "mechanism": label, "seed": s, "runs": runs, "verdict": r.verdict,
                 "events_certified": r.events_certified,
@@ -162,10 +163,10 @@ def half_sigma(runs, seeds):
     for s in seeds:
         t = time.perf_counter()
         r = audit_curve(GaussianMechanism(sigma=HALF_SIGMA), 0.0, 1.0, claim=(1.0, 1e-5),
-                        runs=runs, seed=s, executor="serial")
+                        runs=runs, seed=s, executor="serial", arithmetic="real")
         sec = time.perf_counter() - t
         a = audit(GaussianMechanism(sigma=HALF_SIGMA), 0.0, 1.0, claimed_epsilon=1.0,
-                  claimed_delta=1e-5, runs=runs, seed=s, executor="serial")
+                  claimed_delta=1e-5, runs=runs, seed=s, executor="serial", arithmetic="real")
         rows.append({"seed": s, "verdict": r.verdict, "gap": r.gap,
                      "gap_epsilon": r.gap_epsilon, "gap_event": r.gap_event,
                      "tradeoff_verdict": r.tradeoff_verdict, "seconds": round(sec, 2),
@@ -185,7 +186,7 @@ def soundness(runs, n, alpha=ALPHA, which=None):
         bad = 0
         for s in range(n):
             r = audit_curve(mech, d0, d1, claim=claim, runs=runs, seed=100_000 + s,
-                            alpha=alpha, executor="serial")
+                            alpha=alpha, executor="serial", arithmetic="real")
             top = max(r.epsilon_lower_bound_at(0.0), 0.0)
             grid = np.linspace(0.0, min(top, 30.0) + 1e-9, 4001)
             bad += bool(np.any(r.delta_lower_bound_at(grid) > exact(grid) + 1e-12))

@@ -187,7 +187,7 @@ def headline(quick: bool) -> list[dict]:
             eps_exact = {d: m.exact_claim.epsilon_at(d) for d in REPORT_DELTAS}
             t = time.perf_counter()
             r = audit_curve(m, D0, D1, claim=claim, runs=runs, seed=0, executor="serial",
-                            deltas=REPORT_DELTAS)
+                            deltas=REPORT_DELTAS, arithmetic="real")
             sec = time.perf_counter() - t
             cert = dict(zip(r.deltas, r.epsilon_lower_bound, strict=True))
             _, n_cert = split_runs(runs, 0.1)
@@ -254,7 +254,7 @@ def false_claims(quick: bool, only: set | None = None) -> list[dict]:
                 verdicts, gaps = [], []
                 for s in seeds:
                     r = audit_curve(mech, D0, D1, claim=claim, runs=runs, seed=s,
-                                    executor="serial", deltas=REPORT_DELTAS)
+                                    executor="serial", deltas=REPORT_DELTAS, arithmetic="real")
                     verdicts.append(r.verdict)
                     gaps.append(r.gap_epsilon)
                 g, at = true_gap(m, claim)

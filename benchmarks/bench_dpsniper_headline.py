@@ -79,11 +79,12 @@ def run_one(name: str, runs: int, seed: int, mode: str, pair: tuple | None = Non
     t = time.perf_counter()
     if mode == "search":
         s = audit_search(m, base, claimed_epsilon=EPS, total_runs=runs, seed=seed, alpha=ALPHA,
-                         exact=False)
+                         exact=False, arithmetic="real")
         r, a, b, used, pattern = s.report, s.d0, s.d1, s.total_runs, s.pattern
     else:
         a, b, pattern = pair
-        r = audit(m, a, b, claimed_epsilon=EPS, runs=runs, seed=seed, alpha=ALPHA, exact=False)
+        r = audit(m, a, b, claimed_epsilon=EPS, runs=runs, seed=seed, alpha=ALPHA, exact=False,
+                  arithmetic="real")
         used = r.runs
     secs = time.perf_counter() - t
     n_cert = r.certification_runs / 2

@@ -48,7 +48,7 @@ def picks(name: str, runs: int, seeds: list[int], pool: bool) -> list[dict]:
                 search.audit_search(m, base, gen, claimed_epsilon=EPS, runs=final,
                                     pilot_runs=pilot, seed=seed, alpha=ALPHA, rungs=rungs,
                                     max_pairs=64, certify="auto", exact=False,
-                                    pool_pilots=pool)
+                                    pool_pilots=pool, arithmetic="real")
             except _Picked:
                 pass
             top = max(n for _, n, _ in log)

@@ -48,7 +48,7 @@ def run_one(name: str, runs: int, seed: int, events: int | str = PLANNED_EVENTS)
     m, base = dpsniper_suite(EPS)[name]
     t = time.perf_counter()
     s = audit_search(m, base, claimed_epsilon=EPS, total_runs=runs, seed=seed, alpha=ALPHA,
-                     exact=False, events=events)
+                     exact=False, events=events, arithmetic="real")
     secs = time.perf_counter() - t
     r = s.report
     exact = None

@@ -114,7 +114,7 @@ def main() -> None:
     for seed in args.seeds:
         t = time.perf_counter()
         s = audit_search(m, base, claimed_epsilon=EPS, total_runs=int(args.runs), seed=seed,
-                         alpha=ALPHA, exact=False, events=PLANNED_EVENTS)
+                         alpha=ALPHA, exact=False, events=PLANNED_EVENTS, arithmetic="real")
         r = s.report
         c = r.counts["certification"]
         d0, d1 = float(s.d0[0]), float(s.d1[0])

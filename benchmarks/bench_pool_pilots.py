@@ -104,7 +104,7 @@ def real(name: str, total: int, seed: int, pooled: bool, ceilings: dict) -> dict
     m, base = dpsniper_suite(EPS)[name]
     t = time.perf_counter()
     r = audit_search(m, base, claimed_epsilon=EPS, total_runs=total, seed=seed, alpha=ALPHA,
-                     pool_pilots=pooled, exact=False)
+                     pool_pilots=pooled, exact=False, arithmetic="real")
     return {"pattern": r.pattern, "ceiling": ceilings.get(r.pattern),
             "bound": r.report.epsilon_lower_bound, "event": r.report.event[:120],
             "seconds": round(time.perf_counter() - t, 2)}
