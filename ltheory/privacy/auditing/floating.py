@@ -11,10 +11,12 @@ Delta-Siege (Lokna et al., CCS 2023) and ltheory's opt-in
 ``ltheory.privacy.adapters.floatbits.BitFeatures`` do.
 
 So on float outputs the auditor adds, by default, one more cell family (``BitEncoder``): the
-*grid exponent* of an output, g(y) = the exponent of its lowest set bit (y is an odd multiple
-of 2^g; y = 0 and ±inf have cells of their own).  For vector outputs, the grid exponents of up
-to ``MAX_COLUMNS`` coordinates, each its own family, chosen on the fit half by how differently
-their grid exponents are distributed under the two datasets (total-variation distance).  Its
+pair (binary exponent e of the output, its *grid exponent* g), g(y) = the exponent of its
+lowest set bit (y is an odd multiple of 2^g; y = 0 and ±inf have cells of their own) — the
+value's scale and the grid it lies on, the information of ``BitFeatures``' ``"ulp"`` code.
+For vector outputs, the codes of up to ``MAX_COLUMNS`` coordinates, each its own family,
+chosen on the fit half by how differently their grid exponents are distributed under the two
+datasets (total-variation distance).  Its
 events are likelihood-ratio prefixes of these cells, chosen on the selection split and
 certified on fresh runs like every other event: g is a fixed post-processing, so a bound
 certified for ``g ∘ M`` is a sound lower bound for M (Dwork & Roth 2014, Proposition 2.1).
@@ -50,10 +52,18 @@ __all__ = ["ARITHMETIC", "FIX", "BitEncoder", "bit_encoders", "check_arithmetic"
 
 #: the accepted values of the ``arithmetic`` option
 ARITHMETIC = ("float", "real")
+#: the bit families per output (or coordinate): the pair (exponent, grid exponent) (True)
+#: and/or the grid exponent alone (False).  The pair alone, measured (bench_floating.py,
+#: Laplace(1) at 2·10^5 runs): pairs (0, 1) 9.00 (grid exponent alone 9.01, both 8.80),
+#: (0.1, 1.1) 8.65 (8.64, 8.44), (2, 3) 7.43 (0.98: the grid exponent alone misses it, since
+#: both datasets reach 2^-52 but only one below |y| = 1)
+JOINT = (True,)
 #: most coordinates of a vector output given a bit family
 MAX_COLUMNS = 3
 #: fewest distinct values (pooled fit half) for outputs to count as continuous floats
 MIN_DISTINCT = 64
+#: the joint code's exponents are clipped to [-EMAX, EMAX]
+EMAX = 64
 #: grid exponents of 0, +inf and -inf (outside the range of g for finite non-zero doubles)
 ZERO, INF, NINF = 2000, 2001, 2002
 _MANT = (1 << 52) - 1
@@ -110,45 +120,82 @@ def _non_integer(v: np.ndarray) -> bool:
 @dataclass(frozen=True)
 class BitEncoder:
     """Cells = grid exponents g (module docstring) of the output (``col`` None) or of its
-    coordinate ``col``, among those seen on the fit half (``codes``, sorted; unseen: −1)."""
+    coordinate ``col`` — with ``joint``, the pairs (binary exponent e of the value, clipped to
+    ±``EMAX``; g), i.e. the value's scale and the position of its lowest set bit — among those
+    seen on the fit half (``codes``, sorted; unseen: −1)."""
 
     col: int | None
     codes: np.ndarray
+    joint: bool = False
+
+    def keys(self, b: Any) -> np.ndarray:
+        """The raw code of each output: g, or (e + EMAX)·4096 + g + 1100 with ``joint``."""
+        v = _column(b, self.col)
+        g = grid_exponents(v)
+        if not self.joint:
+            return g
+        _, e = np.frexp(np.where(np.isfinite(v), v, 0.0))
+        e = np.clip(e, -EMAX, EMAX).astype(np.int64) + EMAX
+        return e * 4096 + g + 1100
 
     def encode(self, b: Any) -> np.ndarray:
-        g = grid_exponents(_column(b, self.col))
+        g = self.keys(b)
         i = np.clip(np.searchsorted(self.codes, g), 0, len(self.codes) - 1)
         return np.where(self.codes[i] == g, i, -1)
 
+    def _split(self, cell: int) -> tuple[int | None, int]:
+        k = int(self.codes[int(cell)])
+        if not self.joint:
+            return None, k
+        e, g = divmod(k, 4096)
+        return e - EMAX, g - 1100
+
     def describe(self, cell: int) -> str:
-        """A short label of one cell (plots): "2^-54·odd", "0", "+inf"."""
-        g = int(self.codes[int(cell)])
-        return {ZERO: "0", INF: "+inf", NINF: "-inf"}.get(g, f"2^{g}·odd")
+        """A short label of one cell (plots): "2^-54·odd", "0", "+inf" (with ``joint``, the
+        exponent first: "e=-3, 2^-56·odd")."""
+        e, g = self._split(cell)
+        text = {ZERO: "0", INF: "+inf", NINF: "-inf"}.get(g, f"2^{g}·odd")
+        return text if e is None or g in (ZERO, INF, NINF) else f"e={e}, {text}"
 
     def describe_cells(self, cells: Any) -> str:
         """The cells' grid exponents as ranges: "output's bits: lowest set bit 2^k for k in
-        [−93, −55]"."""
-        gs = sorted(int(self.codes[int(c)]) for c in cells)
-        special = {ZERO: "0", INF: "+inf", NINF: "-inf"}
-        named = [special[g] for g in gs if g in special]
-        gs = [g for g in gs if g not in special]
-        runs: list[list[int]] = []
-        for g in gs:
-            if runs and g == runs[-1][1] + 1:
-                runs[-1][1] = g
-            else:
-                runs.append([g, g])
-        parts = [f"[{lo}, {hi}]" if lo != hi else f"{lo}" for lo, hi in runs[:6]]
-        if len(runs) > 6:
-            parts.append(f"… ({len(runs)} ranges)")
+        [−93, −55]" (with ``joint``, per exponent e of the value, |y| in [2^(e−1), 2^e))."""
         who = "output" if self.col is None else f"output[{self.col}]"
-        text = f"{who}'s bits: "
+        special = {ZERO: "0", INF: "+inf", NINF: "-inf"}
+        by_e: dict[int | None, list[int]] = {}
+        named: set[str] = set()
+        for c in cells:
+            e, g = self._split(int(c))
+            if g in special:
+                named.add(special[g])
+            else:
+                by_e.setdefault(e, []).append(g)
+        parts = []
+        for e in sorted(by_e, key=lambda x: -1e9 if x is None else x)[:4]:
+            ks = _ranges(sorted(by_e[e]))
+            where = "" if e is None else f"|{who}| in [2^{e - 1}, 2^{e}) with "
+            parts.append(f"{where}lowest set bit 2^k for k in {ks}")
+        if len(by_e) > 4:
+            parts.append(f"… ({len(by_e)} exponents)")
+        text = f"{who}'s bits: " + "; ".join(parts)
         if parts:
-            text += (f"lowest set bit 2^k for k in {' ∪ '.join(parts)} (an odd multiple of "
-                     "2^k)")
+            text += " (an odd multiple of 2^k)"
         if named:
-            text += (" or " if parts else "") + f"{who} = {' or '.join(named)}"
+            text += (" or " if parts else "") + f"{who} = {' or '.join(sorted(named))}"
         return text
+
+
+def _ranges(gs: list[int]) -> str:
+    runs: list[list[int]] = []
+    for g in gs:
+        if runs and g == runs[-1][1] + 1:
+            runs[-1][1] = g
+        else:
+            runs.append([g, g])
+    parts = [f"[{lo}, {hi}]" if lo != hi else f"{lo}" for lo, hi in runs[:6]]
+    if len(runs) > 6:
+        parts.append(f"… ({len(runs)} ranges)")
+    return " ∪ ".join(parts)
 
 
 def float_columns(fit: tuple[Any, Any], kind: str) -> list[int | None]:
@@ -182,9 +229,10 @@ def bit_encoders(fit: tuple[Any, Any], kind: str, arithmetic: str = "float"
         return []
     out = []
     for col in float_columns(fit, kind):
-        g = np.concatenate([grid_exponents(_column(fit[0], col)),
-                            grid_exponents(_column(fit[1], col))])
-        out.append(BitEncoder(col, np.unique(g)))
+        for joint in JOINT:
+            probe = BitEncoder(col, np.zeros(1, dtype=np.int64), joint)
+            codes = np.unique(np.concatenate([probe.keys(fit[0]), probe.keys(fit[1])]))
+            out.append(BitEncoder(col, codes, joint))
     return out
 
 

@@ -68,7 +68,7 @@ def test_textbook_gaussian_is_a_floating_point_violation_by_default() -> None:
     r = audit(gauss, 0.0, 1.0, claimed_epsilon=1.0, claimed_delta=1e-5, runs=200_000, seed=0,
               verify_neighbours=False)
     assert r.verdict == "violation" and r.floating_point and r.epsilon_lower_bound > 5
-    assert r.event.startswith("output's bits: lowest set bit 2^k")
+    assert r.event.startswith("output's bits: |output| in [2^")
     assert r.notes[0].startswith("floating-point violation") and "snap" in r.notes[0]
     assert "arithmetic='real'" in r.notes[0]
     assert r.to_json()["floating_point"] is True and r.settings["arithmetic"] == "float"
@@ -78,6 +78,15 @@ def test_textbook_gaussian_is_a_floating_point_violation_by_default() -> None:
     # a claim-free certification judged later keeps the name
     judged = r.with_claim(1.0)
     assert sum(n.startswith("floating-point violation") for n in judged.notes) == 1
+
+
+def test_counts_other_than_zero_and_one() -> None:
+    """2 + x and 3 + x both reach the grid 2^-52, but only 2 + x below |y| = 1: the code pairs
+    the exponent of the value with its lowest set bit (the grid exponent alone misses it)."""
+    def laplace(d, rng):
+        return float(sum(d)) + rng.laplace(0.0, 1.0)
+    r = audit(laplace, (0, 1, 1, 0), (1, 1, 1, 0), claimed_epsilon=1.0, runs=100_000, seed=0)
+    assert r.verdict == "violation" and r.floating_point and r.epsilon_lower_bound > 3
 
 
 def test_curve_audit_finds_it_too() -> None:
@@ -119,6 +128,13 @@ def test_describe_groups_ranges() -> None:
                     "multiple of 2^k) or output = 0")
     one = BitEncoder(2, np.array([INF])).describe_cells([0])
     assert one == "output[2]'s bits: output[2] = +inf"
+    probe = BitEncoder(None, np.zeros(1, dtype=np.int64), joint=True)
+    y = np.array([0.1, 0.1 + 2.0**-56, 3.0])
+    enc = BitEncoder(None, np.unique(probe.keys(y)), joint=True)
+    assert enc.describe_cells(np.unique(enc.encode(y[:2]))) == (
+        "output's bits: |output| in [2^-4, 2^-3) with lowest set bit 2^k for k in [-56, -55] "
+        "(an odd multiple of 2^k)")
+    assert enc.describe(int(enc.encode(y[2:])[0])) == "e=2, 2^0·odd"
 
 
 # --------------------------------------------------------------------------- bad outputs
