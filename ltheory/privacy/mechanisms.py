@@ -181,8 +181,9 @@ class LaplaceMechanism(Mechanism):
     reals it is ε-DP, and ``true_epsilon`` records that real-arithmetic value, which is the truth
     for every event on the output's value.  In floating point it is not DP at all (Mironov 2012):
     f(D) + noise is rounded, so some outputs are reachable from one dataset and not from its
-    neighbour.  Events on the output's bits (``ltheory.privacy.adapters.floatbits.BitFeatures``)
-    certify ε > 11 at 2·10^6 runs (benchmarks/audit_thirdparty.py).  Use the geometric or a
+    neighbour.  ``audit`` finds this by default (``ltheory.privacy.auditing.floating``: a
+    *floating-point violation*, ε ≥ 10.6 certified at 10^6 runs, benchmarks/results/floating.md);
+    ``arithmetic="real"`` audits the real-arithmetic mechanism.  Use the geometric or a
     snapping mechanism where the floating-point guarantee matters."""
 
     name = "laplace"

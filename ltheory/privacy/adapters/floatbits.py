@@ -23,6 +23,10 @@ Proposition 2.1), so a bound the auditor certifies for ``g ∘ M`` (events chose
 split, certified on fresh runs) is a sound lower bound for M itself.  The auditor chooses the
 event among the codes (likelihood-ratio cells) on its selection split; g itself has no free
 parameters fitted to data.  No change to the auditor is needed.
+
+The auditor now looks for such leaks by default (``ltheory.privacy.auditing.floating``: a cell
+family on the pair (exponent, lowest set bit) of float outputs, ``arithmetic="float"``); this
+wrapper remains for the ``"lowbits"`` feature and for auditing the bit codes alone.
 """
 
 from __future__ import annotations
