@@ -336,7 +336,9 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
     chosen = select_events(s0, s1, n_cert, a_each, delta, top=cfg.max_events, test=test,
                            structure=cfg.structure_events, lean=few,
                            shrink=cfg.shrink_for(few, batch_kind(s0)),
-                           screen=cfg.selection_screen)
+                           screen=cfg.selection_screen, extremes=cfg.events == "auto")
+    extra = [c for c in chosen if c.extreme]
+    chosen = [c for c in chosen if not c.extreme]
     notes: list[str] = []
     if few and cfg.lean_events == "auto":
         notes.append("few distinct outputs: events chosen among the exact-output cells "
@@ -344,6 +346,12 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
                      if batch_kind(s0) == "scalar" else ", frequencies unshrunk"))
     if cfg.events == "auto":        # decided on the selection split: α/(2k) fixed from here
         chosen, why = events_to_certify(chosen, n_cert, alpha, delta, (s0, s1))
+        if extra and chosen and extra[0].projected > chosen[0].projected:
+            # an atom or isolated tail whose unshrunk projection beats the best event: it
+            # takes the second place (decided here, before any certification run)
+            chosen = [chosen[0], extra[0]]
+            why += ("; an extreme event (atom or isolated tail) takes the second place: "
+                    f"{extra[0].event.describe()}")
         a_each = alpha / (2 * len(chosen))
         notes.append(why)
     return _Selection(chosen, a_each, tuple(notes))

@@ -113,6 +113,9 @@ EPSILON_POINTS = 41
 #: 17 violations found at 0.02 against 20 at 0.16; the tight Gaussian's certified ε(δ) at 10^7
 #: runs unchanged within ±0.02 (``benchmarks/bench_curve_audit.py``).
 CURVE_SHRINK = 0.16
+#: The selection slot of the best extreme event — an atom (``events.AtomEncoder``) or an
+#: isolated tail (``events.isolated_cuts``) — by margin.
+EXTREMES = "margin, extremes"
 
 
 # --------------------------------------------------------------------------- inputs
@@ -246,7 +249,24 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
                                                   cfg.selection_screen / n_pos) for b in blocks])
     allowed = cred if cred.any() else np.ones(n_pos, dtype=bool)
     scores = _scores(A, B, claim, deltas)
-    slots = ["margin"] + [f"delta={d:g}" for d in deltas] + ["margin"] * k
+    # the extremes — the best atom (exact repeated outputs of a continuous output,
+    # ``events.AtomEncoder``) or isolated-tail event (``events.isolated_cuts``) — have a slot
+    # of their own: a far point one dataset sends a few runs to looks, on the selection
+    # split, no better than the tail cut of the bulk that contains it (both show no run of
+    # the other dataset), and only the certification tells them apart
+    extreme = np.concatenate([np.full(len(b.proj), b.family in ("atoms", "isolated"))
+                              for b in blocks])
+    scores[EXTREMES] = np.where(extreme, scores["margin"], -np.inf)
+    # ... screened among themselves (a handful of positions, not the ~10^4 of every family)
+    ext_ok = extreme.copy()
+    if cfg.selection_screen is not None and extreme.any():
+        n_ext = int(extreme.sum())
+        ext_cred = np.concatenate([
+            credible_positions(b.ca, b.cb, b.n_ev, 0.0, cfg.selection_screen / n_ext)
+            if b.family in ("atoms", "isolated") else np.zeros(len(b.proj), dtype=bool)
+            for b in blocks])
+        ext_ok = ext_cred if ext_cred.any() else extreme
+    slots = ["margin", EXTREMES] + [f"delta={d:g}" for d in deltas] + ["margin"] * k
     chosen: list[_Chosen] = []
     seen: set[tuple[int, bytes]] = set()
     orders: dict[str, np.ndarray] = {}       # per criterion: allowed positions, best first
@@ -255,7 +275,8 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
         if len(chosen) >= k:
             break
         if slot not in orders:
-            v = np.where(allowed & np.isfinite(scores[slot]), scores[slot], -np.inf)
+            ok = ext_ok if slot == EXTREMES else allowed
+            v = np.where(ok & np.isfinite(scores[slot]), scores[slot], -np.inf)
             order = np.argsort(-v, kind="stable")
             orders[slot] = order[np.isfinite(v[order])]
         order = orders[slot]
