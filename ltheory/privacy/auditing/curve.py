@@ -6,7 +6,8 @@ A claim such as ρ-zCDP, μ-GDP or an accountant's output allows a whole *privac
 hockey-stick divergence ``H_{e^ε}(M(d_a) ‖ M(d_b)) = sup_E P_a(E) − e^ε P_b(E)`` is at most
 ``δ_claim(ε)`` at every ε ≥ 0 in both directions (Balle, Barthe & Gaboardi 2018, Definition 3).
 :func:`audit_curve` runs the stages of ``core.run_audit`` (target → split → selection →
-certification → report; same runner, executors and seed streams) with two changes:
+certification → report; the same public stages of :mod:`~ltheory.privacy.auditing.stages`:
+runner, executors, seed streams, run split, exact distributions) with two changes:
 
 * **selection** (selection split only) — every candidate event of ``events.select_events``'
   families (thresholds on the output or scores, likelihood-ratio prefixes of cells) is projected
@@ -66,17 +67,6 @@ from ltheory.errors import InvalidInputError
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.config import AuditConfig
-from ltheory.privacy.auditing.core import (
-    MAX_RUNS,
-    _consistency,
-    _distributions,
-    _Runner,
-    _seed,
-    _sides,
-    _Split,
-    _split,
-    few_outputs,
-)
 from ltheory.privacy.auditing.events import (
     Candidate,
     SelectionRule,
@@ -90,6 +80,17 @@ from ltheory.privacy.auditing.projection import (
     hockey_stick_lower,
     projected_interval,
     shrunk,
+)
+from ltheory.privacy.auditing.stages import (
+    MAX_RUNS,
+    Runner,
+    RunSplit,
+    consistency_notes,
+    event_sides,
+    few_outputs,
+    output_distributions,
+    plan_split,
+    seed_streams,
 )
 from ltheory.privacy.auditing.target import as_target
 from ltheory.privacy.claims import PrivacyClaim, as_claim
@@ -456,14 +457,14 @@ def _gap(pieces: list[dict], claim: PrivacyClaim) -> tuple[float, float | None, 
     return best
 
 
-def _pieces(chosen: list[_Chosen], c0: np.ndarray, c1: np.ndarray, split: _Split,
+def _pieces(chosen: list[_Chosen], c0: np.ndarray, c1: np.ndarray, split: RunSplit,
             a_each: float) -> tuple[list[dict], list[dict]]:
     """Each event's certified interval, as its two lines (event and complement), and the
     events' rows for the report."""
     pieces, rows = [], []
     for i, ch in enumerate(chosen):
         d = ch.candidate.direction
-        ka, kb, na, nb = _sides(d, c0[i], c1[i], split)
+        ka, kb, na, nb = event_sides(d, c0[i], c1[i], split)
         lo, up = (float(x) for x in certified_interval(ka, na, kb, nb, a_each))
         pieces.append({"p_lower": lo, "p_upper": up, "event": i, "direction": int(d),
                        "complement": False})
@@ -505,19 +506,18 @@ def audit_curve(mechanism: Any, d0: Any, d1: Any, *, claim: Any, runs: int, seed
     delta_grid = DELTAS if deltas is None else _grid(deltas, "deltas", 0.0, 1.0, False)
     target = as_target(mechanism)
     runs = check_int(runs, "runs", minimum=2, maximum=MAX_RUNS)
-    seed_used, ss = _seed(seed)
+    seed_used, root, streams = seed_streams(seed)
     if cfg.verify_neighbours:
         check_neighbours(target, d0, d1)
-    streams = ss.spawn(4)
-    split = _split(runs, None, 0.0, alpha, cfg, None, ss)
-    dists = _distributions(target, d0, d1) if cfg.exact else None
+    split = plan_split(runs, None, 0.0, alpha, cfg, None, root)
+    dists = output_distributions(target, d0, d1) if cfg.exact else None
     exact = None if dists is None else exact_mod.aligned(*dists)[1:]
     notes: list[str] = []
-    runner = _Runner(target, cfg, runs, split)
+    runner = Runner(target, cfg, runs, split)
     try:
         s0, s1 = runner.sample(d0, d1, split.n_sel, streams[:2])
         if dists is not None:
-            notes += _consistency(dists, s0, s1)
+            notes += consistency_notes(dists, s0, s1)
         chosen = select_curve_events(s0, s1, split.n_cert, alpha, claim_obj, k, cfg,
                                      delta_grid)
         if not chosen:
@@ -533,7 +533,7 @@ def audit_curve(mechanism: Any, d0: Any, d1: Any, *, claim: Any, runs: int, seed
 
 
 def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
-            cfg: AuditConfig, split: _Split, chosen: list[_Chosen], pieces: list[dict],
+            cfg: AuditConfig, split: RunSplit, chosen: list[_Chosen], pieces: list[dict],
             rows: list[dict], exact: tuple[np.ndarray, np.ndarray] | None,
             eps_grid: tuple | None, delta_grid: tuple, notes: list[str], t0: float
             ) -> CurveReport:
