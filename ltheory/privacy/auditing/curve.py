@@ -312,8 +312,11 @@ class CurveReport:
     and direction (``complement`` true for the event's complement read in the other
     direction): ``δ_lb(ε) = max(0, max_i p_lower_i − e^ε p_upper_i)`` at every ε at once,
     with probability ≥ 1 − ``alpha`` (:meth:`delta_lower_bound_at`,
-    :meth:`epsilon_lower_bound_at`).  ``gap`` is ``max_ε δ_lb(ε) − δ_claim(ε)`` over the ε
-    where some piece is positive (``-inf`` when none is), at ``gap_epsilon``, from event
+    :meth:`epsilon_lower_bound_at`).  ``epsilon_lower_bound`` (ε_lb at each δ of ``deltas``)
+    and each event's ``certified_epsilon_at_0`` are never below 0, the trivial bound (as
+    ``audit``'s ``epsilon_lower_bound``; a note names the δ where it is trivial).  ``gap`` is
+    ``max_ε δ_lb(ε) − δ_claim(ε)`` over the ε where some piece is positive (``-inf`` when
+    none is; a margin, not a bound, so it may be negative), at ``gap_epsilon``, from event
     ``gap_event``; ``verdict`` is "violation" iff ``gap > 0``.  ``tradeoff_points`` are the
     certified (α, β) points, ``tradeoff_envelope`` their lower convex hull with (0, 1) and
     (1, 0); ``tradeoff_gap`` is the largest ``f(α) − β`` of the claimed trade-off f over the
@@ -366,8 +369,12 @@ class CurveReport:
         return np.maximum(0.0, hockey_stick_lower(lo, up, e).max(axis=0))
 
     def epsilon_lower_bound_at(self, delta: float) -> float:
-        """The certified ``ε_lb(δ) = max_i ln((p_lower_i − δ)/p_upper_i)`` (−inf if none)."""
-        return _eps_lb(self.pieces, float(delta))
+        """The certified ``ε_lb(δ) = max(0, max_i ln((p_lower_i − δ)/p_upper_i))`` for δ in
+        [0, 1): 0, the trivial bound, where no piece certifies a positive ε."""
+        d = float(delta)
+        if not 0.0 <= d < 1.0:
+            raise InvalidInputError(f"delta must be in [0, 1), got {delta!r}")
+        return _eps_lb(self.pieces, d)
 
     def to_json(self) -> dict:
         """The report as a JSON-ready dict (event objects left out; ``events`` describe them)."""
@@ -404,7 +411,10 @@ def _from_jsonable(v: Any, top: bool) -> Any:
 
 
 def _eps_lb(pieces: Any, delta: float) -> float:
-    best = -math.inf
+    """The certified ``ε_lb(δ) = max(0, max_i ln((p_lower_i − δ)/p_upper_i))``: never below
+    the trivial bound 0 (as ``audit``'s), 0 where no piece has ``p_lower > δ`` and a ratio
+    above 1, ``inf`` where a piece has ``p_upper = 0``."""
+    best = 0.0
     for p in pieces:
         a, b = p["p_lower"], p["p_upper"]
         if a > delta:
@@ -488,7 +498,9 @@ def audit_curve(mechanism: Any, d0: Any, d1: Any, *, claim: Any, runs: int, seed
     the certified curve is wrong anywhere; ``config`` / ``**options``: an
     :class:`AuditConfig` (``events``: the number k of events, ``"auto"`` = :data:`EVENTS`;
     the certification is binomial); ``epsilons``: the reported ε grid (default 41 points from
-    0 to 1.1 × the largest certified ε); ``deltas``: the δ grid (default :data:`DELTAS`).
+    0 to 1.1 × the largest certified ε); ``deltas``: the δ grid, values in [0, 1) (default
+    :data:`DELTAS`; at δ = 0, ``ε_lb(0) = ln(p_lower/p_upper)``).  A certified ε is never
+    below 0, the trivial bound (a note says where the bound is trivial).
 
     Raises ``InvalidInputError`` on bad input (``TooFewRunsError``, naming the minimum, when
     ``runs`` could not certify anything even with a perfectly separating event).
@@ -503,7 +515,7 @@ def audit_curve(mechanism: Any, d0: Any, d1: Any, *, claim: Any, runs: int, seed
     cfg = cfg.replace(events=k, certify="binomial")
     alpha = check_level(alpha, "alpha")
     eps_grid = None if epsilons is None else _grid(epsilons, "epsilons", 0.0, None, True)
-    delta_grid = DELTAS if deltas is None else _grid(deltas, "deltas", 0.0, 1.0, False)
+    delta_grid = DELTAS if deltas is None else _grid(deltas, "deltas", 0.0, 1.0, True)
     target = as_target(mechanism)
     runs = check_int(runs, "runs", minimum=2, maximum=MAX_RUNS)
     seed_used, root, streams = seed_streams(seed)
@@ -552,6 +564,11 @@ def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
     if not math.isfinite(gap):
         notes.append("inconclusive: no event certified a positive hockey-stick bound at any "
                      "epsilon (the certified curve is the trivial 0)")
+    trivial = [d for d, x in zip(delta_grid, elb, strict=True) if not x > 0]
+    if trivial:
+        notes.append("inconclusive at delta = " + ", ".join(f"{d:g}" for d in trivial)
+                     + ": no event certified a positive epsilon there (probability above "
+                     "delta and a ratio above 1); the bound there is the trivial 0")
     if (tgap > 0) != (gap > 0) and source.startswith("profile"):
         notes.append(f"the trade-off check ({tgap:.3g}) and the profile check ({gap:.3g}) "
                      "disagree in sign: the profile's trade-off is computed on an epsilon grid")
