@@ -10,8 +10,9 @@ calibrations, or is given directly:
   δ = 10⁻⁵ the exact δ of this σ is 4.1·10⁻⁸ at ε = 1 and 1.3·10⁻⁶ at ε = 5, but 2.3·10⁻⁵ at
   ε = 10 and 1.5·10⁻³ at ε = 20, which breaks the claim.  ``claim_holds`` says which case applies.
 * ``"analytic"`` — the smallest σ whose Gaussian is (ε, δ)-DP, valid for every ε > 0 (Balle &
-  Wang 2018, "Improving the Gaussian mechanism for differential privacy", Algorithm 1, which
-  solves their Theorem 8 with scipy's ``brentq``).  For (1, 10⁻⁵) and Δ = 1, σ = 3.7306.
+  Wang 2018, "Improving the Gaussian mechanism for differential privacy", Theorem 8; solved
+  in log space for any ε > 0 and δ ∈ (0, 1), :func:`analytic_gaussian_sigma`).  For
+  (1, 10⁻⁵) and Δ = 1, σ = 3.7306.
 
 The exact privacy profile of the Gaussian mechanism is that of μ-GDP with μ = Δ/σ (Dong, Roth &
 Su 2022, Corollary 2.13; the same as Balle & Wang's Theorem 8): ``exact_claim`` returns
