@@ -328,17 +328,24 @@ def markdown(doc: dict[str, Any]) -> str:
                      if a in au else "(skipped)" for a in AUDITORS]
             lines.append(f"| {s['case']} | {s['seeds']} | " + " | ".join(cells) + " |")
         lines.append("")
-    lines += ["## Zoo entries", "", "| entry | kind | claim | arithmetic | oracle event | P_a | "
-              "P_b | exact |", "|---|---|---|---|---|---:|---:|---|"]
+    lines += ["## Zoo entries", "",
+              "Oracle: the best single event known in advance (d_a = d1 throughout); runs = the "
+              "fewest total runs at which it certifies the violation at its expected counts "
+              "(Clopper-Pearson at alpha/2 each), at the epsilon given.", "",
+              "| entry | kind | claim | arithmetic | oracle event | P_a | P_b | exact | "
+              "runs 0.05 (eps) | runs 1e-6 (eps) |",
+              "|---|---|---|---|---|---:|---:|---|---:|---:|"]
     for e in doc["entries"]:
         o = e.get("oracle")
         if o is None:
             lines.append(f"| {e['name']} | control | {e['claim_text']} | {e['arithmetic']} | "
-                         "— | | | |")
+                         "— | | | | | |")
         else:
             lines.append(f"| {e['name']} | violation | {e['claim_text']} | {e['arithmetic']} | "
-                         f"{o['event']} | {o['p_a']:.4g} | {o['p_b']:.4g} | "
-                         f"{'yes' if o['exact'] else 'MC ' + format(o['mc_runs'], ',')} |")
+                         f"{o['event'].replace('|', '¦')} | {o['p_a']:.4g} | {o['p_b']:.4g} | "
+                         f"{'yes' if o['exact'] else 'MC ' + format(o['mc_runs'], ',')} | "
+                         f"{o['runs_alpha_0.05']:,} ({o['epsilon_alpha_0.05']:.3g}) | "
+                         f"{o['runs_alpha_1e-6']:,} ({o['epsilon_alpha_1e-6']:.3g}) |")
     return "\n".join(lines) + "\n"
 
 

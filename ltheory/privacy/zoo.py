@@ -674,7 +674,7 @@ def _float_entry(name: str, sampler: str, scale: float, claim: PrivacyClaim,
         c = FLOAT_ORACLES[name]
         n = c["runs"]
         return Oracle(
-            event=f"0 < |output| < 2^-{c['k']} and output a multiple of 2^-53 (bit-level)",
+            event=f"0 < abs(output) < 2^-{c['k']} and output a multiple of 2^-53 (bit-level)",
             a=1, p_a=c["count_d1"] / n, p_b=c["count_d0"] / n, exact=False,
             source=f"Monte-Carlo estimate: {c['count_d1']} and {c['count_d0']} hits in {n:,} runs "
                    f"on d1 and d0 (seed {c['seed']})",
