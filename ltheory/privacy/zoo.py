@@ -37,6 +37,7 @@ True
 from __future__ import annotations
 
 import functools
+import importlib.util
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -770,7 +771,8 @@ def _builders() -> dict[str, Callable[[], ZooEntry]]:
         "snapped_laplace", "Mironov's snapping mechanism, lambda = 1, B = 10",
         SnappedLaplace(1.0, 10.0), PureDP(SnappedLaplace(1.0, 10.0).epsilon),
         "Mironov 2012, Theorem 1: (1/lambda + 2^-49 B/lambda)-DP in floating point", "float")
-    b["opendp_laplace"] = _opendp_laplace
+    if importlib.util.find_spec("opendp") is not None:      # the optional extra
+        b["opendp_laplace"] = _opendp_laplace
     b["gaussian_exact_gdp"] = lambda: _control(
         "gaussian_exact_gdp", "numpy Gaussian sigma = 1 with its exact curve GDP(1)",
         GaussianMechanism(sigma=1.0), GDP(1.0),
