@@ -441,3 +441,33 @@ def test_average_crossing_against_a_direct_computation() -> None:
     direct = int(np.nonzero(avg >= math.log(1e3))[0][0])
     assert stop == direct
     assert t.top == int(np.argmax([lk[stop] for lk in logk]))
+
+
+def test_refuted_line_shows_a_near_tie_as_unequal() -> None:
+    """A certified δ only just above the claimed δ printed equal to it at 4 digits
+    ("certified δ(ε) > 1e-05, claimed δ(ε) = 1e-05"): both are now printed with the fewest
+    digits that show the certified one larger."""
+    import dataclasses
+
+    from ltheory.testing.report import distinct_digits
+
+    c = GaussProfile(0.5)
+    with pytest.raises(PrivacyViolation) as ex:
+        assert_private(RandomizedResponse(math.log(3)), D0, D1, claim=c, seed=0)
+    rep = ex.value.report
+    for cert, claimed in [(1.0000001e-5, 1e-5), (math.nextafter(0.123456789, 1.0), 0.123456789),
+                          (math.nextafter(0.3, 1.0), 0.3)]:
+        tie = dataclasses.replace(rep, refuted_at={"epsilon": 0.5, "certified_delta": cert,
+                                                   "claimed_delta": claimed,
+                                                   "exact_delta": None})
+        line = tie.refuted_line()
+        shown_cert = line.split("certified δ(ε) > ")[1].split(",")[0]
+        shown_claimed = line.split("claimed δ(ε) = ")[1]
+        assert float(shown_cert) > float(shown_claimed), line
+        assert float(shown_cert) <= cert and len(shown_cert) <= 23
+    assert distinct_digits(1.0000001e-5, 1e-5) == ("1.0000001e-05", "1e-05")
+    assert distinct_digits(0.02, 0.01) == ("0.02", "0.01")            # 4 digits when enough
+    assert distinct_digits(0.3, 0.3) == ("0.3", "0.3")
+    assert "certified δ(ε) > 1e-05, claimed" not in dataclasses.replace(
+        rep, refuted_at={"epsilon": 0.5, "certified_delta": 1.0000001e-5,
+                         "claimed_delta": 1e-5}).message()

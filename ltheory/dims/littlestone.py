@@ -12,7 +12,7 @@ some h in H.  The Littlestone dimension Ldim(H) is the largest depth of a shatte
 where V_x^b = {h in V : h(x) = b}, and the bound Ldim(V) <= floor(log2 |V|).
 
 Algorithm.  Version spaces are Python-int bitsets over the hypotheses of H (bit j = hypothesis
-j), split points are the columns of H as bitsets.  ``_Solver.bounds(V, need, cap)`` is a
+j), split points are the columns of H as bitsets.  ``LittlestoneSolver.bounds(V, need, cap)`` is a
 fail-soft alpha-beta search: it returns proven bounds (lo, hi) on Ldim(V) and stops as soon as
 lo >= cap (the caller needs no more), hi < need (V cannot help the caller), or lo == hi.
 Bounds are memoised per version space and only ever tightened.  Inside a node:
@@ -47,7 +47,7 @@ _INF = 1 << 30
 GREEDY_SECONDS = 0.25
 
 
-class _Solver:
+class LittlestoneSolver:
     """Branch-and-bound Littlestone solver for one class; reusable across queries (SOA)."""
 
     def __init__(self, H: HypothesisClass, budget: Budget | None = None) -> None:
@@ -257,11 +257,11 @@ def littlestone_exact(H: HypothesisClass, budget: float | None = None) -> Dimens
     m = len(H)
     if m <= 1:
         d = m - 1
-        solver = _Solver(H)
+        solver = LittlestoneSolver(H)
         return DimensionResult.proven("ldim", d, d, solver.witness(d),
                                       seconds=time.perf_counter() - t0,
                                       stats={"nodes": 0, "memo": 0})
-    solver = _Solver(H, bud)
+    solver = LittlestoneSolver(H, bud)
     V = solver.full
     try:
         lo = solver.ldim(V)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ltheory.core.hypothesis_class import HypothesisClass
-from ltheory.dims.littlestone import _Solver
+from ltheory.dims.littlestone import LittlestoneSolver
 from ltheory.errors import InvalidInputError
 
 
@@ -36,7 +36,7 @@ class StandardOptimalAlgorithm:
         if not isinstance(H, HypothesisClass):
             raise InvalidInputError(f"SOA needs a HypothesisClass, got {type(H).__name__}")
         self.H = H
-        self._solver = _Solver(H)
+        self._solver = LittlestoneSolver(H)
         self.version_space_bits = self._solver.full
         self.mistakes = 0
         self.rounds = 0

@@ -94,6 +94,41 @@ def _epsilons(epsilon: Any) -> np.ndarray:
     return e
 
 
+#: the end of the bracket search of ``epsilon_at`` (the largest power of two a float holds)
+_EPSILON_CAP = 2.0 ** 1023
+
+
+def _smallest_epsilon(log_delta: Callable[[float], float], delta: float, start: float = 1.0,
+                      xtol: float = 1e-12) -> float:
+    """The smallest ε with ``log_delta(ε) ≤ log(delta)`` for a non-increasing profile above
+    ``delta`` at 0: ``inf`` if it stays above up to :data:`_EPSILON_CAP`.  The bracket
+    [lo, hi] doubles from ``start``; then Brent's method on ``log δ − log delta`` (absolute
+    tolerance ``xtol`` plus scipy's relative one), or bisection on the predicate where
+    ``log δ`` is −inf at hi or ``delta`` is 0 (a profile that reaches 0 exactly)."""
+    target = math.log(delta) if delta > 0 else -math.inf
+    lo, hi = 0.0, float(start)
+    while True:
+        v = log_delta(hi)
+        if v <= target:
+            break
+        if hi >= _EPSILON_CAP:
+            return math.inf
+        lo, hi = hi, min(hi * 2.0, _EPSILON_CAP)
+    if math.isfinite(target) and math.isfinite(v):
+        if v == target:
+            return hi
+        return float(brentq(lambda e: log_delta(e) - target, lo, hi, xtol=xtol))
+    while hi - lo > xtol + 4 * np.finfo(float).eps * hi:
+        mid = lo + (hi - lo) / 2
+        if not lo < mid < hi:
+            break
+        if log_delta(mid) <= target:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
 class PrivacyClaim(ABC):
     """A privacy claim, read through its privacy profile δ(ε) (module docstring)."""
 
@@ -102,17 +137,20 @@ class PrivacyClaim(ABC):
         """The profile δ(ε) at each ε ≥ 0 (an array of the shape of ``epsilon``)."""
 
     def epsilon_at(self, delta: float) -> float:
-        """The smallest ε ≥ 0 with ``delta_at(ε) ≤ delta`` (``inf`` if none): found by bisection
-        on the non-increasing profile."""
+        """The smallest ε ≥ 0 with ``delta_at(ε) ≤ delta`` (``inf`` if there is none below
+        2^1023): a bracket doubled from ε = 1, then a root search on ``log δ(ε)`` (Brent's
+        method; bisection where the profile reaches 0 exactly), so any ε a float holds is
+        found, with ``delta`` down to the smallest positive float."""
         d = check_delta(delta)
         if float(self.delta_at(0.0)) <= d:
             return 0.0
-        hi = 1.0
-        while float(self.delta_at(hi)) > d:
-            hi *= 2.0
-            if hi > 1e4:
-                return math.inf
-        return float(brentq(lambda e: float(self.delta_at(e)) - d, 0.0, hi, xtol=1e-12))
+        return _smallest_epsilon(self._log_delta, d)
+
+    def _log_delta(self, epsilon: float) -> float:
+        """``log δ(ε)`` at one ε (``-inf`` where δ(ε) = 0); claims with a log-space form of their
+        profile override it (no underflow below the smallest float)."""
+        v = float(self.delta_at(epsilon))
+        return math.log(v) if v > 0 else -math.inf
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
@@ -149,19 +187,18 @@ class ApproxDP(PrivacyClaim):
         object.__setattr__(self, "delta", check_delta(self.delta, "delta"))
 
     def delta_at(self, epsilon: Any) -> np.ndarray:
+        # (e^ε − e^ε')/(1 + e^ε) = −expm1(ε' − ε)/(1 + e^{−ε}): no overflow at any ε
         e = _epsilons(epsilon)
-        top = math.exp(self.epsilon)
-        below = self.delta + (1 - self.delta) * (top - np.exp(np.minimum(e, self.epsilon))
-                                                 ) / (1 + top)
+        frac = -np.expm1(np.minimum(e, self.epsilon) - self.epsilon) / (1 + math.exp(-self.epsilon))
+        below = self.delta + (1 - self.delta) * frac
         return np.where(e >= self.epsilon, self.delta, below)
 
     def epsilon_at(self, delta: float) -> float:
         d = check_delta(delta)
         if d >= self.delta:
-            # invert the part below ε: e^ε' = e^ε − (d − δ)(1 + e^ε)/(1 − δ)
-            top = math.exp(self.epsilon)
-            x = top - (d - self.delta) * (1 + top) / (1 - self.delta)
-            return max(0.0, math.log(x)) if x > 0 else 0.0
+            # invert the part below ε: e^ε' = e^ε (1 − (d − δ)(1 + e^{−ε})/(1 − δ))
+            x = (d - self.delta) * (1 + math.exp(-self.epsilon)) / (1 - self.delta)
+            return max(0.0, self.epsilon + math.log1p(-x)) if x < 1 else 0.0
         return math.inf
 
     def to_json(self) -> dict[str, Any]:
@@ -171,8 +208,10 @@ class ApproxDP(PrivacyClaim):
         """Exact: ``f_{ε,δ}(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α))`` (Dong, Roth & Su
         2022, equation (5); Kairouz, Oh & Viswanath 2015)."""
         a = _alphas(alpha)
-        e = math.exp(self.epsilon)
-        return np.maximum(0.0, np.maximum(1 - self.delta - e * a, (1 - self.delta - a) / e))
+        with np.errstate(over="ignore"):
+            e = np.exp(self.epsilon)             # inf past ε ≈ 709: then f = 1 − δ at α = 0 only
+            t1 = np.where(a > 0, 1 - self.delta - e * np.where(a > 0, a, 1.0), 1 - self.delta)
+        return np.maximum(0.0, np.maximum(t1, (1 - self.delta - a) / e))
 
     def __str__(self) -> str:
         return f"({self.epsilon:g}, {self.delta:g})-DP"
@@ -246,6 +285,19 @@ class _RenyiClaim(PrivacyClaim):
         return _ORDER_GRID
 
     def delta_at(self, epsilon: Any) -> np.ndarray:
+        return np.exp(self._log_delta_at(epsilon))
+
+    def _log_delta(self, epsilon: float) -> float:
+        return float(self._log_delta_at(epsilon))
+
+    def epsilon_at(self, delta: float) -> float:
+        d = check_delta(delta)
+        if d == 0:                 # the conversion's δ is positive at every finite ε
+            return math.inf
+        return super().epsilon_at(d)
+
+    def _log_delta_at(self, epsilon: Any) -> np.ndarray:
+        """``log δ(ε)`` of the profile (≤ 0), vectorised: no underflow at tiny δ."""
         e = _epsilons(epsilon)
         flat = e.ravel()
         orders = self._orders()
@@ -265,7 +317,7 @@ class _RenyiClaim(PrivacyClaim):
                     return _rdp_log_delta(x, al, self._rdp(al))
 
                 best = np.minimum(best, _golden_min(fun, lo, hi))
-            out[i:i + 512] = np.exp(np.minimum(best, 0.0))
+            out[i:i + 512] = np.minimum(best, 0.0)
         return out.reshape(e.shape)
 
 
@@ -384,7 +436,7 @@ class RDP(_RenyiClaim):
         if d == 0:
             return math.inf
         a = self.orders
-        e = self.values + (math.log(1 / d) + (a - 1) * np.log1p(-1 / a) - np.log(a)) / (a - 1)
+        e = self.values + (-math.log(d) + (a - 1) * np.log1p(-1 / a) - np.log(a)) / (a - 1)
         return max(0.0, float(np.min(e)))
 
     def to_json(self) -> dict[str, Any]:
@@ -453,15 +505,20 @@ class GDP(PrivacyClaim):
 
     def epsilon_at(self, delta: float) -> float:
         d = check_delta(delta)
-        if d == 0:
+        if d == 0:                 # the profile is positive at every finite ε
             return math.inf
         if float(self.delta_at(0.0)) <= d:
             return 0.0
-        hi = max(1.0, self.mu * (self.mu / 2 + 10.0))
-        while float(self.delta_at(hi)) > d:
-            hi *= 2
-        return float(brentq(lambda x: math.log(max(float(self.delta_at(x)), 1e-300)) - math.log(d),
-                            0.0, hi, xtol=1e-13))
+        return _smallest_epsilon(self._log_delta, d, start=max(1.0, self.mu * (self.mu / 2 + 10.0)),
+                                 xtol=1e-13)
+
+    def _log_delta(self, epsilon: float) -> float:
+        """``log δ(ε) = log Φ(μ/2 − ε/μ) + log(1 − e^{ε + log Φ(−μ/2 − ε/μ) − log Φ(μ/2 − ε/μ)})``,
+        in log space throughout (no underflow or overflow at any ε)."""
+        m, e = self.mu, float(epsilon)
+        la = float(log_ndtr(m / 2 - e / m))
+        r = e + float(log_ndtr(-m / 2 - e / m)) - la
+        return la + math.log(-math.expm1(r)) if r < 0 else -math.inf
 
     def tradeoff(self, alpha: Any) -> np.ndarray:
         """Exact: ``G_μ(α) = Φ(Φ^{-1}(1 − α) − μ)`` (Dong, Roth & Su 2022, Definition 2.6)."""

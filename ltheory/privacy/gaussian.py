@@ -10,8 +10,9 @@ calibrations, or is given directly:
   δ = 10⁻⁵ the exact δ of this σ is 4.1·10⁻⁸ at ε = 1 and 1.3·10⁻⁶ at ε = 5, but 2.3·10⁻⁵ at
   ε = 10 and 1.5·10⁻³ at ε = 20, which breaks the claim.  ``claim_holds`` says which case applies.
 * ``"analytic"`` — the smallest σ whose Gaussian is (ε, δ)-DP, valid for every ε > 0 (Balle &
-  Wang 2018, "Improving the Gaussian mechanism for differential privacy", Algorithm 1, which
-  solves their Theorem 8 with scipy's ``brentq``).  For (1, 10⁻⁵) and Δ = 1, σ = 3.7306.
+  Wang 2018, "Improving the Gaussian mechanism for differential privacy", Theorem 8; solved
+  in log space for any ε > 0 and δ ∈ (0, 1), :func:`analytic_gaussian_sigma`).  For
+  (1, 10⁻⁵) and Δ = 1, σ = 3.7306.
 
 The exact privacy profile of the Gaussian mechanism is that of μ-GDP with μ = Δ/σ (Dong, Roth &
 Su 2022, Corollary 2.13; the same as Balle & Wang's Theorem 8): ``exact_claim`` returns
@@ -33,7 +34,7 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import ndtr
+from scipy.special import erfcx, log_ndtr, ndtr
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.claims import GDP, ApproxDP, PrivacyClaim
@@ -51,42 +52,99 @@ def classic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.
 
 
 def analytic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
-    """The analytic Gaussian mechanism's σ (Balle & Wang 2018, Algorithm 1): with
-    ``δ₀ = Φ(0) − e^ε Φ(−√(2ε))``, if δ ≥ δ₀ take ``v* = sup{v ≥ 0 : B⁺(v) ≤ δ}``,
-    ``B⁺(v) = Φ(√(εv)) − e^ε Φ(−√(ε(v + 2)))`` and ``a = √(1 + v*/2) − √(v*/2)``; otherwise
-    ``u* = inf{u ≥ 0 : B⁻(u) ≤ δ}``, ``B⁻(u) = Φ(−√(εu)) − e^ε Φ(−√(ε(u + 2)))`` and
-    ``a = √(1 + u*/2) + √(u*/2)``; then ``σ = a Δ / √(2ε)``.  The roots are found with brentq
-    (B⁺ increases and B⁻ decreases in their argument).
+    """The analytic Gaussian mechanism's σ (Balle & Wang 2018, Theorem 8 and Algorithm 1): the
+    smallest σ with ``Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ``, for any ε > 0 and
+    δ ∈ (0, 1).
+
+    In μ = Δ/σ the left side is the μ-GDP profile ``δ_μ(ε)``, increasing in μ from 0 to 1, so
+    μ* is the one root of ``log δ_μ(ε) = log δ``: found by Brent's method on log₂ μ in a
+    bracket doubled from μ = 1 (adaptively, over every μ a float holds), then σ = Δ/μ*.  The
+    profile is evaluated as ``δ_μ(ε) = Φ(μ/2 − x)(1 − e^r)`` with x = ε/μ and
+    ``r = −∫_{x−μ/2}^{x+μ/2} m(y) dy``, ``m(y) = φ(y)/Φ(−y) − y`` (the difference of the two
+    terms, integrated: no cancellation at tiny ε, μ or δ; :func:`_gaussian_log_delta`).
+    Balle & Wang's own parametrisation (B⁺, B⁻ with brentq on a bracket capped at 10¹²)
+    raised scipy's ``ValueError`` at ε = 1e-12 and lost δ below its rounding at tiny ε.
+
+    Raises ``InvalidInputError`` for ε not finite > 0, δ not in (0, 1), or a σ outside the
+    floating-point range.
 
     >>> round(analytic_gaussian_sigma(1.0, 1e-5), 4)
     3.7306
     """
     eps = check_epsilon(epsilon)
     d = _positive_delta(delta)
-    ee = math.exp(eps)
-    delta0 = 0.5 - ee * ndtr(-math.sqrt(2 * eps))
+    sens = _sensitivity(sensitivity)
+    target = math.log(d)
 
-    def b_plus(v: float) -> float:
-        return float(ndtr(math.sqrt(eps * v)) - ee * ndtr(-math.sqrt(eps * (v + 2))))
+    def g(t: float) -> float:        # log δ_μ(ε) − log δ at μ = 2^t, increasing in t
+        return _gaussian_log_delta(2.0 ** t, eps) - target
 
-    def b_minus(u: float) -> float:
-        return float(ndtr(-math.sqrt(eps * u)) - ee * ndtr(-math.sqrt(eps * (u + 2))))
-
-    if d >= delta0:
-        hi = 1.0
-        while b_plus(hi) <= d:
-            hi *= 2
-            if hi > 1e12:          # δ so large that σ → 0 is allowed: a = √(1+v/2) − √(v/2) → 0
-                break
-        v = brentq(lambda x: b_plus(x) - d, 0.0, hi, xtol=1e-15, rtol=1e-15)
-        a = math.sqrt(1 + v / 2) - math.sqrt(v / 2)
+    lo = hi = 0.0
+    step = 1.0
+    if g(0.0) < 0:                   # μ* > 1: double t upwards
+        while g(hi) < 0:
+            lo, hi, step = hi, min(hi + step, 1023.0), step * 2
+            if lo >= 1023.0:
+                raise InvalidInputError(f"no sigma in floating-point range makes the Gaussian "
+                                        f"mechanism ({eps!r}, {d!r})-DP")
+    else:                            # μ* ≤ 1: halve downwards
+        while g(lo) >= 0:
+            hi, lo, step = lo, max(lo - step, -1074.0), step * 2
+            if hi <= -1074.0:
+                raise InvalidInputError(f"the sigma of ({eps!r}, {d!r})-DP is beyond the "
+                                        f"floating-point range")
+    if g(hi) == 0:
+        t = hi
     else:
-        hi = 1.0
-        while b_minus(hi) > d:
-            hi *= 2
-        u = brentq(lambda x: b_minus(x) - d, 0.0, hi, xtol=1e-15, rtol=1e-15)
-        a = math.sqrt(1 + u / 2) + math.sqrt(u / 2)
-    return a * _sensitivity(sensitivity) / math.sqrt(2 * eps)
+        t = brentq(lambda x: max(g(x), -1e300), lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps)
+    sigma = sens / 2.0 ** t
+    if not (math.isfinite(sigma) and sigma > 0):
+        raise InvalidInputError(f"the sigma of ({eps!r}, {d!r})-DP at sensitivity {sens!r} is "
+                                f"beyond the floating-point range")
+    return sigma
+
+
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(24)
+
+
+def _mills_excess(y: np.ndarray) -> np.ndarray:
+    """``m(y) = φ(y)/Φ(−y) − y`` (> 0): directly for y ≤ 5 (``erfcx`` for y ≥ 0), by Laplace's
+    continued fraction ``m(y) = 1/(y + 2/(y + 3/(y + …)))`` beyond (no cancellation)."""
+    y = np.asarray(y, dtype=float)
+    out = np.empty(y.shape)
+    neg = y < 0
+    yn = y[neg]
+    out[neg] = np.exp(-0.5 * yn * yn) / math.sqrt(2 * math.pi) / ndtr(-yn) - yn
+    mid = (y >= 0) & (y <= 5)
+    out[mid] = math.sqrt(2 / math.pi) / erfcx(y[mid] / math.sqrt(2)) - y[mid]
+    big = y > 5
+    yb = y[big]
+    c = np.zeros(yb.shape)
+    for k in range(120, 1, -1):
+        c = k / (yb + c)
+    out[big] = 1 / (yb + c)
+    return out
+
+
+def _gaussian_log_delta(mu: float, eps: float) -> float:
+    """``log δ_μ(ε)`` of μ-GDP (the Gaussian mechanism with Δ/σ = μ):
+    ``δ = Φ(μ/2 − x) − e^ε Φ(−μ/2 − x) = Φ(μ/2 − x)(1 − e^r)``, x = ε/μ, where
+    ``r = ε + log Φ(−x − μ/2) − log Φ(μ/2 − x) = −∫_{x−μ/2}^{x+μ/2} m(y) dy`` (``m`` of
+    :func:`_mills_excess`; the antiderivative of m is ``−log Φ(−y) − y²/2``).  On a short
+    interval (μ ≤ max(1, x − μ/2)/4) r is the 24-point Gauss–Legendre integral of m, exact to
+    rounding where the closed form would cancel; otherwise the closed form."""
+    x = eps / mu
+    y1, y2 = x - mu / 2, x + mu / 2
+    if not (math.isfinite(y1) and math.isfinite(y2)):
+        return -math.inf if x > 1 else 0.0
+    if mu <= max(1.0, y1) / 4:
+        nodes = (y1 + y2) / 2 + (mu / 2) * _GL_NODES
+        r = -(mu / 2) * float(np.dot(_GL_WEIGHTS, _mills_excess(nodes)))
+    else:
+        r = eps + float(log_ndtr(-y2)) - float(log_ndtr(-y1))
+    if not r < 0:
+        return -math.inf
+    return float(log_ndtr(-y1)) + math.log(-math.expm1(r))
 
 
 def _positive_delta(delta: Any) -> float:

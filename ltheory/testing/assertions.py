@@ -19,9 +19,9 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError
 from ltheory.jsonable import to_jsonable
-from ltheory.privacy.auditing.core import check_neighbours
 from ltheory.privacy.auditing.executors import chunk_runs, resolve_executor
 from ltheory.privacy.auditing.floating import check_arithmetic
+from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.claims import PrivacyClaim, as_claim
 from ltheory.testing.budget import BudgetWarning, budget_warning
 from ltheory.testing.claim_points import claim_label, claim_points, resolve_claim

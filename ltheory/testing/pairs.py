@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.auditing.core import check_neighbours
+from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.auditing.search import neighbouring_candidates
 
 

@@ -138,16 +138,23 @@ class PrivacyTestReport:
                 f"bound is the sound one)")
 
     def refuted_line(self) -> str:
-        """Where the claim is refuted: ε, the certified δ there against the claimed δ(ε)."""
+        """Where the claim is refuted: ε, the certified δ there against the claimed δ(ε), the
+        two δ with the fewest significant digits (at least 4, at most 17) that show how they
+        compare (a certified δ just above the claimed one never reads as equal to it)."""
         r = self.refuted_at or {}
         cert = r.get("certified_delta")
-        got = (f"certified δ(ε) > {cert:.4g}" if cert is not None else
-               "certified δ(ε): not resolved at this point alone (the points' e-processes "
-               "together refute the claim)")
+        claimed = r.get("claimed_delta", float("nan"))
+        shown_claimed = f"{claimed:.4g}"
+        if cert is not None:
+            shown_cert, shown_claimed = distinct_digits(cert, claimed)
+            got = f"certified δ(ε) > {shown_cert}"
+        else:
+            got = ("certified δ(ε): not resolved at this point alone (the points' e-processes "
+                   "together refute the claim)")
         ex = r.get("exact_delta")
         exact = f"; exact δ(ε) = {ex:.4g}" if ex is not None else ""
         return (f"  refuted at ε = {r.get('epsilon', float('nan')):.4g}: {got}, claimed "
-                f"δ(ε) = {r.get('claimed_delta', float('nan')):.4g}{exact}")
+                f"δ(ε) = {shown_claimed}{exact}")
 
     def message(self) -> str:
         """The full text of a ``PrivacyViolation``."""
@@ -167,6 +174,27 @@ class PrivacyTestReport:
                          f"{self.exact_epsilon:.4g}")
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+def distinct_digits(a: float, b: float, least: int = 4) -> tuple[str, str]:
+    """``a`` and ``b`` formatted (``g``) with the fewest significant digits, from ``least`` up
+    to 17, at which the printed values compare as the values do (17 digits print any float
+    exactly, so a and b equal print equal and nothing else does).
+
+    >>> distinct_digits(1.00000123e-5, 1e-5)
+    ('1.000001e-05', '1e-05')
+    >>> distinct_digits(0.25, 0.125)
+    ('0.25', '0.125')
+    """
+    def cmp(x: float, y: float) -> int:
+        return (x > y) - (x < y)
+
+    want = cmp(a, b)
+    for n in range(least, 18):
+        sa, sb = f"{a:.{n}g}", f"{b:.{n}g}"
+        if not (math.isfinite(a) and math.isfinite(b)) or cmp(float(sa), float(sb)) == want:
+            return sa, sb
+    return f"{a:.17g}", f"{b:.17g}"
 
 
 @dataclass(frozen=True)

@@ -233,3 +233,41 @@ def test_default_pairs_are_neighbours() -> None:
         d0, d1 = m.default_pair()
         assert m.are_neighbours(d0, d1)
         assert abs(m.query(d1) - m.query(d0)) == m.sensitivity
+
+
+# --------------------------------------------------------------------------- extreme ε, δ
+def _gaussian_delta_mp(eps: float, sigma: float) -> object:
+    """``Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ)`` (Δ = 1) in 700-digit arithmetic."""
+    mp = pytest.importorskip("mpmath")
+    with mp.workdps(700):
+        e, s = mp.mpf(eps), mp.mpf(sigma)
+        return +(mp.ncdf(1 / (2 * s) - e * s) - mp.exp(e) * mp.ncdf(-1 / (2 * s) - e * s))
+
+
+@pytest.mark.parametrize("eps", [1e-300, 1e-12, 1.0, 1e3, 1e6])
+@pytest.mark.parametrize("delta", [1e-300, 1e-5, 0.9, 0.999])
+def test_analytic_sigma_at_extremes_is_the_smallest_sigma(eps: float, delta: float) -> None:
+    """ε = 1e-12 raised scipy's raw ValueError (the bracket stopped at v = 1e12); tiny ε with
+    tiny δ lost δ below rounding.  At every extreme σ is where the exact curve (700 digits)
+    crosses δ: δ(σ) = δ to 1e-10, and a σ smaller by 1e-6 is not (ε, δ)-DP."""
+    s = analytic_gaussian_sigma(eps, delta)
+    assert math.isfinite(s) and s > 0
+    assert float(_gaussian_delta_mp(eps, s)) / delta == pytest.approx(1.0, rel=1e-10)
+    assert float(_gaussian_delta_mp(eps, s * (1 - 1e-6))) > delta
+
+
+def test_analytic_sigma_extreme_values() -> None:
+    assert analytic_gaussian_sigma(1e-12, 0.9) == pytest.approx(0.30397841595584, rel=1e-12)
+    # ε → 0: δ is the total variation 2Φ(1/(2σ)) − 1
+    assert analytic_gaussian_sigma(1e-300, 0.9) == pytest.approx(
+        1 / (2 * stats.norm.ppf(0.95)), rel=1e-12)
+
+
+@pytest.mark.parametrize("args, words", [
+    ((0.0, 0.5), "epsilon"), ((-1.0, 0.5), "epsilon"), ((math.inf, 0.5), "epsilon"),
+    ((1.0, 0.0), "delta"), ((1.0, 1.0), "delta"), ((1.0, -0.1), "delta"),
+    ((1.0, math.nan), "delta"), ((1.0, 0.5, 0.0), "sensitivity"),
+    ((1e-300, 1e-300, 1e300), "floating-point range")])
+def test_analytic_sigma_refuses_only_invalid_input(args: tuple, words: str) -> None:
+    with pytest.raises(InvalidInputError, match=words):
+        analytic_gaussian_sigma(*args)

@@ -239,3 +239,77 @@ def test_json_round_trip() -> None:
         claim_from_json({"kind": "zcdp", "rho": -1})
     with pytest.raises(InvalidInputError, match="malformed"):
         claim_from_json({"kind": "gdp"})
+
+
+# --------------------------------------------------------------------------- large ε, tiny δ
+def _cks_zcdp_epsilon(rho: float, delta: float) -> float:
+    """Canonne, Kamath & Steinke 2020 (Proposition 12) for ρ-zCDP, minimised over a dense grid
+    of orders (an upper bound within 1e-10 relative): the closed form the ZCDP profile
+    inverts."""
+    a = 1 + np.logspace(-9, 3, 400_001)
+    return float(np.min(a * rho + (-math.log(delta) + (a - 1) * np.log1p(-1 / a) - np.log(a))
+                        / (a - 1)))
+
+
+@pytest.mark.parametrize("rho", [0.5, 5e3, 1e4, 1e8, 1e12])
+def test_zcdp_epsilon_at_past_ten_thousand(rho: float) -> None:
+    """The root search's bracket stopped at ε = 10^4 and returned inf past it (ZCDP(1e4) at
+    δ = 1e-5 is 10,674.2, not inf): every ε a float holds is found."""
+    e = ZCDP(rho).epsilon_at(1e-5)
+    assert math.isfinite(e)
+    ref = _cks_zcdp_epsilon(rho, 1e-5)
+    assert ref * (1 - 1e-10) - 1e-9 <= e <= ref * (1 + 1e-14) + 1e-9
+    assert e <= rho + 2 * math.sqrt(rho * math.log(1e5))     # below the simple conversion
+    assert float(ZCDP(rho).delta_at(e)) <= 1e-5 * (1 + 1e-9)
+
+
+def test_zcdp_ten_thousand_is_the_published_conversion() -> None:
+    assert round(ZCDP(1e4).epsilon_at(1e-5), 1) == 10674.2
+
+
+@pytest.mark.parametrize("claim,target", [
+    (GDP(1.5e6), 1e12), (RDP(lambda a: a * 1e11), 1e11),
+    (ProfileClaim(lambda e: np.exp(-e / 1e11)), 1e11 * math.log(1e5)),
+    (ApproxDP(5e11, 1e-6), 5e11)])
+def test_every_claim_reaches_large_epsilon(claim: PrivacyClaim, target: float) -> None:
+    e = claim.epsilon_at(1e-5)
+    assert math.isfinite(e) and e >= 0.5 * target
+    assert float(claim.delta_at(e)) <= 1e-5 * (1 + 1e-6)
+    assert float(claim.delta_at(e * (1 - 1e-9))) > 1e-5 * (1 - 1e-6) or isinstance(claim, ApproxDP)
+
+
+def test_profile_claim_exact_value_far_out() -> None:
+    e = ProfileClaim(lambda x: np.exp(-x / 1e11)).epsilon_at(1e-5)
+    assert e == pytest.approx(1e11 * math.log(1e5), rel=1e-12)
+
+
+@pytest.mark.parametrize("claim", [ZCDP(1.0), GDP(1.0), RDP(lambda a: a / 2),
+                                   RDP({2: 1.0, 4: 2.0})])
+def test_delta_zero_is_never_reached_and_tiny_delta_is_finite(claim: PrivacyClaim) -> None:
+    """These profiles are positive at every finite ε: δ = 0 is inf (ZCDP gave 64, the ε where
+    exp underflowed); δ down to the smallest float is finite and exact (GDP gave 42 at 1e-300,
+    its log clamped at 1e-300)."""
+    assert claim.epsilon_at(0.0) == math.inf
+    for d in (1e-300, 5e-324):
+        e = claim.epsilon_at(d)
+        assert math.isfinite(e), d
+    gd = GDP(1.0).epsilon_at(1e-300)
+    assert float(GDP(1.0).delta_at(gd - 1e-6)) > 1e-300 >= float(GDP(1.0).delta_at(gd)) * (1 - 1e-9)
+
+
+def test_profile_that_never_reaches_delta_is_inf() -> None:
+    assert ProfileClaim(lambda e: 0.5 * np.ones_like(e)).epsilon_at(0.1) == math.inf
+    assert ProfileClaim(lambda e: np.where(e < 3e9, 0.5, 0.0)).epsilon_at(0.0) == 3e9
+
+
+def test_approx_dp_past_exp_overflow_is_not_an_overflow_error() -> None:
+    c = ApproxDP(1000.0, 1e-5)
+    assert c.epsilon_at(1e-5) == 1000.0
+    assert c.epsilon_at(0.5) == pytest.approx(1000 + math.log(0.5 / (1 - 1e-5)), abs=1e-9)
+    assert np.allclose(c.delta_at([0.0, 999.0, 1000.0]), [1.0, 1e-5 + (1 - 1e-5) * (1 - 1 / math.e),
+                                                          1e-5])
+    assert np.allclose(c.tradeoff([0.0, 0.5, 1.0]), [1 - 1e-5, 0.0, 0.0])
+    small = ApproxDP(1.0, 1e-5)     # the stable form agrees with the plain one where both work
+    top = math.e
+    plain = 1e-5 + (1 - 1e-5) * (top - np.exp(EPS[EPS < 1])) / (1 + top)
+    assert np.allclose(small.delta_at(EPS[EPS < 1]), plain, rtol=1e-14, atol=0)

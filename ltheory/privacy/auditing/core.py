@@ -19,6 +19,8 @@ One audit is a short sequence of stages (DESIGN.md, "The auditor"):
    the reported bound (the largest) is below the true ε of the pair (at the claimed δ) with
    probability ≥ 1 − α (Ding et al. 2018, StatDP; Bichsel et al. 2021, DP-Sniper, Section 5;
    Jagielski, Ullman & Oprea 2020 for the (ε, δ) form).
+   The seed streams, the run split, the runner and the exact distributions are the public
+   stages of :mod:`ltheory.privacy.auditing.stages`, shared with ``curve.audit_curve``.
 5. **report** — an :class:`~ltheory.privacy.auditing.report.AuditReport`, with the exact ε (and
    δ at the claimed ε) where the mechanism offers ``output_distribution``.
 
@@ -34,89 +36,46 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing import exact as exact_mod
-from ltheory.privacy.auditing.config import FEW_OUTPUTS, AuditConfig
+from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.events import Candidate, events_to_certify, select_events
-from ltheory.privacy.auditing.executors import (
-    n_chunks,
-    resolve_executor,
-    run_counting,
-    run_sampling,
-)
 from ltheory.privacy.auditing.floating import is_float_event, violation_note
 from ltheory.privacy.auditing.neighbours import check_neighbours
-from ltheory.privacy.auditing.outputs import Batch, MechanismError, batch_kind, distinct_outputs
+from ltheory.privacy.auditing.outputs import Batch, batch_kind, distinct_outputs
 from ltheory.privacy.auditing.projection import certified_bound
 from ltheory.privacy.auditing.report import AuditReport
-from ltheory.privacy.auditing.target import Target, as_target
-from ltheory.privacy.stats import (
-    clopper_pearson_lower,
-    clopper_pearson_upper,
-    log_ratio,
-    max_certifiable_epsilon,
+from ltheory.privacy.auditing.stages import (
+    MAX_RUNS,
+    MIN_SELECTION,
+    Runner,
+    RunSplit,
+    TooFewRunsError,
+    consistency_notes,
+    event_sides,
+    few_outputs,
+    min_runs,
+    output_distributions,
+    plan_split,
+    seed_streams,
+    split_runs,
 )
-from ltheory.validation import check_epsilon_delta, check_int, check_level, check_seed
+from ltheory.privacy.auditing.target import Target, as_target
+from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper, log_ratio
+from ltheory.validation import check_epsilon_delta, check_int, check_level
 
-__all__ = ["AuditReport", "TooFewRunsError", "audit", "certify_pair", "exact_distributions",
-           "min_runs", "split_runs"]
-
-MIN_SELECTION = 50
-#: The most runs one audit takes (chunk seeds alone are ~1.5 million at 10^11 runs).
-MAX_RUNS = 10**11
-
-
-class TooFewRunsError(InvalidInputError):
-    """Even a perfectly separating event could not certify above the claim with these runs;
-    ``needed`` is the fewest runs that could."""
-
-    def __init__(self, message: str, needed: int) -> None:
-        super().__init__(message)
-        self.needed = needed
-
-
-def split_runs(runs: int, selection_fraction: float) -> tuple[int, int]:
-    """(selection, certification) runs per dataset for ``runs`` total runs."""
-    per = runs // 2
-    n_sel = max(MIN_SELECTION, int(round(selection_fraction * per)))
-    return n_sel, max(per - n_sel, 0)
-
-
-def min_runs(claimed_epsilon: float, claimed_delta: float = 0.0, alpha: float = 0.05,
-             selection_fraction: float = 0.1, events: int | str = "auto") -> int:
-    """The fewest total runs whose best possible outcome (a perfectly separating event) could
-    certify a bound above ``claimed_epsilon`` with ``events`` certified events."""
-    a_each = alpha / (2 * AuditConfig(events=events).max_events)
-
-    def ok(r: int) -> bool:
-        _, n_c = split_runs(r, selection_fraction)
-        return n_c > 0 and max_certifiable_epsilon(n_c, a_each, claimed_delta) > claimed_epsilon
-
-    hi = 2
-    while not ok(hi):
-        hi *= 2
-        if hi > 1 << 60:
-            return hi
-    lo = hi // 2
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+__all__ = ["MAX_RUNS", "MIN_SELECTION", "AuditReport", "TooFewRunsError", "audit", "certify_pair",
+           "exact_distributions", "few_outputs", "min_runs", "split_runs"]
 
 
 def exact_distributions(mechanism: Any, d0: Any, d1: Any) -> tuple[np.ndarray, np.ndarray] | None:
     """The two exact output distributions on a common support, or None where the target has
     none."""
-    dists = _distributions(as_target(mechanism), d0, d1)
+    dists = output_distributions(as_target(mechanism), d0, d1)
     return None if dists is None else exact_mod.aligned(*dists)[1:]
 
 
@@ -153,17 +112,9 @@ def certify_pair(mechanism: Any, d0: Any, d1: Any, *, runs: int, seed: int | Non
 
 
 # --------------------------------------------------------------------------- stages
-@dataclass(frozen=True)
-class _Split:
-    """Runs per dataset: selection, certification (planned), and the drawn certification
-    sizes on d0 and d1 (Poisson draws with ``certify`` != "binomial")."""
-
-    n_sel: int
-    n_cert: int
-    n_c0: int
-    n_c1: int
-
-
+# The stages shared with ``curve.audit_curve`` (seed streams, run split, runner, exact
+# distributions, sides of an event) are the public functions of ``stages``; selection,
+# certification and the report of a single-ε audit are here.
 @dataclass(frozen=True)
 class _Selection:
     chosen: list[Candidate]
@@ -193,20 +144,19 @@ def run_audit(mechanism: Any, d0: Any, d1: Any, eps: float | None, delta: float,
     target = as_target(mechanism)
     alpha = check_level(alpha, "alpha")
     runs = check_int(runs, "runs", minimum=2, maximum=MAX_RUNS)
-    seed_used, ss = _seed(seed)
+    seed_used, root, streams = seed_streams(seed)  # selection d0, d1, certification d0, d1
     cfg.for_claim(delta)
     if cfg.verify_neighbours:
         check_neighbours(target, d0, d1)
-    streams = ss.spawn(4)   # selection d0, d1, certification d0, d1; then the Poisson sizes
-    split = _split(runs, eps, delta, alpha, cfg, selection_samples, ss)
-    dists = _distributions(target, d0, d1) if cfg.exact else None
+    split = plan_split(runs, eps, delta, alpha, cfg, selection_samples, root)
+    dists = output_distributions(target, d0, d1) if cfg.exact else None
     exact = None if dists is None else exact_mod.aligned(*dists)[1:]
     notes: list[str] = []
-    runner = _Runner(target, cfg, runs, split)
+    runner = Runner(target, cfg, runs, split)
     try:
         s0, s1 = selection_samples or runner.sample(d0, d1, split.n_sel, streams[:2])
         if dists is not None:
-            notes += _consistency(dists, s0, s1)
+            notes += consistency_notes(dists, s0, s1)
         sel = _select(s0, s1, split.n_cert, alpha, delta, cfg)
         c0, c1 = runner.count(d0, d1, split, [c.event for c in sel.chosen], streams[2:])
     finally:
@@ -215,117 +165,6 @@ def run_audit(mechanism: Any, d0: Any, d1: Any, eps: float | None, delta: float,
     sel_runs = len(s0) + len(s1) if selection_samples is not None else 2 * split.n_sel
     return _report(target, eps, delta, alpha, runs, seed_used, cfg, split, sel, cert, c0, c1,
                    exact, sel_runs, notes + list(sel.notes), time.perf_counter() - t0)
-
-
-def _distributions(target: Target, d0: Any, d1: Any) -> tuple[dict, dict] | None:
-    p0 = target.output_distribution(d0)
-    p1 = target.output_distribution(d1) if p0 is not None else None
-    return None if p0 is None or p1 is None else (p0, p1)
-
-
-#: Level of the check that sampled outputs agree with ``output_distribution`` (per dataset):
-#: small, since a warning on an honest mechanism is costly (at 1e-6, one of 400 audits of the
-#: test suite warned: a 5-sigma stream of uniforms, seed 1088's selection split on d1).
-CONSISTENCY_LEVEL = 1e-9
-
-
-def _consistency(dists: tuple[dict, dict], s0: Batch, s1: Batch) -> list[str]:
-    """The selection split against the exact distributions (chi-square goodness of fit at
-    ``CONSISTENCY_LEVEL``, ``exact.goodness_of_fit``): a note and a
-    ``DistributionMismatchWarning`` when they disagree (the exact ε would describe another
-    mechanism than the one sampled)."""
-    notes = []
-    for name, dist, sample in (("d0", dists[0], s0), ("d1", dists[1], s1)):
-        fit = exact_mod.goodness_of_fit(sample, dist)
-        if not fit.agrees(CONSISTENCY_LEVEL):
-            what = (f"{fit.outside} sampled outputs outside its support" if fit.outside else
-                    f"chi-square {fit.statistic:.1f} on {fit.dof} df, p = {fit.p_value:.2g}")
-            msg = (f"output_distribution({name}) disagrees with the outputs sampled on {name} "
-                   f"({what}, below {CONSISTENCY_LEVEL:g}): the exact epsilon reported does not "
-                   "describe the sampled mechanism, unless this sample is a one-in-a-billion "
-                   "draw")
-            warnings.warn(msg, exact_mod.DistributionMismatchWarning, stacklevel=4)
-            notes.append(msg)
-    return notes
-
-
-def _seed(seed: Any) -> tuple[int, np.random.SeedSequence]:
-    s = check_seed(seed)
-    if s is None:
-        ss = np.random.SeedSequence()
-        return int(ss.entropy), ss  # type: ignore[arg-type]
-    return s, np.random.SeedSequence(s)
-
-
-def _split(runs: int, eps: float | None, delta: float, alpha: float, cfg: AuditConfig,
-           given: tuple[Batch, Batch] | None, ss: np.random.SeedSequence) -> _Split:
-    """Runs per dataset for selection and certification; refuses runs too few to certify
-    above the claim (or anything, without a claim) even with a perfect event."""
-    n_sel, n_cert = split_runs(runs, cfg.selection_fraction)
-    if given is not None:
-        try:
-            g0, g1 = given
-            if len(g0) < MIN_SELECTION or len(g1) < MIN_SELECTION:
-                raise ValueError
-        except (TypeError, ValueError):
-            raise InvalidInputError(f"selection_samples must be a pair (outputs on d0, outputs "
-                                    f"on d1) of at least {MIN_SELECTION} runs each") from None
-        n_sel, n_cert = 0, runs // 2
-    a_each = alpha / (2 * cfg.max_events)
-    top = max_certifiable_epsilon(n_cert, a_each, delta) if n_cert > 0 else -math.inf
-    floor = 0.0 if eps is None else eps
-    if not top > floor:
-        need = min_runs(max(floor, 1e-9), delta, alpha, cfg.selection_fraction, cfg.events)
-        what = (f"certify epsilon > {eps:g}" if eps is not None else "certify any bound")
-        fix = (f"need at least {need} runs" if need <= MAX_RUNS else
-               f"no audit of at most {MAX_RUNS:.0e} runs can (a claim this large cannot be "
-               "refuted by sampling)")
-        raise TooFewRunsError(f"runs={runs} is too few: even a perfectly separating event could "
-                              f"not {what} at alpha={alpha:g}; {fix}", need)
-    n_c0 = n_c1 = n_cert
-    if cfg.certify != "binomial":   # Poisson numbers of certification runs (a fifth stream)
-        pr = np.random.default_rng(ss.spawn(1)[0])
-        n_c0, n_c1 = int(pr.poisson(n_cert)), int(pr.poisson(n_cert))
-    return _Split(n_sel, n_cert, n_c0, n_c1)
-
-
-class _Runner:
-    """Draws the runs of one audit on its executor (four seed streams: selection d0, d1,
-    certification d0, d1) and reports progress per chunk."""
-
-    def __init__(self, target: Target, cfg: AuditConfig, runs: int, split: _Split) -> None:
-        self.target, self.progress = target, cfg.progress
-        c = target.chunk_runs
-        self.total = sum(n_chunks(n, c) for n in (split.n_sel, split.n_sel, split.n_c0,
-                                                  split.n_c1))
-        self.done = 0
-        self.ex, self.owned, note = resolve_executor(cfg.executor, target, runs)
-        self.notes = [note] if note else []
-
-    def tick(self, k: int) -> None:
-        self.done += k
-        if self.progress:
-            self.progress(self.done, self.total)
-
-    def sample(self, d0: Any, d1: Any, n: int, streams: list[np.random.SeedSequence]
-               ) -> tuple[Batch, Batch]:
-        s0 = run_sampling(self.ex, self.target, d0, streams[0], n, self.tick)
-        s1 = run_sampling(self.ex, self.target, d1, streams[1], n, self.tick)
-        k0, k1 = batch_kind(s0), batch_kind(s1)
-        if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
-            raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
-        return s0, s1
-
-    def count(self, d0: Any, d1: Any, split: _Split, events: list,
-              streams: list[np.random.SeedSequence]) -> tuple[np.ndarray, np.ndarray]:
-        c0 = run_counting(self.ex, self.target, d0, streams[0], split.n_c0, events, self.tick)
-        c1 = run_counting(self.ex, self.target, d1, streams[1], split.n_c1, events, self.tick)
-        return c0, c1
-
-    def close(self) -> list[str]:
-        if self.owned:
-            self.ex.shutdown(wait=True)
-        return self.notes
 
 
 def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
@@ -337,7 +176,10 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
     chosen = select_events(s0, s1, n_cert, a_each, delta, top=cfg.max_events, test=test,
                            structure=cfg.structure_events, lean=few,
                            shrink=cfg.shrink_for(few, batch_kind(s0)),
-                           screen=cfg.selection_screen, arithmetic=cfg.arithmetic)
+                           screen=cfg.selection_screen, extremes=cfg.events == "auto",
+                           arithmetic=cfg.arithmetic)
+    extra = [c for c in chosen if c.extreme]
+    chosen = [c for c in chosen if not c.extreme]
     notes: list[str] = []
     if distinct_outputs(s0, s1) == 1:
         notes.append("every selection run returned the same output: no event can separate the "
@@ -349,39 +191,33 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
                      if batch_kind(s0) == "scalar" else ", frequencies unshrunk"))
     if cfg.events == "auto":        # decided on the selection split: α/(2k) fixed from here
         chosen, why = events_to_certify(chosen, n_cert, alpha, delta, (s0, s1))
+        if extra and chosen and extra[0].projected > chosen[0].projected:
+            # an atom or isolated tail whose unshrunk projection beats the best event: it
+            # takes the second place (decided here, before any certification run)
+            chosen = [chosen[0], extra[0]]
+            why += ("; an extreme event (atom or isolated tail) takes the second place: "
+                    f"{extra[0].event.describe()}")
         a_each = alpha / (2 * len(chosen))
         notes.append(why)
     return _Selection(chosen, a_each, tuple(notes))
 
 
-def few_outputs(s0: Batch, s1: Batch) -> bool:
-    """Whether the two samples show at most ``FEW_OUTPUTS`` distinct outputs, with on average
-    at least 4 runs per output."""
-    return distinct_outputs(s0, s1) <= min(FEW_OUTPUTS, (len(s0) + len(s1)) // 4)
-
-
-def _certify(sel: _Selection, c0: np.ndarray, c1: np.ndarray, split: _Split,
+def _certify(sel: _Selection, c0: np.ndarray, c1: np.ndarray, split: RunSplit,
              delta: float) -> _Certified:
     """Each chosen event's certified bound from its counts; the best is reported."""
     bounds = []
     for i, c in enumerate(sel.chosen):
-        ka, kb, na, nb = _sides(c.direction, c0[i], c1[i], split)
+        ka, kb, na, nb = event_sides(c.direction, c0[i], c1[i], split)
         bounds.append(float(certified_bound(ka, na, kb, nb, 2 * sel.a_each, delta, c.test)))
     best = max(range(len(bounds)), key=lambda i: (bounds[i], -i))
-    ka, kb, na, nb = _sides(sel.chosen[best].direction, c0[best], c1[best], split)
+    ka, kb, na, nb = event_sides(sel.chosen[best].direction, c0[best], c1[best], split)
     return _Certified(bounds, best, float(clopper_pearson_lower(ka, na, sel.a_each)),
                       float(clopper_pearson_upper(kb, nb, sel.a_each)),
                       float(log_ratio(ka / na, kb / nb, delta)), ka, kb)
 
 
-def _sides(direction: int, k0: Any, k1: Any, split: _Split) -> tuple[int, int, int, int]:
-    """(count on the more likely side, count on the other, their run numbers) of an event."""
-    n0, n1 = max(split.n_c0, 1), max(split.n_c1, 1)
-    return (int(k0), int(k1), n0, n1) if direction == 0 else (int(k1), int(k0), n1, n0)
-
-
 def _report(target: Target, eps: float | None, delta: float, alpha: float, runs: int,
-            seed: int, cfg: AuditConfig, split: _Split, sel: _Selection, cert: _Certified,
+            seed: int, cfg: AuditConfig, split: RunSplit, sel: _Selection, cert: _Certified,
             c0: np.ndarray, c1: np.ndarray, exact: tuple[np.ndarray, np.ndarray] | None,
             sel_runs: int, notes: list[str], seconds: float) -> AuditReport:
     best = cert.bounds[cert.best]

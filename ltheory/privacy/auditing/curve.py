@@ -6,7 +6,8 @@ A claim such as ρ-zCDP, μ-GDP or an accountant's output allows a whole *privac
 hockey-stick divergence ``H_{e^ε}(M(d_a) ‖ M(d_b)) = sup_E P_a(E) − e^ε P_b(E)`` is at most
 ``δ_claim(ε)`` at every ε ≥ 0 in both directions (Balle, Barthe & Gaboardi 2018, Definition 3).
 :func:`audit_curve` runs the stages of ``core.run_audit`` (target → split → selection →
-certification → report; same runner, executors and seed streams) with two changes:
+certification → report; the same public stages of :mod:`~ltheory.privacy.auditing.stages`:
+runner, executors, seed streams, run split, exact distributions) with two changes:
 
 * **selection** (selection split only) — every candidate event of ``events.select_events``'
   families (thresholds on the output or scores, likelihood-ratio prefixes of cells) is projected
@@ -66,17 +67,6 @@ from ltheory.errors import InvalidInputError
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.config import AuditConfig
-from ltheory.privacy.auditing.core import (
-    MAX_RUNS,
-    _consistency,
-    _distributions,
-    _Runner,
-    _seed,
-    _sides,
-    _Split,
-    _split,
-    few_outputs,
-)
 from ltheory.privacy.auditing.events import (
     Candidate,
     SelectionRule,
@@ -91,6 +81,17 @@ from ltheory.privacy.auditing.projection import (
     hockey_stick_lower,
     projected_interval,
     shrunk,
+)
+from ltheory.privacy.auditing.stages import (
+    MAX_RUNS,
+    Runner,
+    RunSplit,
+    consistency_notes,
+    event_sides,
+    few_outputs,
+    output_distributions,
+    plan_split,
+    seed_streams,
 )
 from ltheory.privacy.auditing.target import as_target
 from ltheory.privacy.claims import PrivacyClaim, as_claim
@@ -114,6 +115,9 @@ EPSILON_POINTS = 41
 #: 17 violations found at 0.02 against 20 at 0.16; the tight Gaussian's certified ε(δ) at 10^7
 #: runs unchanged within ±0.02 (``benchmarks/bench_curve_audit.py``).
 CURVE_SHRINK = 0.16
+#: The selection slot of the best extreme event — an atom (``events.AtomEncoder``) or an
+#: isolated tail (``events.isolated_cuts``) — by margin.
+EXTREMES = "margin, extremes"
 
 
 # --------------------------------------------------------------------------- inputs
@@ -248,7 +252,24 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
                                                   cfg.selection_screen / n_pos) for b in blocks])
     allowed = cred if cred.any() else np.ones(n_pos, dtype=bool)
     scores = _scores(A, B, claim, deltas)
-    slots = ["margin"] + [f"delta={d:g}" for d in deltas] + ["margin"] * k
+    # the extremes — the best atom (exact repeated outputs of a continuous output,
+    # ``events.AtomEncoder``) or isolated-tail event (``events.isolated_cuts``) — have a slot
+    # of their own: a far point one dataset sends a few runs to looks, on the selection
+    # split, no better than the tail cut of the bulk that contains it (both show no run of
+    # the other dataset), and only the certification tells them apart
+    extreme = np.concatenate([np.full(len(b.proj), b.family in ("atoms", "isolated"))
+                              for b in blocks])
+    scores[EXTREMES] = np.where(extreme, scores["margin"], -np.inf)
+    # ... screened among themselves (a handful of positions, not the ~10^4 of every family)
+    ext_ok = extreme.copy()
+    if cfg.selection_screen is not None and extreme.any():
+        n_ext = int(extreme.sum())
+        ext_cred = np.concatenate([
+            credible_positions(b.ca, b.cb, b.n_ev, 0.0, cfg.selection_screen / n_ext)
+            if b.family in ("atoms", "isolated") else np.zeros(len(b.proj), dtype=bool)
+            for b in blocks])
+        ext_ok = ext_cred if ext_cred.any() else extreme
+    slots = ["margin", EXTREMES] + [f"delta={d:g}" for d in deltas] + ["margin"] * k
     chosen: list[_Chosen] = []
     seen: set[tuple[int, bytes]] = set()
     orders: dict[str, np.ndarray] = {}       # per criterion: allowed positions, best first
@@ -257,7 +278,8 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
         if len(chosen) >= k:
             break
         if slot not in orders:
-            v = np.where(allowed & np.isfinite(scores[slot]), scores[slot], -np.inf)
+            ok = ext_ok if slot == EXTREMES else allowed
+            v = np.where(ok & np.isfinite(scores[slot]), scores[slot], -np.inf)
             order = np.argsort(-v, kind="stable")
             orders[slot] = order[np.isfinite(v[order])]
         order = orders[slot]
@@ -313,8 +335,11 @@ class CurveReport:
     and direction (``complement`` true for the event's complement read in the other
     direction): ``δ_lb(ε) = max(0, max_i p_lower_i − e^ε p_upper_i)`` at every ε at once,
     with probability ≥ 1 − ``alpha`` (:meth:`delta_lower_bound_at`,
-    :meth:`epsilon_lower_bound_at`).  ``gap`` is ``max_ε δ_lb(ε) − δ_claim(ε)`` over the ε
-    where some piece is positive (``-inf`` when none is), at ``gap_epsilon``, from event
+    :meth:`epsilon_lower_bound_at`).  ``epsilon_lower_bound`` (ε_lb at each δ of ``deltas``)
+    and each event's ``certified_epsilon_at_0`` are never below 0, the trivial bound (as
+    ``audit``'s ``epsilon_lower_bound``; a note names the δ where it is trivial).  ``gap`` is
+    ``max_ε δ_lb(ε) − δ_claim(ε)`` over the ε where some piece is positive (``-inf`` when
+    none is; a margin, not a bound, so it may be negative), at ``gap_epsilon``, from event
     ``gap_event``; ``verdict`` is "violation" iff ``gap > 0``.  ``tradeoff_points`` are the
     certified (α, β) points, ``tradeoff_envelope`` their lower convex hull with (0, 1) and
     (1, 0); ``tradeoff_gap`` is the largest ``f(α) − β`` of the claimed trade-off f over the
@@ -370,8 +395,12 @@ class CurveReport:
         return np.maximum(0.0, hockey_stick_lower(lo, up, e).max(axis=0))
 
     def epsilon_lower_bound_at(self, delta: float) -> float:
-        """The certified ``ε_lb(δ) = max_i ln((p_lower_i − δ)/p_upper_i)`` (−inf if none)."""
-        return _eps_lb(self.pieces, float(delta))
+        """The certified ``ε_lb(δ) = max(0, max_i ln((p_lower_i − δ)/p_upper_i))`` for δ in
+        [0, 1): 0, the trivial bound, where no piece certifies a positive ε."""
+        d = float(delta)
+        if not 0.0 <= d < 1.0:
+            raise InvalidInputError(f"delta must be in [0, 1), got {delta!r}")
+        return _eps_lb(self.pieces, d)
 
     def to_json(self) -> dict:
         """The report as a JSON-ready dict (event objects left out; ``events`` describe them)."""
@@ -409,7 +438,10 @@ def _from_jsonable(v: Any, top: bool) -> Any:
 
 
 def _eps_lb(pieces: Any, delta: float) -> float:
-    best = -math.inf
+    """The certified ``ε_lb(δ) = max(0, max_i ln((p_lower_i − δ)/p_upper_i))``: never below
+    the trivial bound 0 (as ``audit``'s), 0 where no piece has ``p_lower > δ`` and a ratio
+    above 1, ``inf`` where a piece has ``p_upper = 0``."""
+    best = 0.0
     for p in pieces:
         a, b = p["p_lower"], p["p_upper"]
         if a > delta:
@@ -462,14 +494,14 @@ def _gap(pieces: list[dict], claim: PrivacyClaim) -> tuple[float, float | None, 
     return best
 
 
-def _pieces(chosen: list[_Chosen], c0: np.ndarray, c1: np.ndarray, split: _Split,
+def _pieces(chosen: list[_Chosen], c0: np.ndarray, c1: np.ndarray, split: RunSplit,
             a_each: float) -> tuple[list[dict], list[dict]]:
     """Each event's certified interval, as its two lines (event and complement), and the
     events' rows for the report."""
     pieces, rows = [], []
     for i, ch in enumerate(chosen):
         d = ch.candidate.direction
-        ka, kb, na, nb = _sides(d, c0[i], c1[i], split)
+        ka, kb, na, nb = event_sides(d, c0[i], c1[i], split)
         lo, up = (float(x) for x in certified_interval(ka, na, kb, nb, a_each))
         pieces.append({"p_lower": lo, "p_upper": up, "event": i, "direction": int(d),
                        "complement": False})
@@ -493,7 +525,9 @@ def audit_curve(mechanism: Any, d0: Any, d1: Any, *, claim: Any, runs: int, seed
     the certified curve is wrong anywhere; ``config`` / ``**options``: an
     :class:`AuditConfig` (``events``: the number k of events, ``"auto"`` = :data:`EVENTS`;
     the certification is binomial); ``epsilons``: the reported ε grid (default 41 points from
-    0 to 1.1 × the largest certified ε); ``deltas``: the δ grid (default :data:`DELTAS`).
+    0 to 1.1 × the largest certified ε); ``deltas``: the δ grid, values in [0, 1) (default
+    :data:`DELTAS`; at δ = 0, ``ε_lb(0) = ln(p_lower/p_upper)``).  A certified ε is never
+    below 0, the trivial bound (a note says where the bound is trivial).
 
     Raises ``InvalidInputError`` on bad input (``TooFewRunsError``, naming the minimum, when
     ``runs`` could not certify anything even with a perfectly separating event).
@@ -508,22 +542,21 @@ def audit_curve(mechanism: Any, d0: Any, d1: Any, *, claim: Any, runs: int, seed
     cfg = cfg.replace(events=k, certify="binomial")
     alpha = check_level(alpha, "alpha")
     eps_grid = None if epsilons is None else _grid(epsilons, "epsilons", 0.0, None, True)
-    delta_grid = DELTAS if deltas is None else _grid(deltas, "deltas", 0.0, 1.0, False)
+    delta_grid = DELTAS if deltas is None else _grid(deltas, "deltas", 0.0, 1.0, True)
     target = as_target(mechanism)
     runs = check_int(runs, "runs", minimum=2, maximum=MAX_RUNS)
-    seed_used, ss = _seed(seed)
+    seed_used, root, streams = seed_streams(seed)
     if cfg.verify_neighbours:
         check_neighbours(target, d0, d1)
-    streams = ss.spawn(4)
-    split = _split(runs, None, 0.0, alpha, cfg, None, ss)
-    dists = _distributions(target, d0, d1) if cfg.exact else None
+    split = plan_split(runs, None, 0.0, alpha, cfg, None, root)
+    dists = output_distributions(target, d0, d1) if cfg.exact else None
     exact = None if dists is None else exact_mod.aligned(*dists)[1:]
     notes: list[str] = []
-    runner = _Runner(target, cfg, runs, split)
+    runner = Runner(target, cfg, runs, split)
     try:
         s0, s1 = runner.sample(d0, d1, split.n_sel, streams[:2])
         if dists is not None:
-            notes += _consistency(dists, s0, s1)
+            notes += consistency_notes(dists, s0, s1)
         chosen = select_curve_events(s0, s1, split.n_cert, alpha, claim_obj, k, cfg,
                                      delta_grid)
         if not chosen:
@@ -539,7 +572,7 @@ def audit_curve(mechanism: Any, d0: Any, d1: Any, *, claim: Any, runs: int, seed
 
 
 def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
-            cfg: AuditConfig, split: _Split, chosen: list[_Chosen], pieces: list[dict],
+            cfg: AuditConfig, split: RunSplit, chosen: list[_Chosen], pieces: list[dict],
             rows: list[dict], exact: tuple[np.ndarray, np.ndarray] | None,
             eps_grid: tuple | None, delta_grid: tuple, notes: list[str], t0: float
             ) -> CurveReport:
@@ -558,6 +591,11 @@ def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
     if not math.isfinite(gap):
         notes.append("inconclusive: no event certified a positive hockey-stick bound at any "
                      "epsilon (the certified curve is the trivial 0)")
+    trivial = [d for d, x in zip(delta_grid, elb, strict=True) if not x > 0]
+    if trivial:
+        notes.append("inconclusive at delta = " + ", ".join(f"{d:g}" for d in trivial)
+                     + ": no event certified a positive epsilon there (probability above "
+                     "delta and a ratio above 1); the bound there is the trivial 0")
     if (tgap > 0) != (gap > 0) and source.startswith("profile"):
         notes.append(f"the trade-off check ({tgap:.3g}) and the profile check ({gap:.3g}) "
                      "disagree in sign: the profile's trade-off is computed on an epsilon grid")

@@ -55,6 +55,9 @@ from ltheory.privacy.stats import (
 MAX_EXACT_CELLS = 4096
 BINS = 16
 MAX_THRESHOLDS = 4000
+#: Relative spacing of the tail ranks of :func:`threshold_grid`: consecutive tail cuts hold
+#: at most ``1 + TAIL_GROWTH`` times as many runs, from the single most extreme run inwards.
+TAIL_GROWTH = 0.02
 MIN_HALF = 25
 SHRINK = 0.02
 #: family-wise level of the credibility screen (``select_events``): a position counts as
@@ -195,6 +198,47 @@ def make_mixed_encoder(s0: Batch, s1: Batch) -> MixedEncoder | None:
     return MixedEncoder(disc, cont, np.ascontiguousarray(pats), edges)
 
 
+@dataclass(frozen=True)
+class AtomEncoder:
+    """Cells = the *atoms* of a numeric output that otherwise takes many values: the exact
+    outputs (values, or rows of a vector) seen at least twice on the selection runs that fit
+    the family, at most ``MAX_EXACT_CELLS`` of them (the most frequent); every other output is
+    in no cell.  A continuous distribution repeats a value with probability 0, so a repeated
+    value is a point mass — a clipped output, a fallback value, a far point one dataset sends
+    some runs to — and the likelihood-ratio prefixes of the atoms isolate it, where the
+    16-bin histogram and the quantile thresholds mix it with the bulk."""
+
+    kind: str                     # "scalar" | "vector"
+    values: np.ndarray            # sorted distinct atoms (scalar) or distinct rows (vector)
+
+    def encode(self, b: Batch) -> np.ndarray:
+        return ValueEncoder(self.kind, self.values).encode(b)
+
+    def describe(self, cell: int) -> str:
+        return "atom " + ValueEncoder(self.kind, self.values).describe(cell)
+
+
+def make_atom_encoder(s0: Batch, s1: Batch) -> AtomEncoder | None:
+    """The atom encoder (:class:`AtomEncoder`) of numeric outputs with repeated values, or
+    None when no output repeats."""
+    kind = batch_kind(s0)
+    if kind == "object":
+        return None
+    pooled = np.concatenate([np.asarray(s0, dtype=float), np.asarray(s1, dtype=float)])
+    if kind == "scalar":
+        u, c = np.unique(pooled, return_counts=True)
+    else:
+        u, c = unique_rows(pooled, return_counts=True)
+    keep = c >= 2
+    if not keep.any():
+        return None
+    u, c = u[keep], c[keep]
+    if len(u) > MAX_EXACT_CELLS:
+        top = np.sort(np.argsort(-c, kind="stable")[:MAX_EXACT_CELLS])
+        u = u[top]
+    return AtomEncoder(kind, np.ascontiguousarray(u))
+
+
 # --------------------------------------------------------------------------- scores
 @dataclass(frozen=True)
 class Score:
@@ -243,7 +287,7 @@ class ThresholdEvent:
 
 @dataclass(frozen=True)
 class CellEvent:
-    encoder: ValueEncoder | BinEncoder | MixedEncoder | BitEncoder
+    encoder: ValueEncoder | BinEncoder | MixedEncoder | AtomEncoder | BitEncoder
     cells: np.ndarray = field(compare=False)
 
     def contains(self, b: Batch) -> np.ndarray:
@@ -271,6 +315,9 @@ class Candidate:
     sel_n: int                    # ... out of this many runs per dataset
     test: str = "binomial"        # certification test the projection was made for
     credible: bool = True         # passed the multiplicity-corrected screen (select_events)
+    #: the extremes bet of ``select_events(extremes=True)`` (an atom or isolated-tail event,
+    #: its ``projected`` from unshrunk selection frequencies), offered beside the top ones
+    extreme: bool = False
 
 
 @dataclass(frozen=True)
@@ -287,6 +334,8 @@ class _Block:
     #: projections from the independence model of ``count_model`` (the screen then credits
     #: the family as a whole: the model, not a position's own few runs, places the cut)
     modelled: bool = False
+    #: the family: "cells", "atoms" (:class:`AtomEncoder`) or "thresholds"
+    family: str = "thresholds"
 
 
 # --------------------------------------------------------------------------- selection
@@ -404,19 +453,99 @@ def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: 
                              _best_test(pa[i], pb[i], n_ev, n_cert, a_each, delta, test,
                                         shrink), credible)
 
-        out.append(_Block(proj, pa, pb, n_ev, make))
+        out.append(_Block(proj, pa, pb, n_ev, make,
+                          family="atoms" if isinstance(enc, AtomEncoder) else "cells"))
+
+
+def tail_ranks(n: int, limit: int, growth: float = TAIL_GROWTH) -> np.ndarray:
+    """Ranks 1, 2, … ≤ ``limit`` (and < ``n``), consecutive ones at most a factor
+    ``1 + growth`` apart: every tail of a sample of ``n`` with at most ``limit`` runs is
+    within that factor of one of them.
+
+    >>> tail_ranks(10**6, 100, 0.5).tolist()
+    [1, 2, 3, 4, 6, 9, 13, 19, 28, 42, 63, 94]
+    """
+    out, r = [], 1
+    while r <= min(limit, n - 1):
+        out.append(r)
+        r = max(r + 1, int(r * (1 + growth)))
+    return np.asarray(out, dtype=np.int64)
+
+
+def threshold_grid(pooled: np.ndarray, middle: int = MAX_THRESHOLDS,
+                   growth: float = TAIL_GROWTH) -> np.ndarray:
+    """The cuts of a score's threshold events, from its pooled values on the selection runs
+    that fit the family: every distinct value when there are at most ``middle``; otherwise
+    ``middle`` evenly spaced quantiles **and the extreme order statistics of both tails** at
+    geometrically spaced ranks (:func:`tail_ranks`: the 1st, 2nd, … most extreme values, then
+    ranks ``1 + growth`` apart, up to where the quantiles are denser).
+
+    The quantiles alone cannot cut off fewer than ~1/``middle`` of the runs, so an event
+    rarer than that — a tail leak of probability 2·10^-5, or the optimal event of a Gaussian
+    pair at δ = 10^-5, of probability ~10^-6, at 10^8 runs — was never a candidate at any
+    budget.  With the tail ranks the rarest candidate holds one run, and the grid grows with
+    the sample (≈ 2 ln(n/middle)/growth more cuts), so what a budget can reach approaches the
+    best unrestricted threshold (``benchmarks/bench_tail_reach.py``)."""
+    v = np.asarray(pooled, dtype=float)
+    grid = np.unique(v)
+    if len(grid) <= middle:
+        return grid
+    s = np.sort(v)
+    n = len(s)
+    mid = np.quantile(s, np.linspace(0, 1, middle))
+    r = tail_ranks(n, 2 * n // middle + 1, growth)
+    return np.unique(np.concatenate([mid, s[n - r], s[r - 1]]))
+
+
+#: ``isolated_cuts``: normalised spacings compared over this many ranks below, and how many
+#: times their median the gap before an isolated tail must be.  Under a smooth tail the
+#: normalised spacings r·(x_(r) − x_(r+1)) are roughly i.i.d. exponential (Rényi's
+#: representation), and their ratio to the median of 50 more exceeds 15 with probability
+#: ~e^{-15 ln 2} = 3·10^-5 per rank (~10^-3 over the ~50 ranks examined at 2·10^6 runs, ~0.15
+#: over 5,000 at 10^8); a false isolated cut only costs the curve audit its "extremes" slot.
+ISOLATION_WINDOW = 50
+ISOLATION_RATIO = 15.0
+
+
+def isolated_cuts(values: np.ndarray, max_rank: int) -> tuple[float | None, float | None]:
+    """Cuts that isolate an extreme cluster of outputs from the bulk, one per tail (or None):
+    with x_(1) ≥ x_(2) ≥ … the pooled values from the top, the rank r ≤ ``max_rank`` whose
+    normalised spacing ``r·(x_(r) − x_(r+1))`` is largest relative to the median of the next
+    ``ISOLATION_WINDOW`` ones, if that ratio is at least ``ISOLATION_RATIO``; the cut is the
+    middle of that gap, so the event {x ≥ cut} holds the isolated outputs and none of the
+    bulk (a fraction of one dataset's runs sent far away, 20 + U(0, 1) beside Laplace noise
+    around 0 and 1).  Likewise from the bottom."""
+    s = np.sort(np.asarray(values, dtype=float))
+    n = len(s)
+    r_max = min(int(max_rank), (n - ISOLATION_WINDOW - 2) // 2)
+    if r_max < 1:
+        return None, None
+    out: list[float | None] = []
+    for tail in (s[::-1], -s):
+        x = tail[: r_max + ISOLATION_WINDOW + 1]
+        d = x[:-1] - x[1:]                           # d[r-1] = x_(r) − x_(r+1) ≥ 0
+        norm = np.arange(1, len(d) + 1) * d
+        win = np.lib.stride_tricks.sliding_window_view(norm[1:], ISOLATION_WINDOW)[:r_max]
+        ref = np.median(win, axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(ref > 0, norm[:r_max] / ref, 0.0)
+        r = int(np.argmax(ratio)) if len(ratio) else 0
+        out.append(float(x[r] + x[r + 1]) / 2 if len(ratio) and ratio[r] >= ISOLATION_RATIO
+                   else None)
+    hi, lo = out
+    return hi, (None if lo is None else -lo)
 
 
 def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
                           n_cert: int, a_each: float, delta: float,
                           out: list[_Block], test: str = "binomial",
                           shrink: float = SHRINK) -> None:
-    f0, f1 = score(fit[0]), score(fit[1])
-    grid = np.unique(np.concatenate([f0, f1]))
-    if len(grid) > MAX_THRESHOLDS:
-        pooled = np.concatenate([f0, f1])
-        grid = np.unique(np.quantile(pooled, np.linspace(0, 1, MAX_THRESHOLDS)))
+    pooled = np.concatenate([score(fit[0]), score(fit[1])])
+    grid = threshold_grid(pooled)
     signs = getattr(score, "kind", None) == "signs"
+    iso = (None, None) if signs else isolated_cuts(pooled, 2 * len(pooled) // MAX_THRESHOLDS + 1)
+    if iso != (None, None):
+        grid = np.unique(np.concatenate([grid, [c for c in iso if c is not None]]))
     if signs:              # the indicators feed the count model too
         (i0, w), (i1, _) = score.signs(ev[0]), score.signs(ev[1])
         v0, v1 = np.sort(i0 @ w), np.sort(i1 @ w)
@@ -447,6 +576,12 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
                                             shrink), credible)
 
             out.append(_Block(proj, ca, cb, n_ev, make, model is not None))
+            cut = iso[0] if geq else iso[1]
+            if cut is not None:         # the isolated tail, as a family of its own
+                j = int(np.searchsorted(grid, cut))
+                out.append(_Block(proj[j:j + 1], ca[j:j + 1], cb[j:j + 1], n_ev,
+                                  lambda i, credible, make=make, j=j: make(j + i, credible),
+                                  family="isolated"))
 
 
 def credible_positions(ca: np.ndarray, cb: np.ndarray, n_ev: int, delta: float,
@@ -477,6 +612,50 @@ def _pick(blocks: list[_Block], delta: float, screen: float | None) -> list[Cand
             cands.append(b.make(int(np.argmax(b.proj)), False))
     cands.sort(key=lambda c: (not c.credible, -c.projected))
     return cands
+
+
+#: The families of the extremes bet: atoms (:class:`AtomEncoder`) and isolated tails
+#: (:func:`isolated_cuts`).
+EXTREME_FAMILIES = ("atoms", "isolated")
+
+
+def extreme_positions(blocks: list[_Block], delta: float, screen: float | None) -> np.ndarray:
+    """Per position of ``blocks`` (concatenated): whether it belongs to an extreme family and
+    passes the credibility screen of ``select_events`` *among the extreme positions alone*
+    (level ``screen / their number``): they are a handful, a separate bet, not ranked against
+    the ~10^4 positions of the other families."""
+    ext = np.concatenate([np.full(len(b.proj), b.family in EXTREME_FAMILIES)
+                          for b in blocks]) if blocks else np.zeros(0, dtype=bool)
+    if screen is None or not ext.any():
+        return ext
+    n_ext = int(ext.sum())
+    return np.concatenate([
+        credible_positions(b.ca, b.cb, b.n_ev, delta, screen / n_ext)
+        if b.family in EXTREME_FAMILIES else np.zeros(len(b.proj), dtype=bool)
+        for b in blocks])
+
+
+def _extreme(blocks: list[_Block], n_cert: int, a_each: float, delta: float,
+             screen: float | None) -> Candidate | None:
+    """The extremes bet: the credible extreme position (:func:`extreme_positions`) with the
+    best projection from the raw selection frequencies (unshrunk: a zero count stays zero,
+    where even the median-unbiased bound reads it as 0.69 runs), or None."""
+    ok = extreme_positions(blocks, delta, screen)
+    if screen is None:
+        ok = np.zeros_like(ok)          # no screen, no separate bet: nothing is credible
+    best: tuple[float, Candidate] | None = None
+    start = 0
+    for b in blocks:
+        m = ok[start:start + len(b.proj)]
+        start += len(b.proj)
+        if not m.any():
+            continue
+        proj = projected_bound(b.ca / b.n_ev, b.cb / b.n_ev, n_cert, 2 * a_each, delta)
+        i = int(np.argmax(np.where(m, proj, -np.inf)))
+        if np.isfinite(proj[i]) and (best is None or proj[i] > best[0]):
+            best = (float(proj[i]), dataclasses.replace(b.make(i, True), projected=float(
+                proj[i]), extreme=True, test="binomial"))
+    return None if best is None else best[1]
 
 
 def events_to_certify(cands: list[Candidate], n_cert: int, alpha: float, delta: float,
@@ -546,6 +725,9 @@ def _families(fit: tuple[Batch, Batch], kind: str, structure: bool, lean: bool,
         return encoders, ([Score()] if kind == "scalar" else [])
     encoders += bit_encoders(fit, kind, arithmetic)
     scores: list[Any] = []
+    atoms = None if isinstance(encoders[0], ValueEncoder) else make_atom_encoder(*fit)
+    if atoms is not None:
+        encoders.append(atoms)
     if kind == "scalar":
         scores.append(Score())
     elif kind == "vector":
@@ -576,6 +758,7 @@ class SelectionRule:
     lean: bool = False
     shrink: float = SHRINK
     screen: float | None = SCREEN
+    extremes: bool = False
     arithmetic: str = "float"
 
 
@@ -659,6 +842,8 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
         return _pick(families(n_cert, a_each, delta, shrink), delta, screen)
 
     cands = candidates(shrink)
+    extra = (_extreme(families(n_cert, a_each, delta, shrink), n_cert, a_each, delta, screen)
+             if r.extremes else None)
     for milder in (x for x in (0.16, 0.5) if x > shrink):
         if not cands or cands[0].projected > 0:
             break
@@ -673,4 +858,7 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
         if all(c.event.describe() != d.event.describe() or c.direction != d.direction
                for d in chosen):
             chosen.append(c)
+    if extra is not None and all(extra.event.describe() != d.event.describe()
+                                 or extra.direction != d.direction for d in chosen):
+        chosen.append(extra)
     return chosen

@@ -100,7 +100,7 @@ def test_one_set_of_bounds_gives_every_epsilon_and_delta():
     for e, d in zip(r.epsilons, r.delta_lower_bound, strict=True):
         assert d == pytest.approx(max(0.0, float(np.max(lo - math.exp(e) * up))), abs=1e-15)
     for d, e in zip(r.deltas, r.epsilon_lower_bound, strict=True):
-        if math.isfinite(e):
+        if math.isfinite(e) and e > 0:
             assert float(r.delta_lower_bound_at(e)) == pytest.approx(d, rel=1e-9)
     # complement lines are the events' complements read in the other direction
     for a, b in zip(r.pieces[::2], r.pieces[1::2], strict=True):
@@ -255,8 +255,9 @@ def test_bad_input():
     for eps in ([-1.0, 1.0], [float("nan")], [], "abc"):
         with pytest.raises(InvalidInputError, match="epsilons"):
             audit_curve(rr, 0, 1, claim=1.0, runs=10_000, seed=0, epsilons=eps)
-    with pytest.raises(InvalidInputError, match="deltas"):
-        audit_curve(rr, 0, 1, claim=1.0, runs=10_000, seed=0, deltas=[0.0])
+    for deltas in ([-1e-9], [1.0], [0.5, 2.0], [float("inf")], [float("nan")], []):
+        with pytest.raises(InvalidInputError, match="deltas"):
+            audit_curve(rr, 0, 1, claim=1.0, runs=10_000, seed=0, deltas=deltas)
     for alpha in (0.0, 1.0, -0.1, float("nan")):
         with pytest.raises(InvalidInputError, match="alpha"):
             audit_curve(rr, 0, 1, claim=1.0, runs=10_000, seed=0, alpha=alpha)
@@ -314,3 +315,46 @@ def test_cli_curve_flag(tmp_path):
     res = CliRunner().invoke(app, ["audit", "laplace", "--claimed-epsilon", "1", "--runs",
                                    "50000", "--curve", "--search"])
     assert res.exit_code == 2
+
+
+# --------------------------------------------------------------------------- issue 38
+def test_nothing_certified_is_the_trivial_zero_as_in_audit():
+    """audit reported 0.0 where audit_curve reported ε_lb(0.1) = −0.106 and events with
+    certified_epsilon_at_0 = −0.119 (RandomizedResponse(0.05), 20,000 runs, seed 0): a certified
+    lower bound is never below the trivial 0, with audit's "inconclusive" note."""
+    r = audit_curve(RandomizedResponse(0.05), 0, 1, claim=1.0, runs=20_000, seed=0)
+    assert min(r.epsilon_lower_bound) == 0.0 and r.epsilon_lower_bound[0] == 0.0
+    assert all(e["certified_epsilon_at_0"] >= 0.0 for e in r.events)
+    assert any(e["certified_epsilon_at_0"] == 0.0 for e in r.events)
+    assert r.epsilon_lower_bound_at(0.3) == 0.0 and r.epsilon_lower_bound_at(0.99) == 0.0
+    assert any(n.startswith("inconclusive at delta = 0.1") for n in r.notes)
+    doc = json.loads(r.dumps())
+    assert min(doc["epsilon_lower_bound"]) == 0.0
+    assert all(e["certified_epsilon_at_0"] >= 0 for e in doc["events"])
+    with pytest.raises(InvalidInputError, match="delta"):
+        r.epsilon_lower_bound_at(-0.1)
+
+
+def test_cli_curve_json_never_negative():
+    from typer.testing import CliRunner
+
+    from ltheory.cli import app
+    res = CliRunner().invoke(app, ["audit", "randomized_response", "-p", "epsilon=0.05",
+                                   "--claimed-epsilon", "1", "--runs", "20000", "--seed", "0",
+                                   "--curve", "--json"])
+    doc = json.loads(res.output)
+    assert min(doc["epsilon_lower_bound"]) >= 0.0
+    assert all(e["certified_epsilon_at_0"] >= 0 for e in doc["events"])
+
+
+def test_delta_zero_in_the_grid():
+    """audit accepts claimed_delta = 0; the δ grid of audit_curve now does too, with
+    ε_lb(0) = max_i ln(p_lower_i/p_upper_i), as in audit at δ = 0."""
+    r = audit_curve(RandomizedResponse(1.0), 0, 1, claim=1.0, runs=200_000, seed=0,
+                    deltas=[0.0, 1e-3])
+    assert r.deltas == (0.0, 1e-3)
+    top = max(math.log(p["p_lower"] / p["p_upper"]) for p in r.pieces)
+    assert r.epsilon_lower_bound[0] == top == r.epsilon_lower_bound_at(0.0)
+    assert 0.9 < r.epsilon_lower_bound[0] <= 1.0
+    assert any(e["chosen_for"] == "delta=0" for e in r.events)
+    assert r.epsilon_exact[0] == pytest.approx(1.0)

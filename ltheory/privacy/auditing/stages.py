@@ -1,0 +1,264 @@
+"""The stages an audit is made of, shared by :func:`~ltheory.privacy.auditing.core.audit` and
+:func:`~ltheory.privacy.auditing.curve.audit_curve` (DESIGN.md, "The auditor": one pipeline,
+public stages; no module imports another's private names).
+
+* **seed streams** — :func:`seed_streams`: the seed used and the root ``SeedSequence``, whose
+  first four children are the streams of the selection runs on d0 and d1 and of the
+  certification runs on d0 and d1 (a fifth child, spawned by :func:`plan_split`, draws the
+  Poisson numbers of certification runs).
+* **run split** — :func:`split_runs`, :func:`min_runs` and :func:`plan_split` (a
+  :class:`RunSplit`): selection and certification runs per dataset, refusing budgets too small
+  to certify anything above the claim (:class:`TooFewRunsError`).
+* **runner** — :class:`Runner`: draws the selection runs and counts the chosen events on the
+  certification runs on the audit's executor, reporting progress per chunk.
+* **exact distributions** — :func:`output_distributions` and their check against the sampled
+  selection split, :func:`consistency_notes`.
+* **sides of an event** — :func:`event_sides`: counts and run numbers on the more likely side
+  and on the other.
+* **few outputs** — :func:`few_outputs`: the rule that switches to lean (exact-output cell)
+  events.
+
+>>> split_runs(1000, 0.1)
+(50, 450)
+>>> seed_streams(7)[0], len(seed_streams(7)[2])
+(7, 4)
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ltheory.errors import InvalidInputError
+from ltheory.privacy.auditing import exact as exact_mod
+from ltheory.privacy.auditing.config import FEW_OUTPUTS, AuditConfig
+from ltheory.privacy.auditing.executors import (
+    n_chunks,
+    resolve_executor,
+    run_counting,
+    run_sampling,
+)
+from ltheory.privacy.auditing.outputs import Batch, MechanismError, batch_kind, distinct_outputs
+from ltheory.privacy.auditing.target import Target
+from ltheory.privacy.stats import max_certifiable_epsilon
+from ltheory.validation import check_seed
+
+__all__ = ["CONSISTENCY_LEVEL", "MAX_RUNS", "MIN_SELECTION", "RunSplit", "Runner",
+           "TooFewRunsError", "consistency_notes", "event_sides", "few_outputs", "min_runs",
+           "output_distributions", "plan_split", "seed_streams", "split_runs"]
+
+#: The fewest selection runs per dataset.
+MIN_SELECTION = 50
+#: The most runs one audit takes (chunk seeds alone are ~1.5 million at 10^11 runs).
+MAX_RUNS = 10**11
+#: Level of the check that sampled outputs agree with ``output_distribution`` (per dataset):
+#: small, since a warning on an honest mechanism is costly (at 1e-6, one of 400 audits of the
+#: test suite warned: a 5-sigma stream of uniforms, seed 1088's selection split on d1).
+CONSISTENCY_LEVEL = 1e-9
+
+
+class TooFewRunsError(InvalidInputError):
+    """Even a perfectly separating event could not certify above the claim with these runs;
+    ``needed`` is the fewest runs that could."""
+
+    def __init__(self, message: str, needed: int) -> None:
+        super().__init__(message)
+        self.needed = needed
+
+
+# --------------------------------------------------------------------------- seed streams
+def seed_streams(seed: Any) -> tuple[int, np.random.SeedSequence, list[np.random.SeedSequence]]:
+    """``(seed used, root, streams)`` for a validated ``seed`` (a non-negative int, or None for
+    fresh entropy, whose value is returned as the seed used): ``root = SeedSequence(seed)`` and
+    ``streams = root.spawn(4)``, the streams of the selection runs on d0, d1 and of the
+    certification runs on d0, d1.  The same seed gives the same streams; the root's next child
+    is :func:`plan_split`'s (Poisson sizes).  Raises ``InvalidInputError`` on a bad seed."""
+    s = check_seed(seed)
+    if s is None:
+        root = np.random.SeedSequence()
+        used = int(root.entropy)  # type: ignore[arg-type]
+    else:
+        used, root = s, np.random.SeedSequence(s)
+    return used, root, root.spawn(4)
+
+
+# --------------------------------------------------------------------------- run split
+@dataclass(frozen=True)
+class RunSplit:
+    """Runs per dataset: selection ``n_sel``, certification planned ``n_cert``, and the drawn
+    certification sizes on d0 and d1 ``n_c0``, ``n_c1`` (equal to ``n_cert`` with binomial
+    certification; Poisson(n_cert) draws otherwise)."""
+
+    n_sel: int
+    n_cert: int
+    n_c0: int
+    n_c1: int
+
+
+def split_runs(runs: int, selection_fraction: float) -> tuple[int, int]:
+    """(selection, certification) runs per dataset for ``runs`` total runs: ``runs // 2`` per
+    dataset, at least :data:`MIN_SELECTION` of them for selection."""
+    per = runs // 2
+    n_sel = max(MIN_SELECTION, int(round(selection_fraction * per)))
+    return n_sel, max(per - n_sel, 0)
+
+
+def min_runs(claimed_epsilon: float, claimed_delta: float = 0.0, alpha: float = 0.05,
+             selection_fraction: float = 0.1, events: int | str = "auto") -> int:
+    """The fewest total runs whose best possible outcome (a perfectly separating event) could
+    certify a bound above ``claimed_epsilon`` with ``events`` certified events."""
+    a_each = alpha / (2 * AuditConfig(events=events).max_events)
+
+    def ok(r: int) -> bool:
+        _, n_c = split_runs(r, selection_fraction)
+        return n_c > 0 and max_certifiable_epsilon(n_c, a_each, claimed_delta) > claimed_epsilon
+
+    hi = 2
+    while not ok(hi):
+        hi *= 2
+        if hi > 1 << 60:
+            return hi
+    lo = hi // 2
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def plan_split(runs: int, eps: float | None, delta: float, alpha: float, cfg: AuditConfig,
+               given: tuple[Batch, Batch] | None, root: np.random.SeedSequence) -> RunSplit:
+    """The :class:`RunSplit` of ``runs`` total runs under ``cfg`` (``selection_fraction``,
+    ``max_events``, ``certify``).  With ``given`` selection samples (a pair of batches of at
+    least :data:`MIN_SELECTION` runs each, else ``InvalidInputError``) every run certifies.
+    Raises :class:`TooFewRunsError` when even a perfectly separating event could not certify
+    above ``eps`` (above 0 when ``eps`` is None) at level α/(2·max_events).  Unless
+    ``cfg.certify == "binomial"``, the certification sizes are two Poisson(n_cert) draws from
+    ``root``'s next child (so call it after :func:`seed_streams`' four)."""
+    n_sel, n_cert = split_runs(runs, cfg.selection_fraction)
+    if given is not None:
+        try:
+            g0, g1 = given
+            if len(g0) < MIN_SELECTION or len(g1) < MIN_SELECTION:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise InvalidInputError(f"selection_samples must be a pair (outputs on d0, outputs "
+                                    f"on d1) of at least {MIN_SELECTION} runs each") from None
+        n_sel, n_cert = 0, runs // 2
+    a_each = alpha / (2 * cfg.max_events)
+    top = max_certifiable_epsilon(n_cert, a_each, delta) if n_cert > 0 else -math.inf
+    floor = 0.0 if eps is None else eps
+    if not top > floor:
+        need = min_runs(max(floor, 1e-9), delta, alpha, cfg.selection_fraction, cfg.events)
+        what = (f"certify epsilon > {eps:g}" if eps is not None else "certify any bound")
+        fix = (f"need at least {need} runs" if need <= MAX_RUNS else
+               f"no audit of at most {MAX_RUNS:.0e} runs can (a claim this large cannot be "
+               "refuted by sampling)")
+        raise TooFewRunsError(f"runs={runs} is too few: even a perfectly separating event could "
+                              f"not {what} at alpha={alpha:g}; {fix}", need)
+    n_c0 = n_c1 = n_cert
+    if cfg.certify != "binomial":   # Poisson numbers of certification runs (a fifth stream)
+        pr = np.random.default_rng(root.spawn(1)[0])
+        n_c0, n_c1 = int(pr.poisson(n_cert)), int(pr.poisson(n_cert))
+    return RunSplit(n_sel, n_cert, n_c0, n_c1)
+
+
+# --------------------------------------------------------------------------- runner
+class Runner:
+    """Draws the runs of one audit on its executor (``cfg.executor``, resolved for ``target``
+    and ``runs``; an executor it created is shut down by :meth:`close`) and reports progress
+    per chunk to ``cfg.progress(done, total)``.  Use as: :meth:`sample` the selection split,
+    :meth:`count` the chosen events on the certification split, then :meth:`close` (in a
+    ``finally``), which returns the runner's notes."""
+
+    def __init__(self, target: Target, cfg: AuditConfig, runs: int, split: RunSplit) -> None:
+        self.target, self.progress = target, cfg.progress
+        c = target.chunk_runs
+        self.total = sum(n_chunks(n, c) for n in (split.n_sel, split.n_sel, split.n_c0,
+                                                  split.n_c1))
+        self.done = 0
+        self.ex, self.owned, note = resolve_executor(cfg.executor, target, runs)
+        self.notes = [note] if note else []
+
+    def tick(self, k: int) -> None:
+        """Record ``k`` more chunks done (and report progress)."""
+        self.done += k
+        if self.progress:
+            self.progress(self.done, self.total)
+
+    def sample(self, d0: Any, d1: Any, n: int, streams: list[np.random.SeedSequence]
+               ) -> tuple[Batch, Batch]:
+        """``n`` outputs on d0 (from ``streams[0]``) and on d1 (``streams[1]``); raises
+        ``MechanismError`` when the two batches are of different kinds."""
+        s0 = run_sampling(self.ex, self.target, d0, streams[0], n, self.tick)
+        s1 = run_sampling(self.ex, self.target, d1, streams[1], n, self.tick)
+        k0, k1 = batch_kind(s0), batch_kind(s1)
+        if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
+            raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
+        return s0, s1
+
+    def count(self, d0: Any, d1: Any, split: RunSplit, events: list,
+              streams: list[np.random.SeedSequence]) -> tuple[np.ndarray, np.ndarray]:
+        """How many of ``split.n_c0`` runs on d0 (``streams[0]``) and ``split.n_c1`` on d1
+        (``streams[1]``) fall in each event: two integer arrays, one entry per event."""
+        c0 = run_counting(self.ex, self.target, d0, streams[0], split.n_c0, events, self.tick)
+        c1 = run_counting(self.ex, self.target, d1, streams[1], split.n_c1, events, self.tick)
+        return c0, c1
+
+    def close(self) -> list[str]:
+        """Shut down an executor the runner created; the runner's notes."""
+        if self.owned:
+            self.ex.shutdown(wait=True)
+        return self.notes
+
+
+# --------------------------------------------------------------------------- exact
+def output_distributions(target: Target, d0: Any, d1: Any) -> tuple[dict, dict] | None:
+    """The exact output distributions ``(P(d0), P(d1))`` (dicts output → probability) from the
+    target's ``output_distribution``, or None where it has none for either dataset."""
+    p0 = target.output_distribution(d0)
+    p1 = target.output_distribution(d1) if p0 is not None else None
+    return None if p0 is None or p1 is None else (p0, p1)
+
+
+def consistency_notes(dists: tuple[dict, dict], s0: Batch, s1: Batch) -> list[str]:
+    """The selection split against the exact distributions (chi-square goodness of fit at
+    :data:`CONSISTENCY_LEVEL`, ``exact.goodness_of_fit``): a note and a
+    ``DistributionMismatchWarning`` per dataset where they disagree (the exact ε would describe
+    another mechanism than the one sampled); an empty list where both agree.  The warning
+    points at the caller of the audit function (``stacklevel`` counts this function, the
+    stage runner and the public entry point)."""
+    notes = []
+    for name, dist, sample in (("d0", dists[0], s0), ("d1", dists[1], s1)):
+        fit = exact_mod.goodness_of_fit(sample, dist)
+        if not fit.agrees(CONSISTENCY_LEVEL):
+            what = (f"{fit.outside} sampled outputs outside its support" if fit.outside else
+                    f"chi-square {fit.statistic:.1f} on {fit.dof} df, p = {fit.p_value:.2g}")
+            msg = (f"output_distribution({name}) disagrees with the outputs sampled on {name} "
+                   f"({what}, below {CONSISTENCY_LEVEL:g}): the exact epsilon reported does not "
+                   "describe the sampled mechanism, unless this sample is a one-in-a-billion "
+                   "draw")
+            warnings.warn(msg, exact_mod.DistributionMismatchWarning, stacklevel=4)
+            notes.append(msg)
+    return notes
+
+
+# --------------------------------------------------------------------------- events
+def event_sides(direction: int, k0: Any, k1: Any, split: RunSplit) -> tuple[int, int, int, int]:
+    """``(k_a, k_b, n_a, n_b)`` of an event with certification counts ``k0`` (on d0) and ``k1``
+    (on d1): the count and run number on the side it is more likely under (d0 for
+    ``direction == 0``, else d1), then on the other side (run numbers at least 1)."""
+    n0, n1 = max(split.n_c0, 1), max(split.n_c1, 1)
+    return (int(k0), int(k1), n0, n1) if direction == 0 else (int(k1), int(k0), n1, n0)
+
+
+def few_outputs(s0: Batch, s1: Batch) -> bool:
+    """Whether the two samples show at most ``FEW_OUTPUTS`` distinct outputs, with on average
+    at least 4 runs per output."""
+    return distinct_outputs(s0, s1) <= min(FEW_OUTPUTS, (len(s0) + len(s1)) // 4)
