@@ -170,3 +170,26 @@ def test_rr(assert_private):
         result = pytester.runpytest_subprocess(*extra)
         result.assert_outcomes(passed=1)
         assert len(_summary(result)) == 1
+
+
+def test_marker_arithmetic(pytester: pytest.Pytester) -> None:
+    """``@pytest.mark.ltheory_privacy(arithmetic="real")`` tests the real-arithmetic mechanism;
+    without it, the naive float Laplace is a floating-point violation (issue 38)."""
+    pytester.makepyfile(test_float='''
+import pytest
+
+from ltheory.privacy.mechanisms import LaplaceMechanism
+
+
+@pytest.mark.ltheory_privacy(arithmetic="real", max_runs=20_000)
+def test_real(assert_private):
+    assert assert_private(LaplaceMechanism(1.0), 0, 1, 1.0).passed
+
+
+@pytest.mark.ltheory_privacy(max_runs=20_000)
+def test_float(assert_private):
+    assert_private(LaplaceMechanism(1.0), 0, 1, 1.0)
+''')
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(passed=1, failed=1)
+    assert "FLOATING-POINT VIOLATION" in result.stdout.str()
