@@ -24,6 +24,11 @@ Candidate families (all chosen on the *selection* split only; DESIGN.md, "audit"
   The sign counts' positions are projected from the independence model of ``count_model``
   (per-coordinate frequencies from every run) when the observed counts fit it.
 
+* **Bit cells** (``floating``, ``arithmetic="float"``, the default): on non-integer float
+  outputs, likelihood-ratio prefixes of the cells of (exponent, lowest set bit) of the output
+  (or of up to 3 coordinates): the floating-point leaks of noise added in doubles (Mironov
+  2012).
+
 Each candidate is scored by the bound it is *projected* to give on the certification split
 (selection-split frequencies, shrunk to their one-sided 98% Clopper–Pearson bounds, scaled to
 the certification size, then the same Clopper–Pearson bound as certification).  This trades the
