@@ -40,14 +40,18 @@ class Gauss:
 
 
 G1 = GDP(1.0)
-E1, E2 = G1.epsilon_at(10 ** -1.25), G1.epsilon_at(10 ** -1.75)
+E1, E2 = G1.epsilon_at(10 ** -1.1), G1.epsilon_at(10 ** -1.6)
+EM = E1 + 0.3 * (E2 - E1)
 
 
 def _notch(e: np.ndarray) -> np.ndarray:
-    """1-GDP, but half of it on [E1, E2) (floored at δ(E2)): wrong only between 1e-1 and 1e-2."""
+    """1-GDP, but from E1 down a line to δ(E2) (reached at EM) and flat until E2: continuous,
+    non-increasing, wrong only between the decades 1e-1 and 1e-2 (benchmark's notch)."""
     e = np.asarray(e, dtype=float)
+    d1, lo = float(G1.delta_at(E1)), float(G1.delta_at(E2))
     base = G1.delta_at(e)
-    return np.where((e >= E1) & (e < E2), np.maximum(float(G1.delta_at(E2)), 0.5 * base), base)
+    line = d1 - (d1 - lo) * (e - E1) / (EM - E1)
+    return np.where((e >= E1) & (e < E2), np.maximum(lo, np.minimum(base, line)), base)
 
 
 NOTCH = ProfileClaim(_notch, name="notch")

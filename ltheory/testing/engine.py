@@ -17,10 +17,20 @@ batch whose event did not beat the claim on the held-out selection runs (``_prom
 With δ > 0 the betting test's event is instead the one of largest expected log-growth of its
 wealth (``ltheory.testing.gap_events``: the δ-gap P_a(E) − e^ε P_b(E) − δ against its
 variance), chosen again every ``GAP_RESELECT`` on scalar outputs.  A curve claim is checked at
-several points (ε_j, δ_j) (``ltheory.testing.claim_points``): each point has its own event and
-its own e-process (a grid of δ at ε_j, ``sequential.delta_grid``, whose first row is the point's
-claim), all fed by the same runs, and the test rejects when their average reaches 1/α
-(``_average_crossing``).
+the points (ε_j, δ_j) of a fixed cover (``ltheory.testing.claim_points``: ε = 0, large δ, the
+decades): each point has its own event and its own e-process (a grid of δ at ε_j,
+``sequential.delta_grid``, whose first row is the point's claim), all fed by the same runs;
+and at one data-chosen point, moved at each event selection to the grid ε
+(``claim_points.adaptive_grid``) whose event has the largest shrunk growth rate on the runs
+already drawn (``_move``), whose wealth (``sequential.MovingEProcess``) bets at the point of
+each batch.  The test rejects when the weighted average — ``ADAPTIVE_WEIGHT`` to the
+data-chosen point, the rest shared by the fixed points — reaches 1/α (``_average_crossing``).
+Validity: every choice (events, directions, the data-chosen ε) is a function of runs drawn
+before the batch it is used on, and a mechanism that satisfies the claim satisfies
+(ε, δ(ε))-DP at every ε, so each bet of each point has conditional expected factor ≤ 1 and
+each point's wealth is a nonnegative supermartingale with initial value 1 on the same
+filtration; so is their fixed convex combination, and Ville's inequality bounds the
+probability that it ever reaches 1/α by α (``claim_points`` module docstring).
 
 Each batch of each dataset has its own seed, spawned in order from ``SeedSequence(seed)``; runs
 are drawn through the auditor's executors (chunked, any ``concurrent.futures.Executor``), so a
