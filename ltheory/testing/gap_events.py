@@ -99,7 +99,13 @@ def wilson(k: Any, n: int, z: float = Z) -> tuple[np.ndarray, np.ndarray]:
 def _score(ca: np.ndarray, cb: np.ndarray, n: int, epsilon: float, delta: float
            ) -> np.ndarray:
     pa, pb = wilson(ca, n)[0], wilson(cb, n)[1]
-    return growth_rate(pa, pb, epsilon, delta)
+    # growth is 0 where the shrunk gap pa − e^ε pb − δ is ≤ 0 (Jensen: E log(1 + cZ/(u + δ))
+    # ≤ log(1 + c·E[Z]/(u + δ)) ≤ 0), so only the events above the claim are scored
+    out = np.zeros(np.shape(pa))
+    pos = pa - math.exp(epsilon) * pb - delta > 0
+    if np.any(pos):
+        out[pos] = growth_rate(pa[pos], pb[pos], epsilon, delta)
+    return out
 
 
 Points = list[tuple[float, float]]

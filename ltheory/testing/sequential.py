@@ -52,6 +52,7 @@ from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
 __all__ = [
     "FRACTIONS",
     "BettingEProcess",
+    "MovingEProcess",
     "delta_grid",
     "epsilon_grid",
     "min_hits_to_reject",
@@ -180,6 +181,26 @@ class BettingEProcess:
         stop = np.nonzero(~rej)[0]
         j = (stop[0] - 1) if stop.size else len(rej) - 1
         return float(self.epsilons[j])
+
+
+class MovingEProcess(BettingEProcess):
+    """The betting mixture wealth of one claim point whose (ε, δ) may change between batches
+    (:meth:`move_to`, called with a point chosen from past runs only): each pair multiplies the
+    wealth of fraction c by ``1 + c·Z/(e^{ε_t} + δ_t)``, ``Z = X − e^{ε_t}·Y − δ_t``, with the
+    point (ε_t, δ_t) of its batch.  When every point it may move to is a true claim, each factor
+    has conditional mean ≤ 1 given the past, so the wealth is still a nonnegative
+    supermartingale (``ltheory.testing.claim_points``, module docstring)."""
+
+    def __init__(self, epsilon: float, delta: float, alpha: float,
+                 fractions: tuple[float, ...] = FRACTIONS) -> None:
+        super().__init__(np.array([float(epsilon)]), float(delta), alpha, fractions)
+
+    def move_to(self, epsilon: float, delta: float) -> None:
+        """Bet on the claim (ε, δ) from the next pair on."""
+        self.epsilons = np.array([float(epsilon)])
+        self.deltas = np.array([float(delta)])
+        self.delta = float(delta)
+        self.logf = _log_factors(np.exp(self.epsilons), self.deltas, self.fractions)
 
 
 def spending_level(alpha: float, look: int) -> float:
