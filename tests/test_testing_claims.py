@@ -422,7 +422,7 @@ def test_average_crossing_against_a_direct_computation() -> None:
     shared by the fixed points."""
     from ltheory.privacy.auditing.executors import resolve_executor
     from ltheory.testing.engine import SequentialTest
-    from ltheory.testing.sequential import FRACTIONS
+    from ltheory.testing.sequential import FIRST_SHARE, FRACTIONS
 
     points = [(0.5, 0.05), (1.0, 0.01)]
     ex = resolve_executor("serial", RandomizedResponse(1.0), 10)[0]
@@ -440,7 +440,8 @@ def test_average_crossing_against_a_direct_computation() -> None:
         u = math.exp(e)
         z = x - u * y - d
         w = np.cumsum(np.log1p(np.outer(z, FRACTIONS) / (u + d)), axis=0)
-        logk.append(np.log(np.mean(np.exp(w), axis=1)))
+        # the first strategy's share of the capital; the unstarted rest at face value
+        logk.append(np.log(FIRST_SHARE * np.mean(np.exp(w), axis=1) + 1 - FIRST_SHARE))
     weights = np.array([0.25, 0.25, 0.5])
     avg = np.log(weights @ np.exp(np.array(logk)))
     direct = int(np.nonzero(avg >= math.log(1e3))[0][0])

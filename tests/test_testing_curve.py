@@ -22,7 +22,7 @@ from ltheory.testing.claim_points import (
     adaptive_grid,
     claim_points,
 )
-from ltheory.testing.sequential import FRACTIONS, MovingEProcess
+from ltheory.testing.sequential import FIRST_SHARE, FRACTIONS, MovingEProcess
 
 
 class Gauss:
@@ -109,8 +109,11 @@ def test_moving_e_process_bets_at_the_point_of_each_batch() -> None:
         proc.update(np.bincount(2 * x.astype(int) + y.astype(int), minlength=4))
         u = math.exp(eps)
         direct += np.log1p(np.outer(x - u * y - d, FRACTIONS) / (u + d)).sum(axis=0)
-        assert path[-1] == pytest.approx(np.log(np.mean(np.exp(direct))))
-    assert proc.log_e_values()[0] == pytest.approx(np.log(np.mean(np.exp(direct))))
+        # the first strategy holds FIRST_SHARE of the capital, the unstarted rest counts at
+        # face value (no strategy is spent here: SPENT)
+        want = np.log(FIRST_SHARE * np.mean(np.exp(direct)) + 1 - FIRST_SHARE)
+        assert proc.restarts == 0 and path[-1] == pytest.approx(want)
+    assert proc.log_e_values()[0] == pytest.approx(want)
 
 
 def test_adversarial_moves_keep_the_wealth_a_supermartingale() -> None:

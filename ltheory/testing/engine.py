@@ -50,7 +50,7 @@ import numpy as np
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.core import exact_distributions
-from ltheory.privacy.auditing.events import Candidate, select_events
+from ltheory.privacy.auditing.events import Candidate, raw_projection, select_events
 from ltheory.privacy.auditing.executors import run_sampling
 from ltheory.privacy.auditing.outputs import Batch, MechanismError, batch_kind, concat
 from ltheory.privacy.claims import PrivacyClaim, as_claim
@@ -248,8 +248,14 @@ class SequentialTest:
         """A point with δ = 0, or the spending method: the auditor's event of best projected
         bound (``events.select_events``).  (δ > 0 with betting: ``gap_events``, the event of
         largest expected growth, chosen for all such points at once in ``_select``.)"""
-        return select_events(p0, p1, max(n_next, self.used), self.alpha / 2, delta,
-                             top=1)[0]
+        n = max(n_next, self.used)
+        chosen = select_events(p0, p1, n, self.alpha / 2, delta, top=1, extremes=True)
+        best, extra = chosen[0], [c for c in chosen[1:] if c.extreme]
+        # an atom or isolated far cluster whose raw projection beats the best event's is bet
+        # on instead (``events.select_events(extremes=True)``; chosen on past runs only)
+        if extra and extra[0].projected > raw_projection(best, n, self.alpha, delta):
+            return extra[0]
+        return best
 
     def promising(self) -> bool:
         """Whether the current event beat the claim on its selection runs (False before the
