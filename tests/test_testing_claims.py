@@ -144,8 +144,10 @@ def test_claim_points_of_a_curve() -> None:
     c = GaussProfile(0.5)
     pts = claim_points(c)
     assert [p[0] for p in pts] == sorted(p[0] for p in pts)
-    assert len(pts) == len(CURVE_DELTAS)
-    for (e, d), target in zip(pts, CURVE_DELTAS, strict=True):
+    # the fixed cover: ε = 0 (δ(0) = 0.197 < 0.2, so no large-δ points) and the decades
+    assert pts[0] == (0.0, pytest.approx(gauss_delta(0.0, 2.0)))
+    assert len(pts) == 1 + len(CURVE_DELTAS)
+    for (e, d), target in zip(pts[1:], CURVE_DELTAS, strict=True):
         assert d == pytest.approx(target, rel=1e-6)
         assert d == pytest.approx(gauss_delta(e, 2.0), rel=1e-9)
     assert claim_points(ApproxDP(2.0, 1e-6)) == [(2.0, 1e-6)]
@@ -158,7 +160,7 @@ def test_claim_points_add_the_quoted_epsilon() -> None:
     c.epsilon = 1.0                         # a claim quoted at ε = 1
     pts = claim_points(c)
     assert (1.0, pytest.approx(gauss_delta(1.0, 2.0))) in pts
-    assert len(pts) == len(CURVE_DELTAS) + 1
+    assert len(pts) == 1 + len(CURVE_DELTAS) + 1          # ε = 0, the decades, the quoted ε
 
 
 # --------------------------------------------------------------------------- curve claims
@@ -201,7 +203,7 @@ def test_curve_claim_sound_on_the_tight_gaussian(seed: int) -> None:
     r = assert_private(Gauss(1.5), 0.0, 1.0, claim=GaussProfile(1 / 1.5), seed=seed,
                        max_runs=40_000, verify_neighbours=False, arithmetic="real")
     assert r.passed and r.log10_e_value < 2
-    assert len(r.stats["points"]) == len(CURVE_DELTAS)
+    assert len(r.stats["points"]) == len(claim_points(GaussProfile(1 / 1.5)))
 
 
 @pytest.mark.slow
@@ -416,31 +418,38 @@ def test_plugin_passes_claims(pytester: pytest.Pytester) -> None:
 
 
 def test_average_crossing_against_a_direct_computation() -> None:
-    """The curve test's stopping run is the first at which the mean over points of each
-    point's mixture e-value (computed here pair by pair from its definition) reaches 1/α."""
+    """The curve test's stopping run is the first at which the weighted mean over points of
+    each point's mixture e-value (computed here pair by pair from its definition) reaches 1/α:
+    half the weight to the data-chosen point (here at the grid's fourth point), the rest
+    shared by the fixed points."""
     from ltheory.privacy.auditing.executors import resolve_executor
     from ltheory.testing.engine import SequentialTest
-    from ltheory.testing.sequential import FRACTIONS
+    from ltheory.testing.sequential import FIRST_SHARE, FRACTIONS
 
     points = [(0.5, 0.05), (1.0, 0.01)]
     ex = resolve_executor("serial", RandomizedResponse(1.0), 10)[0]
     t = SequentialTest(RandomizedResponse(1.0), D0, D1, epsilon=0.5, delta=0.05, alpha=1e-3,
                        max_runs=10_000, seed=np.random.SeedSequence(0), seed_value=0,
                        method="betting", executor=ex, claim=GaussProfile(1.0), points=points)
+    t.gi = 3
+    t.aproc.move_to(*t.grid[3])
     rng = np.random.default_rng(4)
-    xs = [rng.random(3000) < 0.5, rng.random(3000) < 0.3]
-    ys = [rng.random(3000) < 0.1, rng.random(3000) < 0.05]
-    stop = t._average_crossing(xs, ys, [True, True])
+    xs = [rng.random(3000) < 0.5, rng.random(3000) < 0.3, rng.random(3000) < 0.2]
+    ys = [rng.random(3000) < 0.1, rng.random(3000) < 0.05, rng.random(3000) < 0.1]
+    stop = t._average_crossing(xs, ys, [True, True, True])
     logk = []
-    for (e, d), x, y in zip(points, xs, ys, strict=True):
+    for (e, d), x, y in zip([*points, t.grid[3]], xs, ys, strict=True):
         u = math.exp(e)
         z = x - u * y - d
         w = np.cumsum(np.log1p(np.outer(z, FRACTIONS) / (u + d)), axis=0)
-        logk.append(np.log(np.mean(np.exp(w), axis=1)))
-    avg = np.log(np.mean(np.exp(np.array(logk)), axis=0))
+        # the first strategy's share of the capital; the unstarted rest at face value
+        logk.append(np.log(FIRST_SHARE * np.mean(np.exp(w), axis=1) + 1 - FIRST_SHARE))
+    weights = np.array([0.25, 0.25, 0.5])
+    avg = np.log(weights @ np.exp(np.array(logk)))
     direct = int(np.nonzero(avg >= math.log(1e3))[0][0])
     assert stop == direct
-    assert t.top == int(np.argmax([lk[stop] for lk in logk]))
+    assert t.top == int(np.argmax([lk[stop] + math.log(wt)
+                                   for lk, wt in zip(logk, weights, strict=True)]))
 
 
 def test_refuted_line_shows_a_near_tie_as_unequal() -> None:

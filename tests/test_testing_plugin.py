@@ -90,7 +90,7 @@ def test_runs_option_sets_and_scales_budgets(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest(*PLUGIN, "--ltheory-runs", "100", "-rP")
     result.assert_outcomes(passed=3)
     out = result.stdout.str()
-    assert "gave 100 runs, raised to 140" in out and "BudgetWarning" in out
+    assert "gave 100 runs, raised to 142" in out and "BudgetWarning" in out
 
 
 def test_bad_options_and_markers(pytester: pytest.Pytester) -> None:

@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 
 from ltheory.testing import sequential as seq
 from ltheory.testing.sequential import (
+    FIRST_SHARE,
     FRACTIONS,
     BettingEProcess,
     epsilon_grid,
     min_hits_to_reject,
+    restart_weight,
     spending_level,
     spending_test,
 )
@@ -76,10 +78,38 @@ def test_first_crossing_matches_a_direct_scan() -> None:
     i = p.first_crossing(x, y)
     logf = p.logf[0]
     path = np.cumsum(logf[:, 2 * x.astype(int) + y.astype(int)].T, axis=0)
-    mix = np.log(np.mean(np.exp(path), axis=1))
+    # the first strategy holds FIRST_SHARE of the capital, the rest counts at face value
+    mix = np.log(FIRST_SHARE * np.mean(np.exp(path), axis=1) + (1 - FIRST_SHARE))
     scan = int(np.argmax(mix >= math.log(1e6))) if (mix >= math.log(1e6)).any() else None
     assert i == scan and i is not None
     assert p.pairs == 0 and not p.log_wealth.any()             # first_crossing does not update
+
+
+def test_a_spent_strategy_is_followed_by_a_fresh_start_and_the_total_stays_a_supermartingale(
+        ) -> None:
+    """Restarts (``BettingEProcess`` docstring): losing bets spend the first strategy; a fresh
+    one starts with the next batch, so a later leak is still found; the capitals (started,
+    and unstarted at face value) sum to 1 before any bet, and under a true claim the mean
+    e-value over many paths stays ≤ 1."""
+    p = BettingEProcess(epsilon_grid(1.0), 0.0, 1e-6)
+    assert math.isclose(float(np.exp(p.log_e_values()[0])), 1.0)
+    assert math.isclose(FIRST_SHARE + sum(restart_weight(t) for t in range(1, 10**6)), 1.0,
+                        rel_tol=1e-5)
+    p.update(np.array([0, 3000, 0, 0]))          # runs only in the event under d_b: spent
+    assert p.restarts == 1 and p.log_wealth.shape[0] == 2
+    for _ in range(8):
+        p.update(np.array([0, 0, 20, 0]))        # an impossible-under-d_b event: climbs again
+    assert p.rejected()[0]
+    rng = np.random.default_rng(0)
+    finals = []
+    for _ in range(400):                          # tight claim ε = 1: P_a = e·P_b
+        q = BettingEProcess(np.array([1.0]), 0.0, 0.05)
+        for _ in range(30):
+            x = rng.random(50) < 0.3
+            y = rng.random(50) < 0.3 / math.e
+            q.update(np.bincount(2 * x.astype(int) + y.astype(int), minlength=4))
+        finals.append(float(np.exp(q.log_e_values()[0])))
+    assert np.mean(finals) <= 1.05 and sum(f >= 20 for f in finals) <= 3
 
 
 def test_min_hits_is_exact_for_perfect_separation() -> None:

@@ -212,11 +212,14 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float | None = Non
     ``ltheory.privacy.claims.PrivacyClaim`` (``PureDP``, ``ApproxDP``, ``ZCDP``, ``RDP``,
     ``GDP``, ``ProfileClaim``, or any object with its ``delta_at`` / ``epsilon_at`` /
     ``to_json``), a number ε or a pair (ε, δ); not both.  An (ε, δ) claim is tested at that
-    point; a curve claim at the points of ``ltheory.testing.claim_points`` (where its δ(ε) is
-    10^-1 … 10^-6, and its quoted ε), each with its own e-process, the test rejecting when
-    their average reaches 1/false_alarm (an average of e-processes is an e-process, so the
+    point; a curve claim on the whole curve (``ltheory.testing.claim_points``): a fixed cover
+    (ε = 0, the ε where its δ(ε) is 0.5, 0.3, 0.2, 10^-1 … 10^-6, and its quoted ε) and one
+    point moved, on past runs only, to the ε where the gap looks largest; each has its own
+    e-process, the test rejecting when their weighted average (half to the data-chosen point)
+    reaches 1/false_alarm (a weighted average of e-processes is an e-process, so the
     guarantee below holds for the whole curve).  The report carries the claim (``to_json``)
-    and, on a violation, ``refuted_at``: the ε, the certified δ there and the claimed δ(ε).
+    and, on a violation, ``refuted_at``: the ε, whether a fixed or the data-chosen point, the
+    certified δ there and the claimed δ(ε).
 
     The probability of raising for a mechanism that satisfies the claim is at most
     ``false_alarm``, whatever the mechanism and however early the test stops: runs are drawn in

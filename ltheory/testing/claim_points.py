@@ -3,7 +3,7 @@
 A claim is a privacy profile ε ↦ δ(ε) (``ltheory.privacy.claims``): the mechanism satisfies it
 iff its hockey-stick divergence ``H_{e^ε}`` lies below δ(ε) at every ε ≥ 0, in both directions
 (Balle, Barthe & Gaboardi 2018, Definition 3).  It is refuted as soon as the divergence exceeds
-δ(ε) at *one* ε, so a test may check any fixed set of points (ε_j, δ(ε_j)), each a claim
+δ(ε) at *one* ε, so a test may check any set of points (ε_j, δ(ε_j)), each a claim
 "(ε_j, δ(ε_j))-DP at this pair" that the mechanism satisfies if it satisfies the whole claim.
 
 * An :class:`~ltheory.privacy.claims.ApproxDP` (or pure-DP) claim is the one point (ε, δ): its
@@ -11,13 +11,32 @@ iff its hockey-stick divergence ``H_{e^ε}`` lies below δ(ε) at every ε ≥ 0
   mechanism above it anywhere is above it at ε (δ(ε') for ε' < ε is implied by the point ε).
   This is the classic test, unchanged.
 * Any other claim (a curve: zCDP, Rényi DP, Gaussian DP, an accountant's profile, …) is checked
-  at the ε where its profile crosses δ = 10^-1, 10^-2, …, 10^-6 (``epsilon_at``), where a bug
-  in one part of the curve (small δ: rare events; large δ: frequent ones) shows, plus the ε
-  the claim is quoted at when it has one (an ``epsilon`` attribute).  Points where the profile
-  is 1 (nothing to refute) or ε is infinite are dropped.
+  on two kinds of points (``ltheory.testing.engine``):
 
-The sequential engine gives each point its own e-process and rejects when their *average*
-crosses 1/α (``ltheory.testing.engine``).
+  - a *fixed cover* (:func:`claim_points`): ε = 0 (the total-variation end of the curve), the ε
+    where the profile crosses the large δ of ``COVER_DELTAS`` (0.5, 0.3, 0.2: frequent events)
+    and the decades δ = 10^-1, …, 10^-6 (``CURVE_DELTAS``: rarer and rarer events), plus the ε
+    the claim is quoted at when it has one (an ``epsilon`` attribute).  Points where the
+    profile is 1 (nothing to refute) or ε is infinite are dropped;
+  - one *data-chosen* point, moved at each event selection to the ε of a fine grid
+    (:func:`adaptive_grid`: ε = 0, the ε at δ = 10^(-k/4) down to 10^-7, ε steps of at most
+    ``MAX_STEP``·max(1, ε)) whose best event shows the largest estimated growth of the
+    betting wealth on the runs already drawn — where the hockey-stick gap
+    ``P_a(E) − e^ε P_b(E) − δ(ε)`` looks largest.  It catches a claim that is wrong only
+    between two fixed points (Laplace(1) claimed 0.9-GDP is above its claim only for
+    ε ∈ [0, 0.64], δ(ε) > 0.16).
+
+Why the data-chosen point keeps the guarantee: its ε (and event, and direction) for a batch is
+a function of runs drawn *before* that batch, so it is predictable, exactly like the event of a
+fixed point.  Under the claim the mechanism is (ε, δ(ε))-DP at *every* ε, so whatever ε_t is
+chosen, each pair of the batch has ``E[X − e^{ε_t} Y − δ(ε_t) | past] ≤ H_{e^{ε_t}} − δ(ε_t)
+≤ 0``; the betting factors ``1 + c·Z/(e^{ε_t} + δ(ε_t))`` are positive with conditional mean
+≤ 1, and their running product is a nonnegative supermartingale with initial value 1, for each
+fraction c, whatever the sequence of ε_t.  The test's e-value is a fixed convex combination
+of such supermartingales on the same filtration (``ADAPTIVE_WEIGHT`` to the data-chosen point,
+the rest shared equally by the fixed points), hence one itself, and Ville's inequality bounds
+the probability that it ever reaches 1/α by α.  The data-chosen point costs at most a factor
+1/(1 − ``ADAPTIVE_WEIGHT``) = 2 in the threshold a fixed point must reach.
 """
 
 from __future__ import annotations
@@ -25,13 +44,29 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.claims import ApproxDP, PrivacyClaim, as_claim
 
-__all__ = ["CURVE_DELTAS", "claim_label", "claim_points", "resolve_claim"]
+__all__ = ["ADAPTIVE_WEIGHT", "COVER_DELTAS", "CURVE_DELTAS", "adaptive_grid", "claim_label",
+           "claim_points", "resolve_claim"]
 
-#: The δ levels at which a curve claim is checked (its ε there: ``claim.epsilon_at(δ)``).
+#: The δ decades at which a curve claim is checked (its ε there: ``claim.epsilon_at(δ)``).
 CURVE_DELTAS = (1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6)
+#: The δ levels of the fixed cover: large δ (frequent events) and the decades; with ε = 0.
+COVER_DELTAS = (0.5, 0.3, 0.2) + CURVE_DELTAS
+#: The share of the test's e-value given to the data-chosen point (the fixed points share the
+#: rest equally).
+ADAPTIVE_WEIGHT = 0.5
+#: The data-chosen point's grid: δ = 10^(-k/GRID_PER_DECADE) down to GRID_FLOOR, ε = 0, and
+#: ε steps of at most MAX_STEP·max(1, ε) between them.
+GRID_PER_DECADE = 4
+GRID_FLOOR = 1e-7
+MAX_STEP = 0.075
+#: At most this many grid points (the step is doubled until the grid fits): each costs ~2 ms
+#: per event selection, and the certified-δ readings are Bonferroni over them.
+MAX_GRID = 64
 
 
 def resolve_claim(epsilon: Any, delta: Any, claim: Any, who: str = "assert_private"
@@ -89,20 +124,8 @@ def check_profile(claim: PrivacyClaim) -> None:
                 "non-increasing)")
 
 
-def claim_points(claim: PrivacyClaim) -> list[tuple[float, float]]:
-    """The points (ε_j, δ(ε_j)) the test checks, by increasing ε (module docstring)."""
-    if isinstance(claim, ApproxDP):
-        return [(float(claim.epsilon), float(claim.delta))]
-    check_profile(claim)
-    eps: list[float] = []
-    for d in CURVE_DELTAS:
-        e = float(claim.epsilon_at(d))
-        if math.isfinite(e):
-            eps.append(e)
-    quoted = getattr(claim, "epsilon", None)
-    if isinstance(quoted, int | float) and not isinstance(quoted, bool) and \
-            math.isfinite(quoted) and quoted >= 0:
-        eps.append(float(quoted))
+def _epsilons_to_points(claim: PrivacyClaim, eps: list[float]) -> list[tuple[float, float]]:
+    """(ε, δ(ε)) for the distinct ε (by increasing ε) where δ(ε) < 1."""
     points: list[tuple[float, float]] = []
     for e in sorted(set(eps)):
         if points and abs(e - points[-1][0]) <= 1e-9 * max(1.0, e):
@@ -110,10 +133,74 @@ def claim_points(claim: PrivacyClaim) -> list[tuple[float, float]]:
         d = _delta_at(claim, e)
         if d < 1.0:
             points.append((e, d))
+    return points
+
+
+def _epsilon_at(claim: PrivacyClaim, d: float) -> float | None:
+    e = float(claim.epsilon_at(d))
+    return e if math.isfinite(e) and e >= 0 else None
+
+
+def claim_points(claim: PrivacyClaim) -> list[tuple[float, float]]:
+    """The fixed points (ε_j, δ(ε_j)) the test checks, by increasing ε (module docstring)."""
+    if isinstance(claim, ApproxDP):
+        return [(float(claim.epsilon), float(claim.delta))]
+    check_profile(claim)
+    eps: list[float] = [0.0]
+    for d in COVER_DELTAS:
+        e = _epsilon_at(claim, d)
+        if e is not None:
+            eps.append(e)
+    quoted = getattr(claim, "epsilon", None)
+    if isinstance(quoted, int | float) and not isinstance(quoted, bool) and \
+            math.isfinite(quoted) and quoted >= 0:
+        eps.append(float(quoted))
+    points = _epsilons_to_points(claim, eps)
     if not points:
         raise InvalidInputError(f"the claim {claim_label(claim)} allows δ(ε) = 1 at every ε "
                                 "checked: there is nothing a test could refute")
     return points
+
+
+def _deltas(claim: PrivacyClaim, eps: np.ndarray) -> np.ndarray:
+    """δ(ε) at many ε: one vectorised ``delta_at`` call when the claim takes an array."""
+    try:
+        d = np.asarray(claim.delta_at(eps), dtype=float)
+        if d.shape == eps.shape:
+            return d
+    except Exception:  # noqa: BLE001 - a scalar-only profile: pointwise (errors said there)
+        pass
+    return np.array([_delta_at(claim, float(e)) for e in eps])
+
+
+def adaptive_grid(claim: PrivacyClaim) -> list[tuple[float, float]]:
+    """The points (ε, δ(ε)) among which the data-chosen point moves (module docstring): ε = 0,
+    about the ε at δ = 10^(-k/4) for k = 1, 2, … down to 10^-7 (read on a fine ε grid: one
+    vectorised ``delta_at`` and one ``epsilon_at``, an accountant's being slow), and ε between
+    them so that consecutive ε differ by at most ``MAX_STEP``·max(1, ε) (doubled until at most
+    ``MAX_GRID`` points remain); by increasing ε, δ(ε) < 1."""
+    top = next((e for d in (GRID_FLOOR, 1e-6, 1e-3) if (e := _epsilon_at(claim, d))), None)
+    top = 10.0 if top is None else top
+    fine = np.linspace(0.0, top, 4001)
+    ds = _deltas(claim, fine)
+    eps = [0.0, top]
+    levels = round(-math.log10(GRID_FLOOR) * GRID_PER_DECADE)
+    for k in range(1, levels + 1):
+        below = np.nonzero(ds <= 10.0 ** (-k / GRID_PER_DECADE))[0]
+        if below.size:
+            eps.append(float(fine[below[0]]))
+    eps = sorted(set(eps))
+    step = MAX_STEP
+    while True:
+        filled = [eps[0]]
+        for e in eps[1:]:
+            while e - filled[-1] > step * max(1.0, filled[-1]) * (1 + 1e-9):
+                filled.append(filled[-1] + step * max(1.0, filled[-1]))
+            filled.append(e)
+        points = _epsilons_to_points(claim, filled)
+        if len(points) <= MAX_GRID or step > 1.0:     # (the δ levels alone are 29 points)
+            return points
+        step *= 2
 
 
 def claim_label(claim: PrivacyClaim | dict) -> str:

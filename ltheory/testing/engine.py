@@ -17,10 +17,20 @@ batch whose event did not beat the claim on the held-out selection runs (``_prom
 With δ > 0 the betting test's event is instead the one of largest expected log-growth of its
 wealth (``ltheory.testing.gap_events``: the δ-gap P_a(E) − e^ε P_b(E) − δ against its
 variance), chosen again every ``GAP_RESELECT`` on scalar outputs.  A curve claim is checked at
-several points (ε_j, δ_j) (``ltheory.testing.claim_points``): each point has its own event and
-its own e-process (a grid of δ at ε_j, ``sequential.delta_grid``, whose first row is the point's
-claim), all fed by the same runs, and the test rejects when their average reaches 1/α
-(``_average_crossing``).
+the points (ε_j, δ_j) of a fixed cover (``ltheory.testing.claim_points``: ε = 0, large δ, the
+decades): each point has its own event and its own e-process (a grid of δ at ε_j,
+``sequential.delta_grid``, whose first row is the point's claim), all fed by the same runs;
+and at one data-chosen point, moved at each event selection to the grid ε
+(``claim_points.adaptive_grid``) whose event has the largest shrunk growth rate on the runs
+already drawn (``_move``), whose wealth (``sequential.MovingEProcess``) bets at the point of
+each batch.  The test rejects when the weighted average — ``ADAPTIVE_WEIGHT`` to the
+data-chosen point, the rest shared by the fixed points — reaches 1/α (``_average_crossing``).
+Validity: every choice (events, directions, the data-chosen ε) is a function of runs drawn
+before the batch it is used on, and a mechanism that satisfies the claim satisfies
+(ε, δ(ε))-DP at every ε, so each bet of each point has conditional expected factor ≤ 1 and
+each point's wealth is a nonnegative supermartingale with initial value 1 on the same
+filtration; so is their fixed convex combination, and Ville's inequality bounds the
+probability that it ever reaches 1/α by α (``claim_points`` module docstring).
 
 Each batch of each dataset has its own seed, spawned in order from ``SeedSequence(seed)``; runs
 are drawn through the auditor's executors (chunked, any ``concurrent.futures.Executor``), so a
@@ -40,15 +50,17 @@ import numpy as np
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.core import exact_distributions
-from ltheory.privacy.auditing.events import Candidate, select_events
+from ltheory.privacy.auditing.events import Candidate, raw_projection, select_events
 from ltheory.privacy.auditing.executors import run_sampling
 from ltheory.privacy.auditing.floating import check_arithmetic, is_float_event, violation_note
 from ltheory.privacy.auditing.outputs import Batch, MechanismError, batch_kind, concat
 from ltheory.privacy.claims import PrivacyClaim, as_claim
+from ltheory.testing.claim_points import ADAPTIVE_WEIGHT, adaptive_grid
 from ltheory.testing.gap_events import select_gap_events
 from ltheory.testing.report import PrivacyTestReport
 from ltheory.testing.sequential import (
     BettingEProcess,
+    MovingEProcess,
     delta_grid,
     epsilon_grid,
     spending_level,
@@ -68,6 +80,9 @@ METHODS = ("betting", "spending")
 #: δ > 0 (``gap_events``): the event is chosen again whenever the runs drawn have grown by this
 #: factor (a choice costs a few ms on a scalar output).
 GAP_RESELECT = 1.25
+#: The data-chosen point stays where it is unless another grid point's event scores more than
+#: this factor above its own.
+STICK = 1.2
 
 
 def mechanism_name(mechanism: Any) -> str:
@@ -153,6 +168,21 @@ class SequentialTest:
         self.dprocs = [BettingEProcess(np.full(len(g), e), g, alpha)
                        for e, d in self.points for g in [delta_grid(d)]] \
             if method == "betting" else []
+        # the data-chosen point (curve claims, betting): it moves, at each event selection, to
+        # the point of ``grid`` whose event looks best on past runs (``claim_points``)
+        self.grid = adaptive_grid(self.claim) \
+            if method == "betting" and len(self.points) > 1 else []
+        self.gi: int | None = None          # its index in ``grid`` (None: not chosen yet)
+        self.aproc = MovingEProcess(*self.grid[0], alpha) if self.grid else None
+        # per grid point, the δ grid of the batches it was chosen for (its certified δ)
+        self.gprocs: dict[int, BettingEProcess] = {}
+        self.moves = 0
+        k = len(self.points)
+        #: log weights of the points in the test's e-value (fixed points, then the data-chosen)
+        self.logw = (np.log(np.r_[np.full(k, (1 - ADAPTIVE_WEIGHT) / k), ADAPTIVE_WEIGHT])
+                     if self.grid else np.full(k, -math.log(k)))
+        #: the level of every certified-δ reading (Bonferroni over all the points read)
+        self.read_level = alpha / (k + len(self.grid))
         self.top = 0                        # the point with the most evidence so far
         self.certified: dict[int, float | None] = {}    # certified δ per point, at the stop
         self.verdict = "passed"
@@ -185,22 +215,53 @@ class SequentialTest:
         if self.cand is None or self.used >= factor * self.selected_at:
             p0, p1 = self.pool
             gap = [(e, d) for e, d in self.points if self.method == "betting" and d > 0]
-            chosen = dict(zip(gap, select_gap_events(p0, p1, gap, self.arithmetic),
-                              strict=True)) if gap else {}
+            sel = select_gap_events(p0, p1, gap + self.grid, self.arithmetic) \
+                if gap or self.grid else []
+            chosen = dict(zip(gap, sel[:len(gap)], strict=True))
             self.cands = [chosen[(e, d)] if (e, d) in chosen else
                           self._choose(p0, p1, n_next, e, d) for e, d in self.points]
+            if self.grid:
+                self.cands.append(self._move(sel[len(gap):]))
             self.cand = self.cands[0]
             self.selected_at = self.used
             self.selections += 1
         return self.cands
+
+    def _move(self, cands: list[Candidate]) -> Candidate:
+        """Move the data-chosen point to the grid point whose event has the largest shrunk
+        growth rate on past runs (``gap_events``), unless the current one's is within a factor
+        ``STICK`` of it (fewer moves keep its evidence at one ε, for the certified δ)."""
+        score = [c.projected for c in cands]
+        best = int(np.argmax(score))
+        if self.gi is not None and score[best] <= STICK * score[self.gi]:
+            best = self.gi
+        if best != self.gi:
+            self.moves += self.gi is not None
+            self.gi = best
+            assert self.aproc is not None
+            self.aproc.move_to(*self.grid[best])
+        return cands[best]
+
+    def _point(self, j: int) -> tuple[float, float]:
+        """The claim point j: a fixed one, or (j = len(points)) the data-chosen one."""
+        if j < len(self.points):
+            return self.points[j]
+        return self.grid[self.gi if self.gi is not None else 0]
 
     def _choose(self, p0: Batch, p1: Batch, n_next: int, epsilon: float, delta: float
                 ) -> Candidate:
         """A point with δ = 0, or the spending method: the auditor's event of best projected
         bound (``events.select_events``).  (δ > 0 with betting: ``gap_events``, the event of
         largest expected growth, chosen for all such points at once in ``_select``.)"""
-        return select_events(p0, p1, max(n_next, self.used), self.alpha / 2, delta,
-                             top=1, arithmetic=self.arithmetic)[0]
+        n = max(n_next, self.used)
+        chosen = select_events(p0, p1, n, self.alpha / 2, delta, top=1, extremes=True,
+                               arithmetic=self.arithmetic)
+        best, extra = chosen[0], [c for c in chosen[1:] if c.extreme]
+        # an atom or isolated far cluster whose raw projection beats the best event's is bet
+        # on instead (``events.select_events(extremes=True)``; chosen on past runs only)
+        if extra and extra[0].projected > raw_projection(best, n, self.alpha, delta):
+            return extra[0]
+        return best
 
     def promising(self) -> bool:
         """Whether the current event beat the claim on its selection runs (False before the
@@ -215,7 +276,7 @@ class SequentialTest:
         of ``gap_events`` (δ > 0) is promising when its shrunk growth rate is positive."""
         if cand.test == "gap":
             return cand.projected > 0
-        eps, delta = self.points[j]
+        eps, delta = self._point(j)
         ka, kb = cand.sel_counts if cand.direction == 0 else cand.sel_counts[::-1]
         n = max(cand.sel_n, 1)
         return ka / n - math.exp(eps) * kb / n - delta > 0
@@ -286,7 +347,7 @@ class SequentialTest:
                 stop = n - 1
                 self.bound = bnd
         if self.dprocs and len(self.points) > 1 and stop is None:
-            self.top = int(np.argmax([p.log_e_values()[0] for p in self.dprocs]))
+            self.top = int(np.argmax(self._point_logs() + self.logw))
         j = self.top
         cand, x, y = cands[j], xs[j], ys[j]
         a_i = cand.direction
@@ -295,7 +356,8 @@ class SequentialTest:
         da, db = ("d0", "d1") if a_i == 0 else ("d1", "d0")
         self.last = {"event": cand.event.describe(), "direction": a_i,
                      "counts": {da: ka, db: kb, "n": int(m)},
-                     "observed": _observed(ka, kb, m, self.points[j][1]),
+                     "observed": _observed(ka, kb, m, self._point(j)[1]),
+                     "observed_delta": (ka - math.exp(self._point(j)[0]) * kb) / max(m, 1),
                      "floating": is_float_event(cand.event), "event_object": cand.event}
         if stop is not None:
             self.verdict = "violation"
@@ -312,8 +374,21 @@ class SequentialTest:
         keep each point's certified δ (level α/k) at the stop and at the batch's end, the
         larger (both readings are sound simultaneously over time, as for the ε grid)."""
         k = len(codes[0]) if stop is None else stop + 1
-        level = self.alpha / len(self.points)
-        for j, proc in enumerate(self.dprocs):
+        level = self.read_level
+        procs = list(self.dprocs)
+        if self.grid and self.gi is not None:
+            # the data-chosen point: its wealth, and the δ grid of the grid point it is at
+            assert self.aproc is not None
+            self.aproc.update(np.bincount(codes[-1][:k], minlength=4) if live[-1]
+                              else np.zeros(4))
+            if live[-1] and stop is not None:
+                self.aproc.update(np.bincount(codes[-1][k:], minlength=4))
+            if self.gi not in self.gprocs:
+                e, d = self.grid[self.gi]
+                g = delta_grid(d)
+                self.gprocs[self.gi] = BettingEProcess(np.full(len(g), e), g, self.alpha)
+            procs.append(self.gprocs[self.gi])
+        for j, proc in enumerate(procs):
             if not live[j]:
                 continue
             proc.update(np.bincount(codes[j][:k], minlength=4))
@@ -324,21 +399,34 @@ class SequentialTest:
                 got = [v for v in (at_stop, at_end) if v is not None]
                 self.certified[j] = max(got) if got else None
 
+    def _point_logs(self) -> np.ndarray:
+        """log e-value of each point now: the fixed points', then the data-chosen one's."""
+        w = [p.log_e_values()[0] for p in self.dprocs]
+        if self.aproc is not None:
+            w.append(float(self.aproc.log_e_values()[0]))
+        return np.array(w)
+
     def _average_crossing(self, xs: list[np.ndarray], ys: list[np.ndarray],
                           live: list[bool]) -> int | None:
         """Several points: the first pair of this batch at which the average of the points'
         e-processes reaches 1/α (None if none), without updating them; ``self.top`` becomes
-        the point with the most evidence there.  The average of e-processes on the same
-        runs is an e-process (each is a nonnegative supermartingale with initial value 1 under
-        the claim, with respect to the same filtration), so Ville's inequality bounds the
-        probability that it ever reaches 1/α by α: it never rejects less often than Bonferroni
-        (max_j E_j ≥ k/α implies mean_j E_j ≥ 1/α) and gains when several points see evidence."""
+        the point with the most (weighted) evidence there.  A weighted average (fixed
+        weights summing to 1: ``logw``) of e-processes on the same runs is an e-process (each
+        is a nonnegative supermartingale with initial value 1 under the claim, with respect to
+        the same filtration — the data-chosen point's too, ``claim_points``), so Ville's
+        inequality bounds the probability that it ever reaches 1/α by α: it never rejects less
+        often than Bonferroni with the same weights (w_j E_j ≥ 1/α for one j implies the
+        average does) and gains when several points see evidence."""
         n = len(xs[0])
-        paths = np.empty((len(xs), n))
-        for j, proc in enumerate(self.dprocs):
+        procs: list[BettingEProcess] = list(self.dprocs)
+        if self.aproc is not None:
+            procs.append(self.aproc)
+        paths = np.empty((len(procs), n))
+        for j, proc in enumerate(procs):
             paths[j] = proc.log_path(xs[j], ys[j]) if live[j] else proc.log_e_values()[0]
+        paths += self.logw[:, None]
         top = paths.max(axis=0)
-        avg = top + np.log(np.mean(np.exp(paths - top), axis=0))
+        avg = top + np.log(np.sum(np.exp(paths - top), axis=0))
         hit = np.nonzero(avg >= math.log(1.0 / self.alpha) - 1e-12)[0]
         if not hit.size:
             return None
@@ -354,26 +442,38 @@ class SequentialTest:
             return float(self.proc.log_e_values()[0] / math.log(10))
         if not self.dprocs:
             return None
-        w = np.array([p.log_e_values()[0] for p in self.dprocs])
+        w = self._point_logs() + self.logw
         top = float(w.max())
-        return float((top + math.log(float(np.mean(np.exp(w - top))))) / math.log(10))
+        return float((top + math.log(float(np.sum(np.exp(w - top))))) / math.log(10))
 
     def refutation(self) -> dict[str, Any]:
         """Where the claim is most at risk: the point ε with the most evidence against it, the
         claimed δ(ε) there and the certified lower bound on the hockey-stick divergence at that
         ε (from the point's δ grid, at level α/k for k points — Bonferroni over the points, so
         every point's reading holds at once with probability ≥ 1 − α; None when the point's own
-        e-process has not reached k/α)."""
+        e-process has not reached k/α).  With the data-chosen point, the readings of all the
+        fixed points and of every grid point are at level α/(k + grid size), and ``point`` says
+        which kind of point refuted the claim: ``"fixed"`` or ``"data-chosen"`` (whose certified
+        δ counts only the batches it spent at that ε)."""
         if not self.dprocs:
             return {}
         j = self.top
-        eps, d = self.points[j]
-        cert = self.certified.get(j, self.dprocs[j].certified_delta(self.alpha / len(self.points)))
-        return {"epsilon": eps, "claimed_delta": d, "certified_delta": cert}
+        eps, d = self._point(j)
+        if j < len(self.points):
+            proc, kind = self.dprocs[j], "fixed"
+        else:
+            proc, kind = self.gprocs.get(self.gi if self.gi is not None else -1), "data-chosen"
+        cert = self.certified.get(j, proc.certified_delta(self.read_level)
+                                  if proc is not None else None)
+        out = {"epsilon": eps, "claimed_delta": d, "certified_delta": cert}
+        if self.grid:
+            out["point"] = kind
+            out["observed_delta"] = self.last.get("observed_delta")
+        return out
 
     def report(self, exact: bool = True) -> PrivacyTestReport:
         ex_eps = ex_delta = None
-        eps, delta = self.points[self.top]
+        eps, delta = self._point(self.top)
         if exact:
             try:
                 dist = exact_distributions(self.mechanism, self.d0, self.d1)
@@ -409,6 +509,10 @@ class SequentialTest:
         stats = {"event_selections": self.selections, "looks_without_a_bet": self.skipped}
         if len(self.points) > 1:
             stats["points"] = [[e, d] for e, d in self.points]
+        if self.grid:
+            stats["data_chosen"] = {"grid_points": len(self.grid), "moves": self.moves,
+                                    "epsilon": self._point(len(self.points))[0],
+                                    "log10_e_value": float(self._point_logs()[-1] / math.log(10))}
         return PrivacyTestReport(
             mechanism=mechanism_name(self.mechanism),
             d0=self.d0, d1=self.d1, claimed_epsilon=eps, claimed_delta=delta,

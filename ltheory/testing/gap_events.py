@@ -19,12 +19,15 @@ pairs to reach 10^6·9).
 Rule (all on runs drawn *before* the batch the event is used on, so the event is predictable and
 the test stays valid whatever is chosen):
 
-* families: thresholds ``{s(o) ≥ t}``, ``{s(o) ≤ t}`` of the output (scalar outputs, scored on
+* families: thresholds ``{s(o) ≥ t}``, ``{s(o) ≤ t}`` (cuts at quantiles, at the extreme order
+  statistics and across the gap before an isolated far cluster: ``events.threshold_grid``,
+  ``events.isolated_cuts``) of the output (scalar outputs, scored on
   all the past runs: a threshold fits nothing but its cut) or of each coordinate, of a linear
   discriminant and of the auditor's structure scores (``features.structure_scores``: naive
   Bayes, sign counts, logistic regression) for vector outputs (cuts and weights from one half
   of the runs, scored on the other), and likelihood-ratio prefixes of the auditor's cells
-  (``events.make_encoder``; cells ordered on one half, prefixes scored on the other);
+  (``events.make_encoder``; cells ordered on one half, prefixes scored on the other) and of the
+  atoms of a continuous output (``events.AtomEncoder``: values seen twice);
 * each event, in both directions, is scored by the expected log-growth of the betting test's
   best fraction (``sequential.FRACTIONS``) at frequencies shrunk against the winner's curse to
   their Wilson score bounds at ``Z`` = 1 standard error (P_a down, P_b up); the largest
@@ -38,13 +41,18 @@ from typing import Any
 
 import numpy as np
 
+from ltheory.privacy.auditing.events import MAX_THRESHOLDS as EVENT_MAX_THRESHOLDS
 from ltheory.privacy.auditing.events import (
     Candidate,
     CellEvent,
     Score,
     ThresholdEvent,
+    ValueEncoder,
+    isolated_cuts,
     lr_prefixes,
+    make_atom_encoder,
     make_encoder,
+    threshold_grid,
 )
 from ltheory.privacy.auditing.features import structure_scores
 from ltheory.privacy.auditing.floating import bit_encoders
@@ -55,7 +63,6 @@ __all__ = ["Z", "growth_rate", "select_gap_event", "select_gap_events", "wilson"
 
 #: Standard errors the frequencies are shrunk by (Wilson score bounds: P_a down, P_b up).
 Z = 1.0
-MAX_THRESHOLDS = 4000
 MIN_HALF = 200
 
 
@@ -100,7 +107,13 @@ def wilson(k: Any, n: int, z: float = Z) -> tuple[np.ndarray, np.ndarray]:
 def _score(ca: np.ndarray, cb: np.ndarray, n: int, epsilon: float, delta: float
            ) -> np.ndarray:
     pa, pb = wilson(ca, n)[0], wilson(cb, n)[1]
-    return growth_rate(pa, pb, epsilon, delta)
+    # growth is 0 where the shrunk gap pa − e^ε pb − δ is ≤ 0 (Jensen: E log(1 + cZ/(u + δ))
+    # ≤ log(1 + c·E[Z]/(u + δ)) ≤ 0), so only the events above the claim are scored
+    out = np.zeros(np.shape(pa))
+    pos = pa - math.exp(epsilon) * pb - delta > 0
+    if np.any(pos):
+        out[pos] = growth_rate(pa[pos], pb[pos], epsilon, delta)
+    return out
 
 
 Points = list[tuple[float, float]]
@@ -109,10 +122,12 @@ Points = list[tuple[float, float]]
 def _thresholds(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
                 points: Points) -> list[list[Candidate]]:
     """Per point, the best threshold of ``score`` in each of the 4 (side, direction) blocks."""
-    f = np.sort(np.concatenate([score(fit[0]), score(fit[1])]))
-    grid = np.unique(f)
-    if len(grid) > MAX_THRESHOLDS:       # quantiles of the pooled scores
-        grid = np.unique(f[np.linspace(0, len(f) - 1, MAX_THRESHOLDS).astype(np.int64)])
+    f = np.concatenate([score(fit[0]), score(fit[1])])
+    grid = threshold_grid(f)             # quantiles and the extreme order statistics
+    iso = [c for c in isolated_cuts(f, 2 * len(f) // EVENT_MAX_THRESHOLDS + 1)
+           if c is not None]
+    if iso:                              # ... and the cuts that isolate a far cluster
+        grid = np.unique(np.concatenate([grid, iso]))
     v0, v1 = np.sort(score(ev[0])), np.sort(score(ev[1]))
     n = len(v0)
     ge = (n - np.searchsorted(v0, grid, side="left"), n - np.searchsorted(v1, grid, side="left"))
@@ -131,21 +146,28 @@ def _thresholds(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
 
 def _cells(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], points: Points,
            enc: Any = None) -> list[list[Candidate]]:
-    """Per point, the best likelihood-ratio prefix of the cells (of ``enc``, default the
-    auditor's ``make_encoder``) in each direction."""
+    """Per point, the best likelihood-ratio prefix of the cells (of ``enc``; default the
+    auditor's ``make_encoder`` and the atoms of a continuous output) in each direction."""
     out: list[list[Candidate]] = [[] for _ in points]
-    enc = enc if enc is not None else make_encoder(*fit)
-    prefixes = lr_prefixes(enc, fit, ev)
-    if prefixes is None:
-        return out
-    c0, c1, n, orders = prefixes
-    for direction, order, pa, pb in orders:
-        for j, (eps, delta) in enumerate(points):
-            s = _score(pa, pb, n, eps, delta)
-            i = int(np.argmax(s))
-            cells = np.sort(order[: i + 1])
-            out[j].append(Candidate(CellEvent(enc, cells), direction, float(s[i]),
-                                    (int(c0[cells].sum()), int(c1[cells].sum())), n, "gap"))
+    encoders: list[Any] = [enc if enc is not None else make_encoder(*fit)]
+    if enc is None and not isinstance(encoders[0], ValueEncoder) and \
+            batch_kind(fit[0]) != "object":
+        atoms = make_atom_encoder(*fit)      # point masses of a continuous output
+        if atoms is not None:
+            encoders.append(atoms)
+    for enc in encoders:
+        prefixes = lr_prefixes(enc, fit, ev)
+        if prefixes is None:
+            continue
+        c0, c1, n, orders = prefixes
+        for direction, order, pa, pb in orders:
+            for j, (eps, delta) in enumerate(points):
+                s = _score(pa, pb, n, eps, delta)
+                i = int(np.argmax(s))
+                cells = np.sort(order[: i + 1])
+                out[j].append(Candidate(CellEvent(enc, cells), direction, float(s[i]),
+                                        (int(c0[cells].sum()), int(c1[cells].sum())), n,
+                                        "gap"))
     return out
 
 

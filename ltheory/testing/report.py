@@ -72,7 +72,10 @@ class PrivacyTestReport:
     #: evidence), ``claimed_delta`` (the claim's δ(ε) there), ``certified_delta`` (a lower
     #: bound on the mechanism's hockey-stick divergence at that ε, holding with probability ≥
     #: 1 − false_alarm; None when that point alone is not yet resolved at the level it needs)
-    #: and ``exact_delta`` (from ``output_distribution``, when the mechanism offers it)
+    #: and ``exact_delta`` (from ``output_distribution``, when the mechanism offers it); for a
+    #: curve claim also ``point`` — ``"fixed"`` (a point of the fixed cover) or ``"data-chosen"``
+    #: (the point moved to where the gap looked largest, ``claim_points``) — and
+    #: ``observed_delta``, p̂_a − e^ε p̂_b on the deciding batch (a point estimate)
     refuted_at: dict | None = None
     #: the deciding event is on the bits of float outputs (``auditing.floating``): a violation
     #: of the mechanism as implemented in floating point (its first note names the fix)
@@ -153,8 +156,14 @@ class PrivacyTestReport:
                    "together refute the claim)")
         ex = r.get("exact_delta")
         exact = f"; exact δ(ε) = {ex:.4g}" if ex is not None else ""
-        return (f"  refuted at ε = {r.get('epsilon', float('nan')):.4g}: {got}, claimed "
-                f"δ(ε) = {shown_claimed}{exact}")
+        kind = {"fixed": " (a fixed point of the cover)",
+                "data-chosen": " (the data-chosen point: the ε where the gap looked largest on "
+                               "earlier runs)"}.get(r.get("point", ""), "")
+        obs = r.get("observed_delta")
+        seen = (f"; observed on the deciding batch: {obs:.4g} (a point estimate)"
+                if obs is not None and r.get("point") else "")
+        return (f"  refuted at ε = {r.get('epsilon', float('nan')):.4g}{kind}: {got}, claimed "
+                f"δ(ε) = {shown_claimed}{exact}{seen}")
 
     def message(self) -> str:
         """The full text of a ``PrivacyViolation``."""

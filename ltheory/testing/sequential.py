@@ -50,11 +50,15 @@ import numpy as np
 from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
 
 __all__ = [
+    "FIRST_SHARE",
     "FRACTIONS",
+    "SPENT",
     "BettingEProcess",
+    "MovingEProcess",
     "delta_grid",
     "epsilon_grid",
     "min_hits_to_reject",
+    "restart_weight",
     "spending_level",
     "spending_test",
 ]
@@ -94,12 +98,43 @@ def delta_grid(delta: float, ratio: float = 1.05, floor: float = 1e-10) -> np.nd
     return np.concatenate([[float(delta)], start * ratio ** np.arange(1, m + 1)])
 
 
+#: The share of the initial capital the first betting strategy starts with; the rest is kept
+#: for fresh starts (:class:`BettingEProcess`, "restarts").
+FIRST_SHARE = 0.8
+#: A strategy whose wealth (main claim) has fallen below this fraction of its start at every
+#: betting fraction is *spent*: the next fresh start begins with the following batch.  (The
+#: mixture is the wrong yardstick: after a run of losses its bold fractions are worth 10^-30
+#: while its timid ones keep it above any floor, and a timid fraction gains ~0.7% per run in
+#: an event impossible under d_b — a strategy that can no longer win.)
+SPENT = 0.1
+
+
+def restart_weight(t: int) -> float:
+    """The capital of the t-th fresh start (t ≥ 1): (1 − FIRST_SHARE)·6/(π² t²), which sum to
+    1 − FIRST_SHARE over t."""
+    return (1.0 - FIRST_SHARE) * 6.0 / (math.pi ** 2 * t ** 2)
+
+
 class BettingEProcess:
     """The mixture wealth of the betting test (module docstring) for every claim of a grid.
 
-    ``log_wealth[j, k]`` is log K_n(c_k) for claim j: (ε_j, δ) — or (ε_j, δ_j) when ``delta`` is
-    an array, one δ per claim (a grid of δ at one ε: :func:`delta_grid`).
-    ``e_value(j)`` = mean_k K_n(c_k).
+    ``log_wealth[s, j, k]`` is log K_n(c_k) of strategy s for claim j: (ε_j, δ) — or (ε_j, δ_j)
+    when ``delta`` is an array, one δ per claim (a grid of δ at one ε: :func:`delta_grid`).
+
+    **Restarts.**  Bets on events chosen from past runs can lose: a test of a tight claim
+    bets on chance winners, and its wealth may fall by 10^15 before the event that leaks (a
+    far point one run in 10^4 visits) is found — after which no fraction can climb back to
+    1/α.  So the capital is split: strategy 1 starts with :data:`FIRST_SHARE`, and whenever
+    the newest strategy's wealth has fallen below :data:`SPENT` of its start at every fraction,
+    a fresh
+    strategy starts at the next batch with capital :func:`restart_weight` (t) (the t-th
+    restart); capital not yet started counts at face value.  Each strategy is a nonnegative
+    supermartingale from its start (its capital, constant, before), the start times are
+    predictable (decided on past runs), and the capitals sum to at most 1, so the total
+    ``e_value`` is a nonnegative supermartingale starting at 1 and Ville's inequality bounds
+    the probability that it ever reaches 1/α by α, as before.  A test that never loses pays
+    1/FIRST_SHARE in its threshold (log10 1.25 ≈ 0.1 of the 6 decades at 10^-6).
+
     Updates are by outcome counts (the product does not depend on the order within a batch);
     ``first_crossing`` scans a batch run by run for the first time the main claim (j = 0) crosses
     1/α, so a test can stop in the middle of a batch."""
@@ -112,17 +147,34 @@ class BettingEProcess:
         self.alpha = float(alpha)
         self.fractions = np.asarray(fractions, dtype=float)
         self.logf = _log_factors(np.exp(self.epsilons), self.deltas, self.fractions)
-        self.log_wealth = np.zeros((len(self.epsilons), len(self.fractions)))
+        self.log_wealth = np.zeros((1, len(self.epsilons), len(self.fractions)))
+        self.log_capital = np.array([math.log(FIRST_SHARE)])
+        self.restarts = 0
         self.pairs = 0
+
+    @property
+    def unstarted(self) -> float:
+        """Capital kept for fresh starts not yet made."""
+        return max((1.0 - FIRST_SHARE) - sum(restart_weight(t)
+                                             for t in range(1, self.restarts + 1)), 0.0)
 
     # -- the mixture, in log scale: log mean_k exp(w_k) ------------------------------------
     def _log_mix(self, w: np.ndarray) -> np.ndarray:
         m = np.max(w, axis=-1, keepdims=True)
         return (m[..., 0] + np.log(np.sum(np.exp(w - m), axis=-1)) - math.log(w.shape[-1]))
 
+    def _log_total(self, mixes: np.ndarray) -> np.ndarray:
+        """log(Σ_s capital_s·mix_s + unstarted) from per-strategy log mixtures (last axis s)."""
+        w = mixes + self.log_capital
+        extra = self.unstarted
+        if extra > 0:
+            w = np.concatenate([w, np.full(w.shape[:-1] + (1,), math.log(extra))], axis=-1)
+        m = np.max(w, axis=-1, keepdims=True)
+        return m[..., 0] + np.log(np.sum(np.exp(w - m), axis=-1))
+
     def log_e_values(self) -> np.ndarray:
-        """log of the mixture e-value of every grid claim."""
-        return self._log_mix(self.log_wealth)
+        """log of the e-value of every grid claim (all strategies, module docstring)."""
+        return self._log_total(np.moveaxis(self._log_mix(self.log_wealth), 0, -1))
 
     def rejected(self, level: float | None = None) -> np.ndarray:
         """Which grid claims are rejected now (e-value ≥ 1/level, level α by default)."""
@@ -130,17 +182,29 @@ class BettingEProcess:
         return self.log_e_values() >= math.log(1.0 / lv) - 1e-12
 
     def update(self, counts: np.ndarray) -> None:
-        """Add a batch by its outcome counts ``counts[2x + y]``."""
+        """Add a batch by its outcome counts ``counts[2x + y]``; then a fresh strategy starts
+        if the newest one is spent (class docstring)."""
         counts = np.asarray(counts, dtype=float)
-        self.log_wealth = self.log_wealth + self.logf @ counts
+        self.log_wealth = self.log_wealth + (self.logf @ counts)[None]
         self.pairs += int(counts.sum())
+        if float(np.max(self.log_wealth[-1, 0])) < math.log(SPENT) and self.unstarted > 0:
+            self.restarts += 1
+            self.log_wealth = np.concatenate([self.log_wealth,
+                                              np.zeros((1,) + self.log_wealth.shape[1:])])
+            self.log_capital = np.append(self.log_capital,
+                                         math.log(restart_weight(self.restarts)))
+
+    def _log_paths(self, code: np.ndarray) -> np.ndarray:
+        """log e-value of the main claim after each pair of a batch of outcome codes."""
+        steps = np.cumsum(self.logf[0][:, code].T, axis=0)                 # (n, K)
+        path = self.log_wealth[:, 0, :][None, :, :] + steps[:, None, :]     # (n, S, K)
+        return self._log_total(self._log_mix(path))
 
     def log_path(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """log e-value of the main claim (j = 0) after each pair of this batch, without
         updating the state."""
         code = 2 * np.asarray(x, dtype=np.int64) + np.asarray(y, dtype=np.int64)
-        path = self.log_wealth[0][None, :] + np.cumsum(self.logf[0][:, code].T, axis=0)
-        return self._log_mix(path)
+        return self._log_paths(code)
 
     def certified_delta(self, level: float | None = None) -> float | None:
         """With a δ grid at one ε (:func:`delta_grid`): the largest δ_j such that δ_0, …, δ_j
@@ -161,14 +225,13 @@ class BettingEProcess:
         code = 2 * np.asarray(x, dtype=np.int64) + np.asarray(y, dtype=np.int64)
         if code.size == 0:
             return None
-        base = self.log_wealth[0]                              # (K,)
+        base = self.log_wealth[:, 0, :]                        # (S, K)
         best_gain = np.max(self.logf[0], axis=-1)              # (K,)
         # quick exit: even all-best outcomes could not cross in this batch
-        cap = base + best_gain * code.size
-        if self._log_mix(cap) < math.log(1.0 / self.alpha) - 1e-12:
+        cap = base + best_gain[None, :] * code.size
+        if self._log_total(self._log_mix(cap)) < math.log(1.0 / self.alpha) - 1e-12:
             return None
-        path = base[None, :] + np.cumsum(self.logf[0][:, code].T, axis=0)   # (n, K)
-        hit = np.nonzero(self._log_mix(path) >= math.log(1.0 / self.alpha) - 1e-12)[0]
+        hit = np.nonzero(self._log_paths(code) >= math.log(1.0 / self.alpha) - 1e-12)[0]
         return int(hit[0]) if hit.size else None
 
     def certified_bound(self) -> float | None:
@@ -180,6 +243,26 @@ class BettingEProcess:
         stop = np.nonzero(~rej)[0]
         j = (stop[0] - 1) if stop.size else len(rej) - 1
         return float(self.epsilons[j])
+
+
+class MovingEProcess(BettingEProcess):
+    """The betting mixture wealth of one claim point whose (ε, δ) may change between batches
+    (:meth:`move_to`, called with a point chosen from past runs only): each pair multiplies the
+    wealth of fraction c by ``1 + c·Z/(e^{ε_t} + δ_t)``, ``Z = X − e^{ε_t}·Y − δ_t``, with the
+    point (ε_t, δ_t) of its batch.  When every point it may move to is a true claim, each factor
+    has conditional mean ≤ 1 given the past, so the wealth is still a nonnegative
+    supermartingale (``ltheory.testing.claim_points``, module docstring)."""
+
+    def __init__(self, epsilon: float, delta: float, alpha: float,
+                 fractions: tuple[float, ...] = FRACTIONS) -> None:
+        super().__init__(np.array([float(epsilon)]), float(delta), alpha, fractions)
+
+    def move_to(self, epsilon: float, delta: float) -> None:
+        """Bet on the claim (ε, δ) from the next pair on."""
+        self.epsilons = np.array([float(epsilon)])
+        self.deltas = np.array([float(delta)])
+        self.delta = float(delta)
+        self.logf = _log_factors(np.exp(self.epsilons), self.deltas, self.fractions)
 
 
 def spending_level(alpha: float, look: int) -> float:
@@ -203,7 +286,8 @@ def min_hits_to_reject(epsilon: float, delta: float, alpha: float,
     """The fewest pairs that could make the betting test reject (ε, δ): every pair the outcome
     (x, y) = (1, 0) (an event impossible under d_b).  Fewer pairs and the test cannot fail."""
     gains = _log_factors(np.array([math.exp(epsilon)]), delta, np.asarray(fractions))[0, :, 2]
-    target = math.log(1.0 / alpha)
+    # the first strategy holds FIRST_SHARE of the capital, the unstarted rest counts at face value
+    target = math.log((1.0 / alpha - (1.0 - FIRST_SHARE)) / FIRST_SHARE)
 
     def crosses(n: int) -> bool:
         w = n * gains

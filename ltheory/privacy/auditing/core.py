@@ -43,7 +43,12 @@ import numpy as np
 
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.config import AuditConfig
-from ltheory.privacy.auditing.events import Candidate, events_to_certify, select_events
+from ltheory.privacy.auditing.events import (
+    Candidate,
+    events_to_certify,
+    raw_projection,
+    select_events,
+)
 from ltheory.privacy.auditing.floating import is_float_event, violation_note
 from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.auditing.outputs import Batch, batch_kind, distinct_outputs
@@ -191,9 +196,11 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
                      if batch_kind(s0) == "scalar" else ", frequencies unshrunk"))
     if cfg.events == "auto":        # decided on the selection split: α/(2k) fixed from here
         chosen, why = events_to_certify(chosen, n_cert, alpha, delta, (s0, s1))
-        if extra and chosen and extra[0].projected > chosen[0].projected:
-            # an atom or isolated tail whose unshrunk projection beats the best event: it
-            # takes the second place (decided here, before any certification run)
+        if extra and chosen and extra[0].projected > raw_projection(chosen[0], n_cert, alpha,
+                                                                   delta):
+            # an atom or isolated tail whose projection beats the best event's, both from
+            # their raw selection frequencies: it takes the second place (decided here,
+            # before any certification run)
             chosen = [chosen[0], extra[0]]
             why += ("; an extreme event (atom or isolated tail) takes the second place: "
                     f"{extra[0].event.describe()}")

@@ -13,13 +13,18 @@ runner, executors, seed streams, run split, exact distributions) with two change
   families (thresholds on the output or scores, likelihood-ratio prefixes of cells) is projected
   to its certified pair ``(p_a,lower, p_b,upper)`` at the certification size
   (``projection.projected_interval``).  ``k`` events are chosen (``AuditConfig.events``,
-  default :data:`EVENTS`): the best by *margin* over the claim, ``max_ε p_a,lower − e^ε p_b,upper
-  − δ_claim(ε)`` (where the claim is most at risk), then the best projected ``ε_lb(δ)`` at each
-  δ of the δ grid (small δ needs rare, extreme events: one per decade spreads them over the
-  curve), then more by margin; duplicates are skipped.
-* **certification** — each event's two one-sided Clopper–Pearson bounds at α/(2k) (Bonferroni
-  over 2k bounds, k fixed on the selection split).  With probability ≥ 1 − α all 2k bounds hold
-  at once, and then, **for every ε simultaneously**,
+  default :data:`EVENTS`): the *lead*, best by *margin* over the claim, ``max_ε p_a,lower −
+  e^ε p_b,upper − δ_claim(ε)`` (where the claim is most at risk), then the best extreme event
+  (an atom or an isolated tail, ``events.AtomEncoder`` / ``events.isolated_cuts``), then the
+  best projected ``ε_lb(δ)`` at each δ of the δ grid (small δ needs rare, extreme events: one
+  per decade spreads them over the curve), then more by margin; duplicates are skipped.  The
+  threshold cuts include the extreme order statistics (``events.threshold_grid``), so the
+  rarest candidate holds one selection run.
+* **certification** — each event's two one-sided Clopper–Pearson bounds at its level of
+  :func:`event_levels`: α·:data:`LEAD_SHARE`/2 for the lead, the rest of α shared equally by
+  the others (weighted Bonferroni over 2k bounds, k and the weights fixed on the selection
+  split).  With probability ≥ 1 − α all 2k bounds hold at once, and then, **for every ε
+  simultaneously**,
 
       ``δ_lb(ε) = max_E max(p_a,lower(E) − e^ε p_b,upper(E),
       (1 − p_b,upper(E)) − e^ε (1 − p_a,lower(E)))  ≤  H_{e^ε}(M(d0) ‖ M(d1)) (either direction)``
@@ -115,9 +120,34 @@ EPSILON_POINTS = 41
 #: 17 violations found at 0.02 against 20 at 0.16; the tight Gaussian's certified ε(δ) at 10^7
 #: runs unchanged within ±0.02 (``benchmarks/bench_curve_audit.py``).
 CURVE_SHRINK = 0.16
+#: The share of α spent on the *lead* event — the first chosen, the one most at risk by
+#: margin over the claim, which decides the verdict; the other k − 1 events share the rest
+#: equally (a weighted Bonferroni split, fixed on the selection split: the 2k bounds fail
+#: together with probability at most α).  With α/(2k) each, a violation carried by one
+#: frequent event needed (z_{α/16}/z_{α/2})² ≈ 1.9 times the runs of that event alone; at
+#: α/4 per bound, 1.3 times (the violation zoo, ``benchmarks/bench_zoo.py``).
+LEAD_SHARE = 0.5
+
+
+def event_levels(alpha: float, k: int) -> list[float]:
+    """The level of each one-sided bound of the k certified events (:data:`LEAD_SHARE`):
+    ``α·LEAD_SHARE/2`` for the first, ``α(1 − LEAD_SHARE)/(2(k − 1))`` for the others; α/2
+    for a single event.  They sum (times 2) to α.
+
+    >>> event_levels(0.05, 1), event_levels(0.05, 3)
+    ([0.025], [0.0125, 0.00625, 0.00625])
+    """
+    if k <= 1:
+        return [alpha / 2] * max(k, 0)
+    rest = alpha * (1 - LEAD_SHARE) / (2 * (k - 1))
+    return [alpha * LEAD_SHARE / 2] + [rest] * (k - 1)
+
+
 #: The selection slot of the best extreme event — an atom (``events.AtomEncoder``) or an
 #: isolated tail (``events.isolated_cuts``) — by margin.
 EXTREMES = "margin, extremes"
+#: The selection criterion of the lead event: margin at the lead's level.
+LEAD = "margin at the lead level"
 
 
 # --------------------------------------------------------------------------- inputs
@@ -219,12 +249,13 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
                         k: int, cfg: AuditConfig, deltas: tuple[float, ...]) -> list[_Chosen]:
     """At most ``k`` events chosen on the selection split (module docstring): the candidate
     positions of ``events.candidate_families``, each projected to its certified pair at the
-    certification size and level α/(2k), ranked by margin over the claim and by ε_lb(δ) at
+    certification size and its level (:func:`event_levels`), ranked by margin over the claim,
+    the extremes among themselves, and by ε_lb(δ) at
     each δ of ``deltas``; an event that contains the same selection runs as one already
     chosen (in the same direction) is skipped.  Credible positions (the screen of
     ``select_events``) only, when there are any."""
     few = cfg.lean_events is True or (cfg.lean_events == "auto" and few_outputs(s0, s1))
-    a_each = alpha / (2 * k)
+    a_lead, a_each = event_levels(alpha, max(k, 2))[:2] if k > 1 else (alpha / 2, alpha / 2)
     shrink = (cfg.shrink_for(few) if few or cfg.selection_shrink != "auto" else CURVE_SHRINK)
     rule = SelectionRule(test="binomial", structure=cfg.structure_events, lean=few,
                          shrink=shrink, screen=cfg.selection_screen,
@@ -252,6 +283,10 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
                                                   cfg.selection_screen / n_pos) for b in blocks])
     allowed = cred if cred.any() else np.ones(n_pos, dtype=bool)
     scores = _scores(A, B, claim, deltas)
+    lead = [projected_interval(*shrunk(b.ca, b.cb, b.n_ev, b.n_ev, level), n_cert, a_lead)
+            for b in blocks]
+    scores[LEAD] = _scores(np.concatenate([x for x, _ in lead]),
+                           np.concatenate([y for _, y in lead]), claim, ())["margin"]
     # the extremes — the best atom (exact repeated outputs of a continuous output,
     # ``events.AtomEncoder``) or isolated-tail event (``events.isolated_cuts``) — have a slot
     # of their own: a far point one dataset sends a few runs to looks, on the selection
@@ -269,7 +304,7 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
             if b.family in ("atoms", "isolated") else np.zeros(len(b.proj), dtype=bool)
             for b in blocks])
         ext_ok = ext_cred if ext_cred.any() else extreme
-    slots = ["margin", EXTREMES] + [f"delta={d:g}" for d in deltas] + ["margin"] * k
+    slots = [LEAD, EXTREMES] + [f"delta={d:g}" for d in deltas] + ["margin"] * k
     chosen: list[_Chosen] = []
     seen: set[tuple[int, bytes]] = set()
     orders: dict[str, np.ndarray] = {}       # per criterion: allowed positions, best first
@@ -291,7 +326,7 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
             key = _fingerprint(c, s0, s1)
             if key not in seen:
                 seen.add(key)
-                chosen.append(_Chosen(c, slot))
+                chosen.append(_Chosen(c, "margin" if slot == LEAD else slot))
                 break
         cursor[slot] = i
     return chosen
@@ -495,14 +530,14 @@ def _gap(pieces: list[dict], claim: PrivacyClaim) -> tuple[float, float | None, 
 
 
 def _pieces(chosen: list[_Chosen], c0: np.ndarray, c1: np.ndarray, split: RunSplit,
-            a_each: float) -> tuple[list[dict], list[dict]]:
-    """Each event's certified interval, as its two lines (event and complement), and the
-    events' rows for the report."""
+            levels: list[float]) -> tuple[list[dict], list[dict]]:
+    """Each event's certified interval at its level (:func:`event_levels`), as its two lines
+    (event and complement), and the events' rows for the report."""
     pieces, rows = [], []
     for i, ch in enumerate(chosen):
         d = ch.candidate.direction
         ka, kb, na, nb = event_sides(d, c0[i], c1[i], split)
-        lo, up = (float(x) for x in certified_interval(ka, na, kb, nb, a_each))
+        lo, up = (float(x) for x in certified_interval(ka, na, kb, nb, levels[i]))
         pieces.append({"p_lower": lo, "p_upper": up, "event": i, "direction": int(d),
                        "complement": False})
         pieces.append({"p_lower": 1.0 - up, "p_upper": 1.0 - lo, "event": i,
@@ -510,6 +545,7 @@ def _pieces(chosen: list[_Chosen], c0: np.ndarray, c1: np.ndarray, split: RunSpl
         rows.append({"event": ch.candidate.event.describe(),
                      "more_likely_under": "d0" if d == 0 else "d1", "chosen_for": ch.why,
                      "d0": int(c0[i]), "d1": int(c1[i]), "p_lower": lo, "p_upper": up,
+                     "level": levels[i],
                      "certified_epsilon_at_0": _eps_lb(pieces[-2:-1], 0.0)})
     return pieces, rows
 
@@ -565,8 +601,7 @@ def audit_curve(mechanism: Any, d0: Any, d1: Any, *, claim: Any, runs: int, seed
         c0, c1 = runner.count(d0, d1, split, [c.candidate.event for c in chosen], streams[2:])
     finally:
         notes += runner.close()
-    a_each = alpha / (2 * len(chosen))
-    pieces, rows = _pieces(chosen, c0, c1, split, a_each)
+    pieces, rows = _pieces(chosen, c0, c1, split, event_levels(alpha, len(chosen)))
     return _report(target.name, claim_obj, alpha, runs, seed_used, cfg, split, chosen, pieces,
                    rows, exact, eps_grid, delta_grid, notes, t0)
 

@@ -640,6 +640,16 @@ def extreme_positions(blocks: list[_Block], delta: float, screen: float | None) 
         for b in blocks])
 
 
+def raw_projection(c: Candidate, n_cert: int, alpha: float, delta: float) -> float:
+    """The bound candidate ``c`` projects at ``n_cert`` certification runs per dataset and the
+    level of two certified events (α/2 each), from its raw selection frequencies (the
+    yardstick of the extremes bet, :func:`_extreme`)."""
+    k0, k1 = c.sel_counts
+    ka, kb = (k0, k1) if c.direction == 0 else (k1, k0)
+    n = max(c.sel_n, 1)
+    return float(projected_bound(ka / n, kb / n, n_cert, alpha / 2, delta))
+
+
 def _extreme(blocks: list[_Block], n_cert: int, a_each: float, delta: float,
              screen: float | None) -> Candidate | None:
     """The extremes bet: the credible extreme position (:func:`extreme_positions`) with the
