@@ -12,8 +12,8 @@ from ltheory.privacy import audit, audit_curve
 from ltheory.privacy.auditing.events import (
     MAX_THRESHOLDS,
     AtomEncoder,
-    make_atom_encoder,
     isolated_cuts,
+    make_atom_encoder,
     tail_ranks,
     threshold_grid,
 )
@@ -28,7 +28,7 @@ def test_tail_ranks_cover_every_tail_within_the_factor(n: int, limit: int, growt
     top = min(limit, n - 1)
     assert r[0] == 1 and r[-1] <= top and np.all(np.diff(r) >= 1)
     # every rank up to the top is within a factor (1 + growth) of a listed one at or below it
-    assert np.all((r[1:] <= np.maximum(r[:-1] + 1, r[:-1] * (1 + growth))))
+    assert np.all(r[1:] <= np.maximum(r[:-1] + 1, r[:-1] * (1 + growth)))
     assert r[-1] * (1 + growth) >= top or r[-1] + 1 > top
 
 
