@@ -12,7 +12,7 @@
    A cut at pooled rank r sits at the expected quantile ``F⁻¹(1 − r/N)`` of the pooled mixture
    (N = 2·selection runs per dataset).  "Fraction of unrestricted" is the issue's target
    (≥ 0.95 at 10^8 runs).
-2. **Audits** at 10^8 runs, a few seeds: ``audit_curve`` (claim GDP(1)) — certified ε_lb(10^-5)
+2. **Audits** at 10^8 runs, a few seeds: ``audit_curve`` (claim GDP(1), ``arithmetic="real"``: the subject is the real-arithmetic pair) — certified ε_lb(10^-5)
    on the GDP(1) pair, and the verdict on the *far-point* pair (d1 sends 2·10^-5 of its runs to
    the point 10, claim GDP(1), a tail leak), with the event that found it.
 
@@ -119,7 +119,7 @@ def audits(seeds: int, runs: int = 10**8) -> list[dict]:
         for seed in range(seeds):
             t = time.perf_counter()
             r = audit_curve(mech, 0, 1, claim=GDP(1.0), runs=runs, seed=seed,
-                            verify_neighbours=False, executor="serial")
+                            verify_neighbours=False, executor="serial", arithmetic="real")
             rows.append({"mechanism": mech.name, "runs": runs, "seed": seed,
                          "verdict": r.verdict, "gap": r.gap, "gap_event": r.gap_event,
                          "eps_lb_1e-5": r.epsilon_lower_bound_at(DELTA),

@@ -206,4 +206,6 @@ def test_exactly_eps_mechanisms_never_alarm_over_seeds() -> None:
              (LaplaceMechanism(1.0), D0, D1)]
     for m, a, b in cases:
         for s in range(40):
-            assert assert_private(m, a, b, 1.0, max_runs=20_000, seed=10_000 + s).passed
+            # LaplaceMechanism is exactly ε-DP over the reals only (its floats leak: Mironov)
+            assert assert_private(m, a, b, 1.0, max_runs=20_000, seed=10_000 + s,
+                                  arithmetic="real").passed

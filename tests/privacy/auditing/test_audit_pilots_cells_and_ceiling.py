@@ -128,7 +128,7 @@ def test_pattern_pilots_rank_svt3_by_its_top_bottom_pattern() -> None:
     from ltheory.privacy.statdp_mechanisms import dpsniper_suite
     m, base = dpsniper_suite(0.5)["SVT3"]
     kw = dict(claimed_epsilon=0.5, runs=200_000, pilot_runs=20_000, seed=1, certify="auto",
-              exact=False)
+              exact=False, arithmetic="real")
     s = audit_search(m, base, "patterns", **kw)
     assert any(n.startswith("pattern pilots") and "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]" in n
                for n in s.notes)
