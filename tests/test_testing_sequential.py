@@ -140,3 +140,21 @@ def test_spending_levels_sum_to_alpha() -> None:
     assert rej and bound > 1.0
     rej, bound = spending_test(300, 110, 1000, 1.0, 0.0, 1e-6)
     assert not rej
+
+
+def test_restart_if_lost_starts_fresh_capital_only_after_a_loss_and_keeps_few_strategies(
+        ) -> None:
+    from ltheory.testing.sequential import MAX_STRATEGIES
+
+    p = BettingEProcess(np.array([1.0]), 0.0, 1e-6)
+    assert not p.restart_if_lost()                      # nothing bet yet
+    p.update(np.array([0, 0, 5, 0]))                    # won: no fresh start
+    assert not p.restart_if_lost() and p.restarts == 0
+    p.update(np.array([0, 40, 0, 0]))                   # lost (below its start)
+    assert p.restart_if_lost() and p.restarts == 1 and len(p.log_capital) == 2
+    for _ in range(3 * MAX_STRATEGIES):
+        p.update(np.array([0, 40, 0, 0]))
+        p.restart_if_lost()
+    assert len(p.log_capital) <= MAX_STRATEGIES and p.log_wealth.shape[0] == len(p.log_capital)
+    # dropping the least worth keeps the e-value below the undropped one: still at most 1 here
+    assert float(np.exp(p.log_e_values()[0])) <= 1.0

@@ -107,6 +107,8 @@ FIRST_SHARE = 0.8
 #: while its timid ones keep it above any floor, and a timid fraction gains ~0.7% per run in
 #: an event impossible under d_b — a strategy that can no longer win.)
 SPENT = 0.1
+#: The most strategies kept at once; beyond, the one worth least is dropped (``_start``).
+MAX_STRATEGIES = 6
 
 
 def restart_weight(t: int) -> float:
@@ -125,7 +127,8 @@ class BettingEProcess:
     bets on chance winners, and its wealth may fall by 10^15 before the event that leaks (a
     far point one run in 10^4 visits) is found — after which no fraction can climb back to
     1/α.  So the capital is split: strategy 1 starts with :data:`FIRST_SHARE`, and whenever
-    the newest strategy's wealth has fallen below :data:`SPENT` of its start at every fraction,
+    the newest strategy's wealth has fallen below :data:`SPENT` of its start at every fraction
+    (or, at a new choice of event, :meth:`restart_if_lost`, its mixture is below its start),
     a fresh
     strategy starts at the next batch with capital :func:`restart_weight` (t) (the t-th
     restart); capital not yet started counts at face value.  Each strategy is a nonnegative
@@ -188,11 +191,31 @@ class BettingEProcess:
         self.log_wealth = self.log_wealth + (self.logf @ counts)[None]
         self.pairs += int(counts.sum())
         if float(np.max(self.log_wealth[-1, 0])) < math.log(SPENT) and self.unstarted > 0:
-            self.restarts += 1
-            self.log_wealth = np.concatenate([self.log_wealth,
-                                              np.zeros((1,) + self.log_wealth.shape[1:])])
-            self.log_capital = np.append(self.log_capital,
-                                         math.log(restart_weight(self.restarts)))
+            self._start()
+
+    def restart_if_lost(self) -> bool:
+        """At a new choice of event (the engine's reselection, decided on past runs): start a
+        fresh strategy if the newest one's mixture wealth is below its start — its bold
+        fractions, the ones that exploit an event impossible under d_b, were spent on the
+        events it bet on before.  Returns whether it started one."""
+        if self.pairs == 0 or self.unstarted <= 0:
+            return False
+        if float(self._log_mix(self.log_wealth[-1, 0])) >= 0.0:
+            return False
+        self._start()
+        return True
+
+    def _start(self) -> None:
+        self.restarts += 1
+        if len(self.log_capital) >= MAX_STRATEGIES:
+            # drop the strategy now worth least (main claim): the e-value only decreases, so
+            # it stays below a nonnegative supermartingale and Ville's bound still holds
+            worth = self._log_mix(self.log_wealth[:, 0]) + self.log_capital
+            keep = np.arange(len(worth)) != int(np.argmin(worth))
+            self.log_wealth, self.log_capital = self.log_wealth[keep], self.log_capital[keep]
+        self.log_wealth = np.concatenate([self.log_wealth,
+                                          np.zeros((1,) + self.log_wealth.shape[1:])])
+        self.log_capital = np.append(self.log_capital, math.log(restart_weight(self.restarts)))
 
     def _log_paths(self, code: np.ndarray) -> np.ndarray:
         """log e-value of the main claim after each pair of a batch of outcome codes."""
