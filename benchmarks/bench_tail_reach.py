@@ -12,7 +12,8 @@
    A cut at pooled rank r sits at the expected quantile ``F⁻¹(1 − r/N)`` of the pooled mixture
    (N = 2·selection runs per dataset).  "Fraction of unrestricted" is the issue's target
    (≥ 0.95 at 10^8 runs).
-2. **Audits** at 10^8 runs, a few seeds: ``audit_curve`` (claim GDP(1), ``arithmetic="real"``: the subject is the real-arithmetic pair) — certified ε_lb(10^-5)
+2. **Audits** at 10^8 runs, a few seeds: ``audit_curve`` (claim GDP(1),
+   ``arithmetic="real"``: the subject is the real-arithmetic pair) — certified ε_lb(10^-5)
    on the GDP(1) pair, and the verdict on the *far-point* pair (d1 sends 2·10^-5 of its runs to
    the point 10, claim GDP(1), a tail leak), with the event that found it.
 
