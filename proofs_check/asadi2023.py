@@ -270,10 +270,10 @@ def _lemma15(quick: bool) -> Iterator[Evidence]:
 def smooth_advantage(X: np.ndarray, y: np.ndarray, kappa: float) -> float:
     """γ = min over κ-smooth μ (μ_i ≤ 1/(κn)) of max over one-rules h of 1/2 − err(S, μ, h)
     (an LP): the advantage the weak-learning assumption of Theorem 5 grants the best one-rule."""
-    from ltheory.privacy.learners.boosting import _one_rule_matrix
+    from ltheory.privacy.learners.boosting import one_rule_matrix
 
     n = len(y)
-    E = (_one_rule_matrix(X) != y[None, :]).astype(float)        # (rules, n) mistakes
+    E = (one_rule_matrix(X) != y[None, :]).astype(float)        # (rules, n) mistakes
     k = E.shape[0]
     # minimise v s.t. Σ_i μ_i (1/2 − E[h, i]) ≤ v for every h, Σμ = 1, 0 ≤ μ ≤ 1/(κn)
     res = linprog(np.r_[np.zeros(n), 1.0], A_ub=np.hstack([0.5 - E, -np.ones((k, 1))]),
@@ -294,9 +294,9 @@ class TieSplittingOneRule(OneRule):
     seeded generator (a valid weak learner: every rule it returns has the least error)."""
 
     def weak_fit(self, X, y, mu, eta, rng):
-        from ltheory.privacy.learners.boosting import OneRuleModel, _one_rule_matrix
+        from ltheory.privacy.learners.boosting import OneRuleModel, one_rule_matrix
 
-        err = (_one_rule_matrix(X) != y[None, :]) @ mu
+        err = (one_rule_matrix(X) != y[None, :]) @ mu
         best = np.flatnonzero(err <= err.min() + 1e-12)
         return OneRuleModel(int(best[0] if rng is None else rng.choice(best)))
 

@@ -10,9 +10,9 @@ uniformly.  k = 0: G outputs SOA(V_T).  k = 1 (the tournament D̃_1 of Figure 1)
 T_0, T_1 ~ D^n until f_0 = SOA(T_0) ≠ f_1 = SOA(T_1), each round costing 2n examples, so the
 process fails (more than N examples) exactly when the first N/(2n) = 2^{2^{d+2}}·4^{d+1}/2 rounds
 all collide: probability P[f_0 = f_1]^{N/(2n)}; otherwise, given f_0 ≠ f_1, x is uniform on the
-points where they differ (as in the library's ``_Tournament``), y uniform, S = T_b∘(x, y) with
+points where they differ (as in the library's ``Tournament``), y uniform, S = T_b∘(x, y) with
 f_b(x) ≠ y, and G outputs SOA(S∘T) for a fresh T ~ D^n.  The SOA is the library's
-(``StandardOptimalAlgorithm`` through ``globally_stable._Tournament``).
+(``StandardOptimalAlgorithm`` through ``globally_stable.Tournament``).
 
 The instances are every class of Littlestone dimension 1 on 3 points (full run; a few in
 --quick), every target in it, distributions D on a grid of the simplex, α ∈ {1/2, 1/4}; the
@@ -83,14 +83,14 @@ def _seen_law(D: np.ndarray, n: int) -> dict[int, float]:
 def algorithm_g_distribution(H: HypothesisClass, target: int, D: np.ndarray, alpha: float,
                              d: int = 1) -> tuple[dict[str, float], float]:
     """Exact law of G's output (d = 1) and its failure probability; ``target`` indexes H."""
-    from ltheory.privacy.learners.globally_stable import _Tournament
+    from ltheory.privacy.learners.globally_stable import Tournament
 
     if d != 1:
         raise ValueError("the exact computation is for d = 1")
     n = math.ceil(float(evaluate_bound(ALG_G_AUX, d=d, alpha=alpha)))
     N = int(evaluate_bound(ALG_G_BUDGET_FACTOR, d=d)) * n
     rounds = N // (2 * n)
-    tour = _Tournament(H, d, n)
+    tour = Tournament(H, d, n)
     c = H.matrix[target]
 
     def vspace(mask: int) -> int:
@@ -234,10 +234,10 @@ def d1_proof_terms(H: HypothesisClass, target: int, D: np.ndarray, alpha: float
     """(Pr[G = c], P(c)/2 + (1 − s^R)/4, max P(f) over f of loss ≥ α) from the exact law at
     d = 1: ALG_G_D1_PROOF's step (1) says the first is ≥ the second, step (2) that the third
     is ≤ e^{−8}."""
-    from ltheory.privacy.learners.globally_stable import _Tournament
+    from ltheory.privacy.learners.globally_stable import Tournament
 
     n = math.ceil(float(evaluate_bound(ALG_G_AUX, d=1, alpha=alpha)))
-    tour = _Tournament(H, 1, n)
+    tour = Tournament(H, 1, n)
     c = H.matrix[target]
     seen = _seen_law(D, n)
     law: dict[str, float] = {}

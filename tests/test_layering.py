@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: rank of each top-level unit; a module may import only units of lower rank, or its own unit
 RANKS = [
     ("ltheory.errors", -2), ("ltheory.plotting", -1), ("ltheory.jsonable", -1),
-    ("ltheory.validation", -1), ("ltheory.progress", -1),
+    ("ltheory.validation", -1), ("ltheory.progress", -1), ("ltheory.monotone", -1),
     ("ltheory.core", 0),
     ("ltheory.dims", 1),
     ("ltheory.sat", 2),
@@ -164,21 +164,13 @@ def _private_imports(module: str, path: Path, source: str | None = None) -> list
     return out
 
 
-#: proofs_check's checks that still read a learner's internals (not yet given public names)
-PRIVATE_KNOWN = {
-    "proofs_check.asadi2023": {"ltheory.privacy.learners.boosting._one_rule_matrix"},
-    "proofs_check.lecture_algorithm_g": {"ltheory.privacy.learners.globally_stable._Tournament"},
-}
-
-
 @pytest.mark.parametrize("module,path", _modules(), ids=[m for m, _ in _modules()])
 def test_no_module_imports_another_modules_private_names(module: str, path: Path) -> None:
     """DESIGN.md, "The auditor": stages are shared through public functions; no module of the
     package uses another module's underscore names (``audit_curve`` once took seven of
-    ``core``'s).  Every module of ``ltheory`` is clean; ``proofs_check`` uses only the names
-    of ``PRIVATE_KNOWN``."""
+    ``core``'s).  Every module of ``ltheory`` and ``proofs_check`` is clean."""
     found = set(_private_imports(module, path))
-    assert found <= PRIVATE_KNOWN.get(module, set()), f"{path.relative_to(ROOT)}: {found}"
+    assert not found, f"{path.relative_to(ROOT)}: {found}"
 
 
 def test_the_private_import_check_sees_both_forms() -> None:

@@ -47,6 +47,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from ltheory.errors import InvalidInputError
+from ltheory.monotone import fewest_true
 from ltheory.privacy.claims import (
     GDP,
     ZCDP,
@@ -316,19 +317,8 @@ def _runs_for(p_a: float, p_b: float, claim: PrivacyClaim, alpha: float,
     def ok(r: int) -> bool:
         return oracle_gap(p_a, p_b, 2 * r, claim, alpha, grid)[0] > 0
 
-    hi = 1
-    while not ok(hi):
-        hi *= 2
-        if 2 * hi > limit:
-            return limit + 1
-    lo = max(1, hi // 2)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return 2 * lo
+    per = fewest_true(ok, 1, limit // 2)
+    return limit + 1 if per is None else 2 * per
 
 
 def oracle_runs(entry: ZooEntry, alpha: float = 0.05) -> int:

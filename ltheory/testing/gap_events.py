@@ -41,18 +41,16 @@ from typing import Any
 
 import numpy as np
 
-from ltheory.privacy.auditing.events import MAX_THRESHOLDS as EVENT_MAX_THRESHOLDS
 from ltheory.privacy.auditing.events import (
     Candidate,
     CellEvent,
     Score,
     ThresholdEvent,
     ValueEncoder,
-    isolated_cuts,
     lr_prefixes,
     make_atom_encoder,
     make_encoder,
-    threshold_grid,
+    threshold_cuts,
 )
 from ltheory.privacy.auditing.features import structure_scores
 from ltheory.privacy.auditing.floating import bit_encoders
@@ -122,12 +120,8 @@ Points = list[tuple[float, float]]
 def _thresholds(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
                 points: Points) -> list[list[Candidate]]:
     """Per point, the best threshold of ``score`` in each of the 4 (side, direction) blocks."""
-    f = np.concatenate([score(fit[0]), score(fit[1])])
-    grid = threshold_grid(f)             # quantiles and the extreme order statistics
-    iso = [c for c in isolated_cuts(f, 2 * len(f) // EVENT_MAX_THRESHOLDS + 1)
-           if c is not None]
-    if iso:                              # ... and the cuts that isolate a far cluster
-        grid = np.unique(np.concatenate([grid, iso]))
+    # quantiles, the extreme order statistics and the cuts that isolate a far cluster
+    grid = threshold_cuts(np.concatenate([score(fit[0]), score(fit[1])]))[0]
     v0, v1 = np.sort(score(ev[0])), np.sort(score(ev[1]))
     n = len(v0)
     ge = (n - np.searchsorted(v0, grid, side="left"), n - np.searchsorted(v1, grid, side="left"))

@@ -17,8 +17,8 @@ from ltheory.privacy.learners.globally_stable import (
     FAIL,
     GloballyStableLearner,
     StableHistogram,
+    Tournament,
     UnrealizableSampleWarning,
-    _Tournament,
 )
 
 CASES = {c.name: c for c in AUDIT_CASES}
@@ -99,7 +99,7 @@ def test_histogram_bad_input() -> None:
 # --------------------------------------------------------------------------- tournament
 def test_soa_hypothesis_matches_soa() -> None:
     H = family("thresholds", n=3)
-    t = _Tournament(H, 2, aux_size=2)
+    t = Tournament(H, 2, aux_size=2)
     for sample in [((1, 1),), ((0, 0), (2, 1)), ((1, 0),), ()]:
         soa = StandardOptimalAlgorithm(H)
         soa.run(sample)
@@ -112,7 +112,7 @@ def test_soa_hypothesis_matches_soa() -> None:
 
 def test_tournament_fails_when_budget_exhausted() -> None:
     H = family("points", n=3)
-    t = _Tournament(H, 1, aux_size=4)
+    t = Tournament(H, 1, aux_size=4)
     rng = np.random.default_rng(0)
     assert t.run([0, 0], [1, 1], rng) == FAIL          # fewer than n examples: Fail
     outs = Counter(t.run([0] * 40, [1] * 40, rng) for _ in range(200))
@@ -125,7 +125,7 @@ def test_global_stability_of_g() -> None:
     hypothesis, the target, is output with frequency well above 2^-16/3."""
     H = family("thresholds", n=3)
     target = "011"
-    t = _Tournament(H, 2, aux_size=8)
+    t = Tournament(H, 2, aux_size=8)
     rng = np.random.default_rng(3)
     outs = Counter(t.run(*zip(*_sample(target, 400, rng), strict=True), rng)
                    for _ in range(150))

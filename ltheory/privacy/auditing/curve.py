@@ -73,10 +73,12 @@ from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.events import (
+    EXTREME_FAMILIES,
     Candidate,
     SelectionRule,
     candidate_families,
     credible_positions,
+    extreme_positions,
 )
 from ltheory.privacy.auditing.floating import is_float_event, violation_note
 from ltheory.privacy.auditing.neighbours import check_neighbours
@@ -292,18 +294,12 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
     # of their own: a far point one dataset sends a few runs to looks, on the selection
     # split, no better than the tail cut of the bulk that contains it (both show no run of
     # the other dataset), and only the certification tells them apart
-    extreme = np.concatenate([np.full(len(b.proj), b.family in ("atoms", "isolated"))
+    extreme = np.concatenate([np.full(len(b.proj), b.family in EXTREME_FAMILIES)
                               for b in blocks])
     scores[EXTREMES] = np.where(extreme, scores["margin"], -np.inf)
     # ... screened among themselves (a handful of positions, not the ~10^4 of every family)
-    ext_ok = extreme.copy()
-    if cfg.selection_screen is not None and extreme.any():
-        n_ext = int(extreme.sum())
-        ext_cred = np.concatenate([
-            credible_positions(b.ca, b.cb, b.n_ev, 0.0, cfg.selection_screen / n_ext)
-            if b.family in ("atoms", "isolated") else np.zeros(len(b.proj), dtype=bool)
-            for b in blocks])
-        ext_ok = ext_cred if ext_cred.any() else extreme
+    ext_cred = extreme_positions(blocks, 0.0, cfg.selection_screen)
+    ext_ok = ext_cred if ext_cred.any() else extreme
     slots = [LEAD, EXTREMES] + [f"delta={d:g}" for d in deltas] + ["margin"] * k
     chosen: list[_Chosen] = []
     seen: set[tuple[int, bytes]] = set()

@@ -541,16 +541,26 @@ def isolated_cuts(values: np.ndarray, max_rank: int) -> tuple[float | None, floa
     return hi, (None if lo is None else -lo)
 
 
+def threshold_cuts(pooled: np.ndarray, isolate: bool = True
+                   ) -> tuple[np.ndarray, tuple[float | None, float | None]]:
+    """A score's threshold cuts from its pooled fit values: :func:`threshold_grid` and, with
+    ``isolate``, the cuts of :func:`isolated_cuts` (upper, lower; None where no far cluster)
+    among them.  Returns (cuts, isolated cuts)."""
+    grid = threshold_grid(pooled)
+    iso: tuple[float | None, float | None] = (None, None)
+    if isolate:
+        iso = isolated_cuts(pooled, 2 * len(pooled) // MAX_THRESHOLDS + 1)
+    found = [c for c in iso if c is not None]
+    return (np.unique(np.concatenate([grid, found])) if found else grid), iso
+
+
 def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
                           n_cert: int, a_each: float, delta: float,
                           out: list[_Block], test: str = "binomial",
                           shrink: float = SHRINK) -> None:
-    pooled = np.concatenate([score(fit[0]), score(fit[1])])
-    grid = threshold_grid(pooled)
     signs = getattr(score, "kind", None) == "signs"
-    iso = (None, None) if signs else isolated_cuts(pooled, 2 * len(pooled) // MAX_THRESHOLDS + 1)
-    if iso != (None, None):
-        grid = np.unique(np.concatenate([grid, [c for c in iso if c is not None]]))
+    grid, iso = threshold_cuts(np.concatenate([score(fit[0]), score(fit[1])]),
+                               isolate=not signs)
     if signs:              # the indicators feed the count model too
         (i0, w), (i1, _) = score.signs(ev[0]), score.signs(ev[1])
         v0, v1 = np.sort(i0 @ w), np.sort(i1 @ w)

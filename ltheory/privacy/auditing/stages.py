@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
+from ltheory.monotone import fewest_true
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.config import FEW_OUTPUTS, AuditConfig
 from ltheory.privacy.auditing.executors import (
@@ -117,19 +118,8 @@ def min_runs(claimed_epsilon: float, claimed_delta: float = 0.0, alpha: float = 
         _, n_c = split_runs(r, selection_fraction)
         return n_c > 0 and max_certifiable_epsilon(n_c, a_each, claimed_delta) > claimed_epsilon
 
-    hi = 2
-    while not ok(hi):
-        hi *= 2
-        if hi > 1 << 60:
-            return hi
-    lo = hi // 2
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    found = fewest_true(ok, 2, 1 << 60)
+    return 1 << 61 if found is None else found
 
 
 def plan_split(runs: int, eps: float | None, delta: float, alpha: float, cfg: AuditConfig,

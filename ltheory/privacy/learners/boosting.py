@@ -80,6 +80,7 @@ from ltheory.privacy.mechanisms import ExponentialMechanism, ReportNoisyMax
 from ltheory.validation import check_epsilon
 
 __all__ = ["AUDIT_CASES", "BoostedStumps", "DPOneRule", "DPTopDown", "Ensemble", "LazyBB",
+           "one_rule_matrix",
            "OneRule", "OneRuleModel", "TreeModel", "bregman_project", "boolean_dataset"]
 
 SOURCE = ("Asadi, Carmosino, Jahanara, Rafiey & Salamatian, 'Private Boosted Decision Trees via "
@@ -179,7 +180,7 @@ class OneRuleModel:
         return f"{'~' if neg else ''}x{j}"
 
 
-def _one_rule_matrix(X: np.ndarray) -> np.ndarray:
+def one_rule_matrix(X: np.ndarray) -> np.ndarray:
     """Predictions (2d + 2) × n of every one-rule, rows in OneRuleModel index order."""
     n, d = X.shape
     rows = [np.zeros(n, np.int8), np.ones(n, np.int8)]
@@ -459,7 +460,7 @@ class DPOneRule(_WeakLearnerMixin, _BooleanLearner):
 
     def _scores(self, X, y, mu):
         """q_{S,μ}(h) = −err(S, μ, h) for every one-rule h (Algorithm 3, line 3)."""
-        q = -((_one_rule_matrix(X) != y[None, :]) @ mu)
+        q = -((one_rule_matrix(X) != y[None, :]) @ mu)
         return q * X.shape[0] if self._count_scores else q
 
     def weak_fit(self, X, y, mu, eta, rng):
@@ -643,7 +644,7 @@ class OneRule(_WeakLearnerMixin, _BooleanLearner):
         return PrivacyClaim(math.inf, 0.0, "non-private baseline (Holte 1993)", "no privacy")
 
     def weak_fit(self, X, y, mu, eta, rng):
-        return OneRuleModel(int(np.argmin((_one_rule_matrix(X) != y[None, :]) @ mu)))
+        return OneRuleModel(int(np.argmin((one_rule_matrix(X) != y[None, :]) @ mu)))
 
     def weak_distribution(self, X, y, mu, eta):
         return [(1.0, self.weak_fit(X, y, mu, eta, None))]
@@ -673,7 +674,7 @@ class BoostedStumps(_BooleanLearner):
                             "1997)", "no privacy")
 
     def _fit_arrays(self, X, y, rng):
-        P = _one_rule_matrix(X)
+        P = one_rule_matrix(X)
         miss = (P != y[None, :]).astype(float)
         ys = 2.0 * y - 1.0
         D = np.full(X.shape[0], 1.0 / X.shape[0])

@@ -53,7 +53,7 @@ from ltheory.privacy.learners.base import (
 from ltheory.privacy.mechanisms import ExponentialMechanism
 from ltheory.privacy.mechanisms import StableHistogram as _StableHistogramMechanism
 
-__all__ = ["AUDIT_CASES", "FAIL", "GloballyStableLearner", "StableHistogram",
+__all__ = ["AUDIT_CASES", "FAIL", "GloballyStableLearner", "StableHistogram", "Tournament",
            "UnrealizableSampleWarning"]
 
 SOURCE = ("Bun, Livni & Moran 2020, 'An Equivalence Between Private Classification and Online "
@@ -181,7 +181,7 @@ class _Fail(Exception):
     pass
 
 
-class _Tournament:
+class Tournament:
     """Algorithm G over a finite class, version spaces as Python-int bitsets."""
 
     def __init__(self, hclass: HypothesisClass, ldim: int, aux_size: int) -> None:
@@ -303,7 +303,7 @@ class GloballyStableLearner(PrivateLearner):
         self.batches = _pos_int(batches, "batches", default_k)
         self.fresh_size = _pos_int(fresh_size, "fresh_size", math.ceil(
             2 / (self.alpha * self.epsilon) * math.log(2 * (d + 1) / self.beta)), allow_zero=True)
-        self._tournament = _Tournament(hclass, d, self.aux_size)
+        self._tournament = Tournament(hclass, d, self.aux_size)
         self._rows = hclass.to_strings()
 
     @property
