@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from ltheory.testing.pytest_plugin import parse_runs
+from ltheory.testing.pytest_plugin import MAX_RUNS, marker_problem, parse_runs
 
 pytest_plugins = ["pytester"]
 
@@ -131,7 +131,8 @@ def test_parse_runs(text: str | None, parsed: tuple | None) -> None:
     assert parse_runs(text) == parsed
 
 
-@pytest.mark.parametrize("text", ["0", "1", "-5x", "x", "nanx", "many", "1.5", "1e400", "infx"])
+@pytest.mark.parametrize("text", ["0", "1", "-5x", "x", "nanx", "many", "1.5", "1e400", "infx",
+                                  "1e300", "1e12", "1e11x"])
 def test_parse_runs_rejects(text: str) -> None:
     with pytest.raises(pytest.UsageError):
         parse_runs(text)
@@ -193,3 +194,63 @@ def test_float(assert_private):
     result = pytester.runpytest(*PLUGIN)
     result.assert_outcomes(passed=1, failed=1)
     assert "FLOATING-POINT VIOLATION" in result.stdout.str()
+
+
+def test_plugin_max_runs_agrees_with_the_library() -> None:
+    from ltheory.testing import assertions
+
+    assert MAX_RUNS == assertions.MAX_RUNS
+
+
+@pytest.mark.parametrize("kwargs, problem", [
+    ({"max_runs": "abc"}, "max_runs must be a whole number"),
+    ({"max_runs": None}, None),
+    ({"max_runs": -5}, "max_runs must be a whole number"),
+    ({"max_runs": 1}, "max_runs must be a whole number"),
+    ({"max_runs": 2.5}, "max_runs must be a whole number"),
+    ({"max_runs": float("nan")}, "max_runs must be a whole number"),
+    ({"max_runs": 10**12}, "max_runs must be a whole number"),
+    ({"max_runs": True}, "max_runs must be a whole number"),
+    ({"max_runs": 1e5}, None),
+    ({"false_alarm": 0}, "false_alarm must be"),
+    ({"false_alarm": "0.1"}, "false_alarm must be"),
+    ({"seed": -1}, "seed must be"),
+    ({"seed": 1.5}, "seed must be"),
+    ({"method": "bet"}, "method must be one of"),
+    ({"arithmetic": "exact"}, "arithmetic must be one of"),
+    ({"runs": 5}, "unknown setting"),
+    ({"max_runs": 50_000, "false_alarm": 1e-3, "seed": 3, "method": "spending",
+      "arithmetic": "real"}, None),
+])
+def test_marker_problem(kwargs: dict, problem: str | None) -> None:
+    got = marker_problem((), kwargs)
+    assert (got is None) if problem is None else (problem in got)
+    assert marker_problem((1,), {}) is not None
+
+
+@pytest.mark.parametrize("marker", ["max_runs='abc'", "max_runs=None, seed=-3", "max_runs=-5"])
+def test_bad_marker_stops_the_run_at_collection(pytester: pytest.Pytester, marker: str) -> None:
+    """One line naming the test and the setting; no test runs (max_runs=-5 used to be raised
+    quietly to the minimum and pass; 'abc' with --ltheory-runs 10x failed with a ValueError)."""
+    pytester.makepyfile(test_mech=f'''
+import pytest
+from ltheory.privacy.mechanisms import RandomizedResponse
+
+@pytest.mark.ltheory_privacy({marker})
+def test_rr(assert_private):
+    assert_private(RandomizedResponse(1.0), ((0, 0),), ((0, 1),), epsilon=1.0)
+''')
+    for extra in ((), ("--ltheory-runs", "10x")):
+        result = pytester.runpytest(*PLUGIN, *extra)
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+        err = result.stderr.str()
+        assert "test_mech.py::test_rr: @pytest.mark.ltheory_privacy:" in err
+        assert "Traceback" not in err + result.stdout.str()
+
+
+def test_huge_runs_option_is_one_error_at_start_up(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_mech=TESTS)
+    result = pytester.runpytest(*PLUGIN, "--ltheory-runs", "1e300")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = result.stderr.str()
+    assert "at most 1e+11 runs per test" in err and len(err.strip().splitlines()) == 1

@@ -47,13 +47,13 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import log_ndtr, ndtr, ndtri
+from scipy.special import erfcx, log_ndtr, ndtr, ndtri
 
 from ltheory.errors import InvalidInputError
 from ltheory.validation import check_delta, check_epsilon
 
 __all__ = ["GDP", "RDP", "ZCDP", "ApproxDP", "PrivacyClaim", "ProfileClaim", "PureDP", "as_claim",
-           "claim_from_json"]
+           "checked_delta", "claim_from_json"]
 
 
 def _alphas(alpha: Any) -> np.ndarray:
@@ -102,18 +102,28 @@ def _smallest_epsilon(log_delta: Callable[[float], float], delta: float, start: 
                       xtol: float = 1e-12) -> float:
     """The smallest ε with ``log_delta(ε) ≤ log(delta)`` for a non-increasing profile above
     ``delta`` at 0: ``inf`` if it stays above up to :data:`_EPSILON_CAP`.  The bracket
-    [lo, hi] doubles from ``start``; then Brent's method on ``log δ − log delta`` (absolute
+    [lo, hi] grows from ``start`` by factors 2, 4, 16, … and is narrowed to a factor 2 by
+    bisection on log ε; then Brent's method on ``log δ − log delta`` (absolute
     tolerance ``xtol`` plus scipy's relative one), or bisection on the predicate where
     ``log δ`` is −inf at hi or ``delta`` is 0 (a profile that reaches 0 exactly)."""
     target = math.log(delta) if delta > 0 else -math.inf
     lo, hi = 0.0, float(start)
+    step = 1.0                         # galloping: hi grows by 2, 2², 2⁴, … (≤ 11 steps to 2^1023)
     while True:
         v = log_delta(hi)
         if v <= target:
             break
         if hi >= _EPSILON_CAP:
             return math.inf
-        lo, hi = hi, min(hi * 2.0, _EPSILON_CAP)
+        lo, hi = hi, min(hi * 2.0 ** step, _EPSILON_CAP)
+        step *= 2
+    while lo > 0 and hi > 2 * lo:      # narrow to a factor 2 by bisection on log ε
+        mid = lo * math.sqrt(hi / lo)
+        vm = log_delta(mid)
+        if vm <= target:
+            hi, v = mid, vm
+        else:
+            lo = mid
     if math.isfinite(target) and math.isfinite(v):
         if v == target:
             return hi
@@ -129,6 +139,44 @@ def _smallest_epsilon(log_delta: Callable[[float], float], delta: float, start: 
     return hi
 
 
+def checked_delta(claim: Any, epsilon: Any) -> np.ndarray:
+    """``claim.delta_at(epsilon)`` checked to be a profile's values: numbers in [0, 1] (a
+    rounding error of 1e-12 is clipped), of the shape of ``epsilon`` (a scalar is broadcast).
+    A claim written by a user that returns anything else — a wrong shape, a string, NaN, or
+    raises — is an :class:`InvalidInputError` naming the claim, never a wrong answer."""
+    e = np.asarray(epsilon, dtype=float)
+    who = _claim_name(claim)
+    try:
+        d = np.asarray(claim.delta_at(e), dtype=float)
+        if d.shape != e.shape:
+            d = np.broadcast_to(d, e.shape) if d.ndim == 0 else None
+    except InvalidInputError:
+        raise
+    except Exception as err:  # noqa: BLE001 - the user's delta_at failed: say whose
+        raise InvalidInputError(f"the claim {who}: delta_at failed: {type(err).__name__}: "
+                                f"{err}") from None
+    if d is None:
+        raise InvalidInputError(f"the claim {who}: delta_at on {e.size} value(s) of ε must "
+                                f"return as many δ, got shape "
+                                f"{np.shape(claim.delta_at(e))} for ε of shape {e.shape}")
+    if np.any(~np.isfinite(d)) or np.any(d < -1e-12) or np.any(d > 1 + 1e-12):
+        i = int(np.argmax((~np.isfinite(d) | (d < -1e-12) | (d > 1 + 1e-12)).ravel()))
+        raise InvalidInputError(f"the claim {who} is not a privacy profile: delta_at("
+                                f"{float(e.ravel()[i]):g}) = {float(d.ravel()[i])!r} is not in "
+                                f"[0, 1]")
+    return np.clip(d, 0.0, 1.0)
+
+
+def _claim_name(claim: Any) -> str:
+    """A claim's name for messages: its str() when the class defines one, else its type."""
+    if type(claim).__str__ is not object.__str__ or type(claim).__repr__ is not object.__repr__:
+        try:
+            return str(claim)
+        except Exception:  # noqa: BLE001 - a user's __str__ that fails: fall back
+            pass
+    return type(claim).__name__
+
+
 class PrivacyClaim(ABC):
     """A privacy claim, read through its privacy profile δ(ε) (module docstring)."""
 
@@ -142,14 +190,14 @@ class PrivacyClaim(ABC):
         method; bisection where the profile reaches 0 exactly), so any ε a float holds is
         found, with ``delta`` down to the smallest positive float."""
         d = check_delta(delta)
-        if float(self.delta_at(0.0)) <= d:
+        if float(checked_delta(self, 0.0)) <= d:
             return 0.0
         return _smallest_epsilon(self._log_delta, d)
 
     def _log_delta(self, epsilon: float) -> float:
         """``log δ(ε)`` at one ε (``-inf`` where δ(ε) = 0); claims with a log-space form of their
         profile override it (no underflow below the smallest float)."""
-        v = float(self.delta_at(epsilon))
+        v = float(checked_delta(self, epsilon))
         return math.log(v) if v > 0 else -math.inf
 
     @abstractmethod
@@ -166,7 +214,7 @@ class PrivacyClaim(ABC):
         hi = self.epsilon_at(1e-12)
         hi = 50.0 if not math.isfinite(hi) else max(min(hi, 50.0), 1e-3)
         eps = np.linspace(0.0, hi, 4001)
-        return _tradeoff_from_profile(a, eps, self.delta_at(eps))
+        return _tradeoff_from_profile(a, eps, checked_delta(self, eps))
 
 
 @dataclass(frozen=True)
@@ -354,7 +402,8 @@ class ZCDP(_RenyiClaim):
         self.rho = _positive(rho, "rho", "a finite number > 0 (the zCDP parameter ρ)")
 
     def _rdp(self, alpha: np.ndarray) -> np.ndarray:
-        return alpha * self.rho
+        with np.errstate(over="ignore"):           # αρ = inf past 1.8e308: no constraint there
+            return alpha * self.rho
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "zcdp", "rho": self.rho}
@@ -389,6 +438,8 @@ class RDP(_RenyiClaim):
     """
 
     def __init__(self, curve: Mapping[Any, Any] | Callable[[Any], Any]) -> None:
+        #: ε_∞ when the order ∞ is given (max-divergence: pure ε_∞-DP), else None
+        self.pure: float | None = None
         if isinstance(curve, Mapping):
             if not curve:
                 raise InvalidInputError("RDP needs at least one order: {alpha: epsilon_alpha}")
@@ -396,20 +447,23 @@ class RDP(_RenyiClaim):
             for a, v in curve.items():
                 al = _number_gt1(a)
                 ev = _rdp_value(v, al)
-                items.append((al, ev))
+                if al == math.inf:
+                    self.pure = ev if self.pure is None else min(self.pure, ev)
+                else:
+                    items.append((al, ev))
             items.sort()
-            self.orders = np.array([a for a, _ in items])
-            self.values = np.array([v for _, v in items])
+            # D_α is non-decreasing in α (van Erven & Harremoës 2014, Theorem 3): ε_∞ bounds
+            # every finite order too
+            cap = math.inf if self.pure is None else self.pure
+            self.orders = np.array([a for a, _ in items], dtype=float)
+            self.values = np.array([min(v, cap) for _, v in items], dtype=float)
             self.function: Callable[[Any], Any] | None = None
             self.continuous = False
         elif callable(curve):
             self.function = curve
             self.orders = self.values = None  # type: ignore[assignment]
             self.continuous = True
-            probe = self._rdp(np.array([1.5, 2.0, 8.0, 64.0]))
-            if np.any(np.isnan(probe)) or np.any(probe < 0):
-                raise InvalidInputError(f"RDP: the callable must return ε_α ≥ 0 at every order "
-                                        f"α > 1, got {probe.tolist()} at α = 1.5, 2, 8, 64")
+            self._rdp(np.array([1.5, 2.0, 8.0, 64.0, 1e3, 1e6]))   # a clear error if malformed
         else:
             raise InvalidInputError(f"RDP needs a dict {{alpha: epsilon_alpha}} with orders > 1 "
                                     f"or a callable alpha -> epsilon_alpha, got {curve!r}")
@@ -421,41 +475,77 @@ class RDP(_RenyiClaim):
         if self.function is None:
             return self.values
         f = self.function
+        name = getattr(f, "__name__", "curve")
         try:
             v = np.asarray(f(alpha), dtype=float)
             if v.shape != alpha.shape:
                 raise ValueError
         except Exception:  # noqa: BLE001 - a scalar-only callable: evaluate pointwise
-            v = np.array([float(f(float(a))) for a in alpha.ravel()]).reshape(alpha.shape)
-        return np.where(np.isnan(v), np.inf, v)
+            try:
+                v = np.array([float(f(float(a))) for a in alpha.ravel()]).reshape(alpha.shape)
+            except Exception as err:  # noqa: BLE001 - the user's callable failed: say so
+                raise InvalidInputError(f"RDP: the callable {name} must return a number ε_α >= 0 "
+                                        f"at each order α > 1; it failed: "
+                                        f"{type(err).__name__}: {err}") from None
+        bad = np.isnan(v) | (v < 0)
+        if np.any(bad):
+            i = int(np.argmax(bad.ravel()))
+            raise InvalidInputError(f"RDP: the callable {name} must return ε_α >= 0 at every "
+                                    f"order α > 1, got {float(v.ravel()[i])!r} at α = "
+                                    f"{alpha.ravel()[i]:g}")
+        return v
+
+    def _log_delta_at(self, epsilon: Any) -> np.ndarray:
+        if self.function is None and len(self.orders) == 0:        # the order ∞ alone
+            e = _epsilons(epsilon)
+            out = np.zeros(e.shape)
+        else:
+            out = super()._log_delta_at(epsilon)
+        if self.pure is not None:
+            with np.errstate(divide="ignore"):
+                out = np.minimum(out, np.log(PureDP(self.pure).delta_at(epsilon)))
+        return out
 
     def epsilon_at(self, delta: float) -> float:
         d = check_delta(delta)
+        pure = math.inf if self.pure is None else PureDP(self.pure).epsilon_at(d)
         if self.function is not None:
-            return super().epsilon_at(d)
-        if d == 0:
-            return math.inf
+            return min(pure, super().epsilon_at(d))
+        if d == 0 or len(self.orders) == 0:
+            return pure
         a = self.orders
         e = self.values + (-math.log(d) + (a - 1) * np.log1p(-1 / a) - np.log(a)) / (a - 1)
-        return max(0.0, float(np.min(e)))
+        return min(pure, max(0.0, float(np.min(e))))
 
     def to_json(self) -> dict[str, Any]:
         if self.function is None:
-            return {"kind": "rdp", "orders": self.orders.tolist(), "epsilons": self.values.tolist()}
+            # the order ∞ is written "inf" (JSON has no infinity); claim_from_json reads it back
+            orders: list[Any] = self.orders.tolist()
+            eps: list[Any] = self.values.tolist()
+            if self.pure is not None:
+                orders, eps = [*orders, "inf"], [*eps, self.pure]
+            return {"kind": "rdp", "orders": orders, "epsilons": eps}
         return {"kind": "rdp", "function": getattr(self.function, "__name__", repr(self.function))}
 
     def __repr__(self) -> str:
         if self.function is None:
-            return f"RDP({dict(zip(self.orders.tolist(), self.values.tolist(), strict=True))})"
+            d = dict(zip(self.orders.tolist(), self.values.tolist(), strict=True))
+            if self.pure is not None:
+                d[math.inf] = self.pure
+            return f"RDP({d})"
         return f"RDP({self.function!r})"
 
     def __str__(self) -> str:
         if self.function is None:
-            return f"RDP at {len(self.orders)} orders"
+            n = len(self.orders) + (self.pure is not None)
+            return f"RDP at {n} order{'s' if n != 1 else ''}"
         return f"RDP({getattr(self.function, '__name__', 'curve')})"
 
 
 def _number_gt1(a: Any) -> float:
+    """An order α > 1; ∞ (``math.inf`` or the string "inf") is the max-divergence order."""
+    if isinstance(a, str) and a.strip().lower() in ("inf", "infinity", "+inf"):
+        return math.inf
     try:
         al = float(a)
     except (TypeError, ValueError):
@@ -474,6 +564,8 @@ def _rdp_value(v: Any, alpha: float) -> float:
                                 f"got {v!r}") from None
     if math.isnan(ev) or ev < 0:
         raise InvalidInputError(f"RDP: ε_α at order {alpha:g} must be >= 0, got {v!r}")
+    if alpha == math.inf and ev == math.inf:
+        raise InvalidInputError("RDP: ε_∞ = inf states nothing; leave the order ∞ out")
     return ev
 
 
@@ -496,12 +588,14 @@ class GDP(PrivacyClaim):
         self.mu = _positive(mu, "mu", "a finite number > 0 (the GDP parameter μ)")
 
     def delta_at(self, epsilon: Any) -> np.ndarray:
+        # with a = μ/2 − ε/μ and b = μ/2 + ε/μ, ε = (b² − a²)/2, so
+        # e^ε Φ(−b) = e^{−a²/2} · erfcx(b/√2)/2 exactly: no e^ε, no cancellation at large μ
         e = _epsilons(epsilon)
         m = self.mu
-        with np.errstate(over="ignore"):
-            a = ndtr(-e / m + m / 2)
-            b = np.exp(e + log_ndtr(-e / m - m / 2))
-        return np.clip(np.nan_to_num(a - b, nan=0.0), 0.0, 1.0)
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+            a, b = m / 2 - e / m, m / 2 + e / m
+            out = ndtr(a) - np.exp(-a * a / 2) * erfcx(b / math.sqrt(2)) / 2
+        return np.clip(np.nan_to_num(out, nan=0.0), 0.0, 1.0)
 
     def epsilon_at(self, delta: float) -> float:
         d = check_delta(delta)
@@ -513,11 +607,17 @@ class GDP(PrivacyClaim):
                                  xtol=1e-13)
 
     def _log_delta(self, epsilon: float) -> float:
-        """``log δ(ε) = log Φ(μ/2 − ε/μ) + log(1 − e^{ε + log Φ(−μ/2 − ε/μ) − log Φ(μ/2 − ε/μ)})``,
-        in log space throughout (no underflow or overflow at any ε)."""
+        """``log δ(ε) = log Φ(a) + log(1 − e^r)`` with a = μ/2 − ε/μ, b = μ/2 + ε/μ and
+        ``r = log(e^ε Φ(−b)) − log Φ(a) = −a²/2 + log(erfcx(b/√2)/2) − log Φ(a)`` (as ε = (b² −
+        a²)/2): in log space throughout, and no term of size ε, so no cancellation at any μ."""
         m, e = self.mu, float(epsilon)
-        la = float(log_ndtr(m / 2 - e / m))
-        r = e + float(log_ndtr(-m / 2 - e / m)) - la
+        a, b = m / 2 - e / m, m / 2 + e / m
+        la = float(log_ndtr(a))
+        if la == -math.inf:
+            return -math.inf
+        x = float(erfcx(b / math.sqrt(2)))          # 0 only where b/√2 overflows its 1/(b√π)
+        r = (-a * a / 2 if abs(a) < 1e154 else -math.inf) \
+            + (math.log(x / 2) if x > 0 else -math.inf) - la
         return la + math.log(-math.expm1(r)) if r < 0 else -math.inf
 
     def tradeoff(self, alpha: Any) -> np.ndarray:
@@ -586,6 +686,7 @@ class ProfileClaim(PrivacyClaim):
 
     def __init__(self, profile: Any, *, name: str | None = None, grid_size: int = 2001,
                  exact: bool = False) -> None:
+        grid_size = _grid_size(grid_size)
         if isinstance(profile, PrivacyClaim):      # another claim: its profile, by name
             name = name or str(profile)
             profile = profile.delta_at
@@ -600,7 +701,7 @@ class ProfileClaim(PrivacyClaim):
                     f"PLDAccountant or RdpAccountant after accountant.compose(event))")
             self.kind = "accountant"
             self.name = name or type(profile).__name__
-            self._build_grid(int(grid_size))
+            self._build_grid(grid_size)
         elif callable(profile):
             self.kind = "callable"
             self.name = name or getattr(profile, "__name__", "profile")
@@ -619,17 +720,19 @@ class ProfileClaim(PrivacyClaim):
         except Exception:  # noqa: BLE001 - a scalar-only callable: evaluate pointwise
             try:
                 v = np.array([float(f(float(x))) for x in eps.ravel()]).reshape(eps.shape)
-            except (TypeError, ValueError) as err:
-                raise InvalidInputError(f"ProfileClaim: the callable {self.name} failed on ε: "
-                                        f"{err}") from None
+            except Exception as err:  # noqa: BLE001 - the user's callable failed: say so
+                raise InvalidInputError(
+                    f"ProfileClaim: the callable {self.name} must map ε (an array, or one number "
+                    f"at a time) to δ(ε) of the same shape; it failed: {type(err).__name__}: "
+                    f"{err}") from None
         return v
 
     def _accountant_delta(self, eps: float) -> float:
         try:
             return float(self.source.get_delta(float(eps)))
-        except (TypeError, ValueError, AttributeError) as err:
+        except (TypeError, ValueError, AttributeError, ArithmeticError) as err:
             raise InvalidInputError(f"ProfileClaim: {self.name}.get_delta({eps:g}) failed: "
-                                    f"{err}") from None
+                                    f"{type(err).__name__}: {err}") from None
 
     def _accountant_deltas(self, eps: np.ndarray) -> np.ndarray:
         """The accountant's δ at each ε: one vectorised call for dp-accounting's PLDAccountant
@@ -643,8 +746,6 @@ class ProfileClaim(PrivacyClaim):
         return np.array([self._accountant_delta(e) for e in eps])
 
     def _build_grid(self, size: int) -> None:
-        if size < 10:
-            raise InvalidInputError(f"grid_size must be an integer >= 10, got {size!r}")
         hi = None
         if callable(getattr(self.source, "get_epsilon", None)):
             try:
@@ -676,10 +777,14 @@ class ProfileClaim(PrivacyClaim):
         d = check_delta(delta)
         if self.kind == "accountant" and callable(getattr(self.source, "get_epsilon", None)):
             try:
-                return max(0.0, float(self.source.get_epsilon(d)))
-            except (TypeError, ValueError) as err:
+                e = float(self.source.get_epsilon(d))
+            except (TypeError, ValueError, ArithmeticError) as err:
                 raise InvalidInputError(f"ProfileClaim: {self.name}.get_epsilon({d:g}) failed: "
-                                        f"{err}") from None
+                                        f"{type(err).__name__}: {err}") from None
+            if math.isnan(e):
+                raise InvalidInputError(f"ProfileClaim: {self.name}.get_epsilon({d:g}) returned "
+                                        f"nan; an accountant's ε is a number >= 0 or inf")
+            return max(0.0, e)
         return super().epsilon_at(d)
 
     def to_json(self) -> dict[str, Any]:
@@ -691,6 +796,19 @@ class ProfileClaim(PrivacyClaim):
 
     def __repr__(self) -> str:
         return f"ProfileClaim({self.name})"
+
+
+#: the largest grid an accountant is read on (each point is one accountant call)
+MAX_GRID_SIZE = 1_000_000
+
+
+def _grid_size(value: Any) -> int:
+    """``grid_size`` as an integer in [10, MAX_GRID_SIZE] (a clear error otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) \
+            or not 10 <= value <= MAX_GRID_SIZE:
+        raise InvalidInputError(f"grid_size must be an integer in [10, {MAX_GRID_SIZE:,}], got "
+                                f"{value!r}")
+    return int(value)
 
 
 def _looks_like_accountant(obj: Any) -> bool:
@@ -737,6 +855,8 @@ def claim_from_json(doc: Mapping[str, Any]) -> PrivacyClaim:
         if kind == "gdp":
             return GDP(doc["mu"])
         if kind == "rdp" and "orders" in doc:
+            if len(doc["orders"]) != len(doc["epsilons"]):
+                raise ValueError("orders and epsilons differ in length")
             return RDP(dict(zip(doc["orders"], doc["epsilons"], strict=True)))
     except (KeyError, TypeError, ValueError) as err:
         if isinstance(err, InvalidInputError):

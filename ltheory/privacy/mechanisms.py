@@ -31,7 +31,7 @@ import numpy as np
 from scipy import integrate
 
 from ltheory.errors import InvalidInputError
-from ltheory.validation import check_delta, check_epsilon
+from ltheory.validation import check_delta, check_epsilon, check_int
 
 __all__ = [
     "ExponentialMechanism",
@@ -191,12 +191,32 @@ class LaplaceMechanism(Mechanism):
     def __init__(self, epsilon: float = 1.0, sensitivity: float = 1.0,
                  query: Callable[[Dataset], float] = count_query) -> None:
         self.epsilon = check_epsilon(epsilon)
-        self.sensitivity = float(sensitivity)
+        self.sensitivity = check_scale(sensitivity, self.epsilon, "the Laplace mechanism")
         self.query = query
         self.true_epsilon = self.epsilon
 
     def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
         return self.query(dataset) + rng.laplace(0.0, self.sensitivity / self.epsilon, size=n)
+
+
+#: the smallest ε/Δ of the geometric mechanism: its noise, about Δ/ε, stays far below 2^63
+MIN_GEOMETRIC_RATE = 1e-15
+
+
+def check_scale(sensitivity: Any, epsilon: float, what: str) -> float:
+    """``sensitivity`` as a finite number > 0 whose noise scale ``sensitivity/epsilon`` is a finite
+    float (a clear error otherwise)."""
+    try:
+        s = float(sensitivity)
+    except (TypeError, ValueError):
+        s = math.nan
+    if isinstance(sensitivity, bool) or not math.isfinite(s) or s <= 0:
+        raise InvalidInputError(f"{what}: sensitivity must be a finite number > 0, got "
+                                f"{sensitivity!r}")
+    if not math.isfinite(s / epsilon):
+        raise InvalidInputError(f"{what}: the noise scale sensitivity/epsilon = {s:g}/{epsilon:g} "
+                                f"is not a finite float")
+    return s
 
 
 class GeometricMechanism(Mechanism):
@@ -211,13 +231,18 @@ class GeometricMechanism(Mechanism):
                  query: Callable[[Dataset], float] = count_query,
                  clamp: tuple[int, int] | None = None) -> None:
         self.epsilon = check_epsilon(epsilon)
-        self.sensitivity = int(sensitivity)
+        self.sensitivity = check_int(sensitivity, "sensitivity", minimum=1)
+        if self.epsilon / self.sensitivity < MIN_GEOMETRIC_RATE:
+            raise InvalidInputError(
+                f"the geometric mechanism needs epsilon/sensitivity >= {MIN_GEOMETRIC_RATE:g}, got "
+                f"{self.epsilon:g}/{self.sensitivity}: its noise (mean about sensitivity/epsilon) "
+                f"would overflow 64-bit integers")
         self.query = query
         self.clamp = None if clamp is None else (int(clamp[0]), int(clamp[1]))
         self.true_epsilon = self.epsilon
 
     def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        p = 1.0 - math.exp(-self.epsilon / self.sensitivity)
+        p = -math.expm1(-self.epsilon / self.sensitivity)
         z = rng.geometric(p, size=n) - rng.geometric(p, size=n)
         out = int(round(self.query(dataset))) + z
         if self.clamp is not None:
@@ -284,15 +309,20 @@ class RandomizedResponse(Mechanism):
 
     def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
         v = self._value(dataset)
-        keep = rng.random(n) < math.exp(self.epsilon) / (math.exp(self.epsilon) + self.k - 1)
+        keep = rng.random(n) < self._p_true()
         other = rng.integers(0, self.k - 1, size=n)
         other = other + (other >= v)
         return np.where(keep, v, other).astype(np.int64)
 
     def output_distribution(self, dataset: Dataset) -> dict[Hashable, float]:
         v = self._value(dataset)
-        z = math.exp(self.epsilon) + self.k - 1
-        return {o: (math.exp(self.epsilon) if o == v else 1.0) / z for o in range(self.k)}
+        p_true = self._p_true()
+        p_other = (1.0 - p_true) / (self.k - 1)
+        return {o: (p_true if o == v else p_other) for o in range(self.k)}
+
+    def _p_true(self) -> float:
+        """``e^ε/(e^ε + k − 1) = 1/(1 + (k − 1)e^{−ε})``: no overflow at any ε."""
+        return 1.0 / (1.0 + (self.k - 1) * math.exp(-self.epsilon))
 
 
 # --------------------------------------------------------------------------- selection
@@ -383,7 +413,7 @@ class ReportNoisyMax(Mechanism):
         if noise not in ("laplace", "exponential"):
             raise InvalidInputError(f"noise must be 'laplace' or 'exponential', got {noise!r}")
         self.noise = noise
-        self.sensitivity = float(sensitivity)
+        self.sensitivity = check_scale(sensitivity, self.epsilon, "report noisy max")
         self.true_epsilon = self.epsilon
 
     @property
@@ -403,30 +433,36 @@ class ReportNoisyMax(Mechanism):
         q = answer_vector(dataset)
         if q.size > 16:
             raise NotImplementedError("exact distribution only for at most 16 queries")
+        # P[i wins] = ∫ g(u) Π_{j≠i} G(u + (q_i − q_j)/b) du with the noise scaled to b = 1
+        # (g, G its density and cdf): the integrand is within e^{-60} of 0 past |u| = 60, so the
+        # integral runs over [−60, 60] at every scale b (no spike for quad to miss)
         b = self.scale
         if self.noise == "laplace":
             def pdf(z: float) -> float:
-                return math.exp(-abs(z) / b) / (2 * b)
+                return 0.5 * math.exp(-abs(z))
 
             def cdf(z: float) -> float:
-                return 0.5 * math.exp(z / b) if z < 0 else 1 - 0.5 * math.exp(-z / b)
+                return 0.5 * math.exp(z) if z < 0 else 1 - 0.5 * math.exp(-z)
+            lo = -60.0
         else:
             def pdf(z: float) -> float:
-                return math.exp(-z / b) / b if z >= 0 else 0.0
+                return math.exp(-z) if z >= 0 else 0.0
 
             def cdf(z: float) -> float:
-                return 1 - math.exp(-z / b) if z >= 0 else 0.0
+                return -math.expm1(-z) if z >= 0 else 0.0
+            lo = 0.0
         probs = []
         for i in range(q.size):
-            def f(v: float, i: int = i) -> float:
-                r = pdf(v - q[i])
+            shift = [(q[i] - q[j]) / b for j in range(q.size)]
+
+            def f(u: float, i: int = i, shift: list[float] = shift) -> float:
+                r = pdf(u)
                 for j in range(q.size):
                     if j != i:
-                        r *= cdf(v - q[j])
+                        r *= cdf(u + shift[j])
                 return r
-            lo, hi = q.min() - 60 * b, q.max() + 60 * b
-            pts = sorted(set(q.tolist()))
-            val = integrate.quad(f, lo, hi, points=pts, limit=400, epsabs=1e-13,
+            pts = sorted({-s_ for s_ in shift if lo < -s_ < 60.0})
+            val = integrate.quad(f, lo, 60.0, points=pts or None, limit=400, epsabs=1e-13,
                                  epsrel=1e-11)[0]
             probs.append(val)
         p = np.array(probs)
@@ -712,7 +748,11 @@ class MultiplicativeWeights(Mechanism):
             meas = true_ans[pick] + rng.laplace(0, 1 / e0, size=n)
             qv = self.Q[pick]
             err = meas - np.sum(a * qv, axis=1)
-            a = a * np.exp(qv * err[:, None] / (2 * total))
+            # a ← a·exp(q·err/(2·total)), renormalised to total: in log space (no overflow)
+            with np.errstate(divide="ignore"):               # a cell at 0 stays at 0
+                la = np.log(a) + qv * err[:, None] / (2 * total)
+            la -= la.max(axis=1, keepdims=True)
+            a = np.exp(la)
             a = a * (total / a.sum(axis=1, keepdims=True))
         return np.round(a, 6)
 

@@ -61,7 +61,7 @@ def resolve(epsilon: Any, delta: Any, claim: Any, false_alarm: Any, method: Any,
         eps, dl, fa = check_claim(epsilon, delta, false_alarm)
         return as_claim((eps, dl)), [(eps, dl)], eps, dl, fa
     points = claim_points(cl)
-    if len(points) == 1:
+    if len(points) == 1 and points[0][0] > 0:
         eps, dl, fa = check_claim(*points[0], false_alarm)
         return cl, [(eps, dl)], eps, dl, fa
     fa = check_claim(1.0, 0.0, false_alarm)[2]
@@ -116,6 +116,12 @@ def check_budget(max_runs: Any, epsilon: float, delta: float, false_alarm: float
         raise InvalidInputError(f"max_runs={max_runs} is more than one test takes "
                                 f"({MAX_RUNS:.0e})")
     hits = _min_hits(epsilon, delta, false_alarm, points)
+    if _usable(MAX_RUNS // 2) < hits:
+        what = (f"epsilon={epsilon:g}" if not points or len(points) == 1 else
+                f"the claim at any of its {len(points)} points")
+        raise InvalidInputError(f"no test of at most {MAX_RUNS:.0e} runs could refute {what} at "
+                                f"false_alarm={false_alarm:g} (refuting ε needs about e^ε runs): "
+                                f"the claim is too weak to test")
     if _usable(int(max_runs) // 2) < hits:
         need = 2 * bisect.bisect_left(range(hits + FIRST_BATCH + 2), True, lo=1,
                                       key=lambda p: _usable(p) >= hits)
@@ -125,7 +131,7 @@ def check_budget(max_runs: Any, epsilon: float, delta: float, false_alarm: float
                                 f"could refute {what} at false_alarm="
                                 f"{false_alarm:g}, so the test could never fail; use at least "
                                 f"{need} runs")
-    if points and len(points) > 1:
+    if points and (len(points) > 1 or points[0][0] <= 0):
         return int(max_runs)
     text = budget_warning(int(max_runs), epsilon, delta, false_alarm)
     if text:

@@ -137,7 +137,16 @@ def _epsilons_to_points(claim: PrivacyClaim, eps: list[float]) -> list[tuple[flo
 
 
 def _epsilon_at(claim: PrivacyClaim, d: float) -> float | None:
-    e = float(claim.epsilon_at(d))
+    try:
+        e = float(claim.epsilon_at(d))
+    except InvalidInputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the user's claim: say whose error it is
+        raise InvalidInputError(f"the claim {claim_label(claim)}'s epsilon_at({d:g}) failed: "
+                                f"{type(exc).__name__}: {exc}") from None
+    if math.isnan(e):
+        raise InvalidInputError(f"the claim {claim_label(claim)}'s epsilon_at({d:g}) is nan, not "
+                                "an ε >= 0")
     return e if math.isfinite(e) and e >= 0 else None
 
 

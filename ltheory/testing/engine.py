@@ -174,7 +174,7 @@ class SequentialTest:
         self.selected_at = 0
         self.selections = 0
         self.pool: list[Batch] = []
-        single = len(self.points) == 1
+        single = len(self.points) == 1 and self.points[0][0] > 0      # ε = 0: no ε grid
         self.proc = (BettingEProcess(epsilon_grid(epsilon), delta, alpha)
                      if method == "betting" and single else None)
         # one e-process per point on a grid of δ at its ε: the first row is the point's claim

@@ -48,6 +48,11 @@ MARKER = "ltheory_privacy"
 PROPERTY = "ltheory_privacy"
 _SETTINGS = ("max_runs", "false_alarm", "seed", "method", "claim", "arithmetic")
 _SCALE = pytest.StashKey[tuple]()
+#: the most runs one test takes (``ltheory.testing.assertions.MAX_RUNS``; repeated here so the
+#: plugin imports nothing heavy at start-up — a test checks the two agree)
+MAX_RUNS = 10**11
+_METHODS = ("betting", "spending")
+_ARITHMETIC = ("float", "real")
 
 
 def parse_runs(value: str | None) -> tuple[str, float] | None:
@@ -60,10 +65,17 @@ def parse_runs(value: str | None) -> tuple[str, float] | None:
             f = float(v[:-1])
             if not f > 0 or f != f or f == float("inf"):
                 raise ValueError
+            if f > MAX_RUNS / 2:
+                raise pytest.UsageError(f"--ltheory-runs {value}: a factor above "
+                                        f"{MAX_RUNS / 2:.0e} takes every budget past the "
+                                        f"{MAX_RUNS:.0e} runs one test may take")
             return ("scale", f)
         f = float(v.replace("_", ""))          # 50000, 1_000, 1e5, 2.5e6
         if not f.is_integer() or f < 2:
             raise ValueError
+        if f > MAX_RUNS:
+            raise pytest.UsageError(f"--ltheory-runs {value}: at most {MAX_RUNS:.0e} runs per "
+                                    f"test")
         return ("set", f)
     except (ValueError, OverflowError):
         raise pytest.UsageError(f"--ltheory-runs expects a whole number of runs (e.g. 50000, "
@@ -90,17 +102,57 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(_Summary(), "ltheory-privacy-summary")
 
 
+def marker_problem(args: tuple, kwargs: dict) -> str | None:
+    """What is wrong with a marker's arguments (None: nothing), checked without importing the
+    library: keyword arguments only, known settings, ``max_runs`` a whole number in
+    [2, MAX_RUNS], ``false_alarm`` in (0, 1), ``seed`` an integer >= 0, ``method`` and
+    ``arithmetic`` one of their values.  ``claim`` is checked by the call itself."""
+    if args:
+        return f"takes keyword arguments only ({', '.join(_SETTINGS)})"
+    bad = set(kwargs) - set(_SETTINGS)
+    if bad:
+        return f"unknown setting(s) {sorted(bad)}; accepted: {', '.join(_SETTINGS)}"
+    r = kwargs.get("max_runs")
+    if r is not None:
+        whole = (isinstance(r, int) and not isinstance(r, bool)) or \
+            (isinstance(r, float) and r == r and abs(r) != float("inf") and r.is_integer())
+        if not whole or not 2 <= r <= MAX_RUNS:
+            return f"max_runs must be a whole number of runs in [2, {MAX_RUNS:.0e}], got {r!r}"
+    fa = kwargs.get("false_alarm")
+    if fa is not None and (isinstance(fa, bool) or not isinstance(fa, int | float)
+                           or not 0 < fa < 1):
+        return f"false_alarm must be a number in (0, 1), got {fa!r}"
+    sd = kwargs.get("seed")
+    if sd is not None and (isinstance(sd, bool) or not isinstance(sd, int) or sd < 0):
+        return f"seed must be an integer >= 0, got {sd!r}"
+    for name, allowed in (("method", _METHODS), ("arithmetic", _ARITHMETIC)):
+        v = kwargs.get(name)
+        if v is not None and v not in allowed:
+            return f"{name} must be one of {', '.join(map(repr, allowed))}, got {v!r}"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every ``ltheory_privacy`` marker checked once, at collection: a bad one stops the run
+    with one line per test saying what is wrong (not a failure deep inside the test)."""
+    problems = []
+    for item in items:
+        marker = item.get_closest_marker(MARKER)
+        if marker is not None:
+            text = marker_problem(marker.args, marker.kwargs)
+            if text:
+                problems.append(f"{item.nodeid}: @pytest.mark.{MARKER}: {text}")
+    if problems:
+        raise pytest.UsageError("\n".join(problems))
+
+
 def _settings(node: pytest.Item) -> dict:
     marker = node.get_closest_marker(MARKER)
     if marker is None:
         return {}
-    if marker.args:
-        raise pytest.UsageError(f"@pytest.mark.{MARKER} takes keyword arguments only "
-                                f"({', '.join(_SETTINGS)})")
-    bad = set(marker.kwargs) - set(_SETTINGS)
-    if bad:
-        raise pytest.UsageError(f"@pytest.mark.{MARKER}: unknown setting(s) {sorted(bad)}; "
-                                f"accepted: {', '.join(_SETTINGS)}")
+    text = marker_problem(marker.args, marker.kwargs)
+    if text:
+        raise pytest.UsageError(f"@pytest.mark.{MARKER}: {text}")
     return dict(marker.kwargs)
 
 
@@ -131,6 +183,12 @@ class _Runner:
             return max_runs
         mode, v = scale
         runs = int(v) if mode == "set" else int(round(int(max_runs) * v))
+        if runs > MAX_RUNS:
+            text = (f"--ltheory-runs {v:g}x gave {runs:,} runs, lowered to {MAX_RUNS:,}, the most "
+                    f"one test takes")
+            notes.append(text)
+            warnings.warn(text, self.api.BudgetWarning, stacklevel=3)
+            runs = MAX_RUNS
         try:
             floor = self.api.min_runs_to_reject(
                 None if epsilon is None else float(epsilon), float(delta),

@@ -308,7 +308,9 @@ def min_hits_to_reject(epsilon: float, delta: float, alpha: float,
                        fractions: tuple[float, ...] = FRACTIONS) -> int:
     """The fewest pairs that could make the betting test reject (ε, δ): every pair the outcome
     (x, y) = (1, 0) (an event impossible under d_b).  Fewer pairs and the test cannot fail."""
-    gains = _log_factors(np.array([math.exp(epsilon)]), delta, np.asarray(fractions))[0, :, 2]
+    # e^ε capped at e^700 (no overflow): past it the count is beyond 2^62 either way
+    gains = _log_factors(np.array([math.exp(min(epsilon, 700.0))]), delta,
+                         np.asarray(fractions))[0, :, 2]
     # the first strategy holds FIRST_SHARE of the capital, the unstarted rest counts at face value
     target = math.log((1.0 / alpha - (1.0 - FIRST_SHARE)) / FIRST_SHARE)
 

@@ -197,7 +197,7 @@ def test_every_profile_is_valid(claim: PrivacyClaim) -> None:
     (lambda: RDP({2.0: -1.0}), ">= 0"),
     (lambda: RDP({}), "at least one order"),
     (lambda: RDP("2: 0.5"), "dict"),
-    (lambda: RDP(lambda a: -a), "ε_α ≥ 0"),
+    (lambda: RDP(lambda a: -a), "ε_α >= 0"),
     (lambda: GDP(0.0), "mu"),
     (lambda: GDP(-2.0), "mu"),
     (lambda: ProfileClaim(lambda e: np.minimum(0.1 * e, 1.0)), "increases in ε"),

@@ -101,7 +101,7 @@ from ltheory.privacy.auditing.stages import (
     seed_streams,
 )
 from ltheory.privacy.auditing.target import as_target
-from ltheory.privacy.claims import PrivacyClaim, as_claim
+from ltheory.privacy.claims import PrivacyClaim, as_claim, checked_delta
 from ltheory.validation import check_int, check_level
 
 __all__ = ["DELTAS", "EVENTS", "CurveReport", "audit_curve", "lower_hull", "profile_tradeoff"]
@@ -170,12 +170,8 @@ def _grid(values: Any, name: str, low: float, high: float | None, closed_low: bo
 
 
 def _claim_delta(claim: PrivacyClaim, eps: np.ndarray) -> np.ndarray:
-    """The claim's profile on ``eps``, checked to be a profile (values in [0, 1])."""
-    d = np.asarray(claim.delta_at(eps), dtype=float).reshape(np.shape(eps))
-    if np.any(~np.isfinite(d)) or np.any(d < -1e-12) or np.any(d > 1 + 1e-12):
-        raise InvalidInputError(f"the claim {claim!r} gave delta_at values outside [0, 1]: "
-                                "not a privacy profile")
-    return np.clip(d, 0.0, 1.0)
+    """The claim's profile on ``eps``, checked to be a profile (``claims.checked_delta``)."""
+    return checked_delta(claim, eps)
 
 
 # --------------------------------------------------------------------------- f-DP
