@@ -765,6 +765,7 @@ def _families(fit: tuple[Batch, Batch], kind: str, structure: bool, lean: bool,
         var = 0.5 * (x0.var(axis=0) + x1.var(axis=0))
         diff = x0.mean(axis=0) - x1.mean(axis=0)
         w = np.where(var > 0, diff / np.where(var > 0, var, 1.0), 0.0)
+        w = np.where(np.isfinite(w), w, 0.0)               # overflowed moments: no weight
         if np.count_nonzero(w) > 1:
             scores.append(Score(w=w))
         if structure and x0.shape[1] > 1:
@@ -787,6 +788,21 @@ class SelectionRule:
     arithmetic: str = "float"
 
 
+def _quiet(fn: Any) -> Any:
+    """Run ``fn`` with numpy's floating-point warnings off: outputs near the float range (a
+    mechanism with noise scale 1e300) overflow the selection's means and variances to inf,
+    which only makes a score useless (it is dropped or ranks last) — the bound is a
+    Clopper–Pearson bound on counts of the certification split, whatever was chosen."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            return fn(*args, **kwargs)
+    return wrapped
+
+
+@_quiet
 def candidate_families(s0: Batch, s1: Batch, rule: SelectionRule | None = None
                        ) -> Any:
     """The candidate event families of ``select_events`` on the selection split (s0, s1),
@@ -821,6 +837,7 @@ def candidate_families(s0: Batch, s1: Batch, rule: SelectionRule | None = None
     return blocks
 
 
+@_quiet
 def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
                   rule: SelectionRule | None = None, **options: Any) -> list[Candidate]:
     """The ``top`` candidates with the best projected bound (distinct events), best first;
