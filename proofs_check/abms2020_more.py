@@ -42,7 +42,7 @@ import numpy as np
 import sympy
 
 from ltheory.core.hypothesis_class import HypothesisClass
-from proofs_check.base import Check, Evidence, Mutable, declare, evaluate_bound, tight
+from proofs_check.base import Check, Evidence, Mutable, Proof, declare, evaluate_bound, tight
 
 SOURCE = "001_ed369e7bc84e5ca0.txt"
 _eps, _D, _m, _H, _k = sympy.symbols("epsilon Delta m H k", positive=True)
@@ -314,14 +314,17 @@ CHECKS = [
 
 #: the privacy constant Lemma 5.3's proof establishes before rounding: w_{1,h} ≤ 4e·w_{2,h}
 LEMMA53_PROOF_CONSTANT = 1 + sympy.log(4)
-LEMMA53_PROOF = ("equivalent (still true): the proof of Lemma 5.3 (seed 001, the display "
+LEMMA53_PROOF = Proof("equivalent (still true): the proof of Lemma 5.3 (seed 001, the display "
                  "before Claim 5.4) bounds the relabelling step by w_{1,h} ≤ 4e·w_{2,h} (a "
                  "pattern of K has one or two extensions in each H_t, |H_1| ≤ 2|H_2|, the "
                  "matched-sensitivity-1 score moves each exponent by ≤ 1/2) and concludes "
                  "Pr[A_RelabelAndLearn(S_1) ∈ F] ≤ 4e·e^ε·Pr[·(S_2) ∈ F] + 4eδ, then rounds "
                  "4e·e^ε up to e^{ε+3}: the proof gives (ε + 1 + ln 4, 4eδ) = (ε + 2.386, 4eδ), "
                  "below ε + 27/10 for every ε (and the exhaustive search's worst pair reaches "
-                 "ε + 0.81 at ε = 1, within it)")
+                 "ε + 0.81 at ε = 1, within it); 1 + ln 4 < 27/10 is an exact comparison and ε "
+                 "cancels, so it holds for every ε",
+                 range="ε > 0, δ ≥ 0",
+                 verified_by="tests/test_proofs_check_mutation.py::test_lemma53_mutants_proof_constant_and_randomized_response")
 CHECKS = declare(CHECKS, {
     "abms20.prop3.13": (Mutable(__name__, "PROP313_EPSILON", -1, ({"epsilon": 1.0},)),),
     "abms20.prop3.13.utility": (Mutable(__name__, "PROP313_TAIL", -1,
