@@ -26,7 +26,7 @@ from typing import Any
 
 from proofs_check import all_checks
 from proofs_check.mutation import mutants, run_mutant, summary
-from proofs_check.report import PAPERS
+from proofs_check.coverage import PAPERS
 
 
 def run_mutants(quick: bool) -> dict[str, Any]:

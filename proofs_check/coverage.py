@@ -11,6 +11,9 @@ summary) has one status:
 - ``not encoded``: quantitative and finitely checkable, not encoded yet — listed with what it
   would take, so that nothing is silently absent.
 
+This module owns the statuses (:data:`STATUSES`) and the seed papers' titles (:data:`PAPERS`);
+:mod:`proofs_check.report` imports them (and nothing here imports the report).
+
 Definitions and algorithm boxes are not statements and are not listed.  ``ltheory check --list``
 prints this table; ``tests/test_proofs_check_coverage.py`` fails when a check is not named by any
 statement, a named check does not exist, or (where the seed files are at hand) a numbered
@@ -24,6 +27,17 @@ from dataclasses import dataclass
 CHECKED, NOT_EVALUABLE, QUALITATIVE, NOT_ENCODED = ("checked", "not evaluable", "qualitative",
                                                     "not encoded")
 STATUSES = (CHECKED, NOT_EVALUABLE, QUALITATIVE, NOT_ENCODED)
+#: the seed files' papers, by seed file name
+PAPERS = {
+    "000_999a11082cbb8294.txt": "Bun & Fang, Privately Learning Decision Lists and a DP Winnow",
+    "001_ed369e7bc84e5ca0.txt": "Alon, Beimel, Moran & Stemmer 2020, Closure Properties for "
+                                "Private Classification and Online Prediction",
+    "002_4e9b9d6d42ab751c.txt": "Lecture notes: Online Learning Implies Private PAC Learning "
+                                "(Bun, Livni & Moran; Alon, Moran, Schefler & Yehudayoff 2024)",
+    "003_6155d6bc744b4bb1.txt": "Asadi, Carmosino, Jahanara, Rafiey & Salamatian, Private Boosted "
+                                "Decision Trees via Smooth Re-Weighting",
+    "004_5635bafb29a98a47.txt": "Lecture notes: private PAC learning and multiplicative weights",
+}
 S000, S001, S002, S003, S004 = ("000_999a11082cbb8294.txt", "001_ed369e7bc84e5ca0.txt",
                                 "002_4e9b9d6d42ab751c.txt", "003_6155d6bc744b4bb1.txt",
                                 "004_5635bafb29a98a47.txt")
@@ -252,8 +266,6 @@ def counts() -> dict[str, dict[str, int]]:
 
 def listing() -> str:
     """The coverage table printed by ``ltheory check --list``."""
-    from proofs_check.report import PAPERS
-
     lines = ["# Seed statements and their status", ""]
     for src, c in counts().items():
         lines.append(f"- `{src}` ({PAPERS.get(src, src)}): " + ", ".join(
