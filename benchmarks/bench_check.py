@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from proofs_check import all_checks
-from proofs_check.mutation import mutants, run_mutant, summary
 from proofs_check.coverage import PAPERS
+from proofs_check.mutation import mutants, run_mutant, summary
 
 
 def run_mutants(quick: bool) -> dict[str, Any]:
