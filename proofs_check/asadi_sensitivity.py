@@ -17,9 +17,10 @@ Boosted Decision Trees via Smooth Re-Weighting" (seed ``003_6155d6bc744b4bb1.txt
   max_i ε_i-DP.  Exact on products of randomized response: M_i reports the parity of
   |S ∩ D_i| through ε_i-randomized response, every dataset of up to 3 records over a domain of
   k parts, every neighbour; the exact ε of the product is the sum of the ε_i of the parts whose
-  parity changed.  Under add/remove neighbours (McSherry's setting) it is max ε_i (tight); under
-  the paper's own neighbouring relation (§2.4: samples of the same size n, one record replaced)
-  a record moved from D_i to D_j changes two parts: exact ε_i + ε_j (``asadi.thm2.substitution``,
+  parity changed.  Parallel composition itself is true: under add/remove neighbours (McSherry's
+  setting) it is max ε_i (tight).  What fails is Theorem 2 under the paper's own neighbouring
+  relation (§2.4: samples of the same size n, one record replaced), the one its proofs use: a
+  record moved from D_i to D_j changes two parts, exact ε_i + ε_j (``asadi.thm2.substitution``,
   a finding; the proof of Theorem 9 applies Theorem 2 to leaves under that relation).
 - Observation 8 as literally stated: for neighbouring S ~ S' and any distributions μ, μ' on
   [n], |err(S, μ, T) − err(S', μ', T)| ≤ 2·d(μ, μ') (d the total variation distance).  False:
@@ -225,9 +226,10 @@ def _thm2(relation: str, quick: bool) -> Iterator[Evidence]:
                        None if ok else {"part counts of S": list(c), "of S'": list(d),
                                         "epsilon_i": list(eps), "exact ε": worst},
                        "" if ok else "a record moved from one part to another changes two "
-                       "components: the exact ε is ε_i + ε_j > max ε_i.  Theorem 2 holds for "
-                       "add/remove neighbours (McSherry 2010), not for the paper's same-size "
-                       "neighbours (§2.4), under which the proof of Theorem 9 uses it",
+                       "components: the exact ε is ε_i + ε_j > max ε_i.  Parallel composition "
+                       "is true for add/remove neighbours (McSherry 2010); what fails is "
+                       "Theorem 2 under the paper's own same-size neighbours (§2.4), under "
+                       "which the proof of Theorem 9 uses it",
                        tight(worst, bound))
 
 

@@ -185,8 +185,10 @@ STATEMENTS: tuple[Statement, ...] = (
         "sample complexity Õ(·) with unspecified constants"),
     _c(S001, "Lemma 7.2", "ClosureLearn is (ε, O(δ))-DP for every ε < 1", "abms20.lemma7.2",
        "privacy.claims.abms20",
-       note="false as literally stated (exact ε ≈ 0.2555 > ε for ε < 0.2555, δ = 0): the "
-            "proof shows (O(1), O(δ)); a typo-level finding"),
+       note="a typo-level finding: false as literally stated (δ = 0) under both readings of "
+            "the seed — exact ε ≈ 0.2555 with the relabelling scored on D_i ∘ T_i (the "
+            "library's ClosureLearn), 0.0586 reported (not recomputed) under Algorithm 2's "
+            "reading, scored on D — while its proof ends with (O(1), O(δ))"),
     _ne(S001, "Lemma 7.3", "ClosureLearn is accurate",
         "accuracy with O(·) constants (see the check)", "abms20.lemma7.3"),
     _ne(S001, "Remark 7.4", "m_i(α/k, β/k, 1, δ) = Ω(k·VC(H_i)/α); sample complexity Õ(·)",
@@ -212,8 +214,10 @@ STATEMENTS: tuple[Statement, ...] = (
     _c(S003, "Theorem 1", "sequential (advanced) composition", "asadi.thm1"),
     _c(S003, "Theorem 2", "parallel composition (McSherry 2010)", "asadi.thm2",
        "asadi.thm2.substitution",
-       note="holds (exactly max ε_i) for add/remove neighbours; false under the paper's own "
-            "same-size neighbours (a record moved between parts costs ε_i + ε_j; a finding)"),
+       note="parallel composition itself is true (exactly max ε_i for add/remove neighbours, "
+            "McSherry's setting); what fails is Theorem 2 under the paper's own same-size "
+            "neighbours, which its proofs use (a record moved between parts costs ε_i + ε_j; "
+            "a finding)"),
     _c(S003, "Theorem 3", "WEM(η, q) is (2ηΔ_ζ, 0, ζ)-DP, with its utility tail",
        "asadi.thm3", "asadi.thm3.utility", "privacy.claims.asadi"),
     _c(S003, "Theorem 4", "WRNM is (2ηΔ_ζ, 0, ζ)-DP", "asadi.thm4"),
