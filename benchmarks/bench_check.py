@@ -5,7 +5,8 @@ Run:  PYTHONPATH=. python benchmarks/bench_check.py [--quick-only] [--json] [--m
 checkout root, so that its proofs_check is the one measured, not an installed copy)
 
 ``--mutants`` also runs the mutation harness (:mod:`proofs_check.mutation`) in each mode and
-records killed / equivalent (proved true, with the proof) / survived (with the declared reason,
+records killed / equivalent (a proof verified over its range) / numerically supported
+(grid) / survived (with the declared reason,
 or not), the kill rate over the mutants that are false statements, and the seconds.
 
 Prints one table: per paper (seed file), the number of checks and rows, and the seconds spent in
@@ -24,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from proofs_check import all_checks
+from proofs_check.coverage import PAPERS
 from proofs_check.mutation import mutants, run_mutant, summary
-from proofs_check.report import PAPERS
 
 
 def run_mutants(quick: bool) -> dict[str, Any]:
@@ -76,7 +77,8 @@ def main() -> None:
             if mode == "mutants":
                 for m, s in res.items():
                     print(f"\nmutants ({m}): {s['mutants']} generated, {s['equivalent']} "
-                          f"equivalent (proved true), {s['killed']}/{s['false_statements']} "
+                          f"equivalent (proof verified over its range), {s['grid']} "
+                          f"numerically supported (grid), {s['killed']}/{s['false_statements']} "
                           f"false statements killed ({s['kill_rate']:.1%}), {s['survived']} "
                           f"survived ({s['undeclared_survivors']} undeclared), "
                           f"{len(s['contradictions'])} contradictions, {s['seconds']:.0f} s")
@@ -85,6 +87,9 @@ def main() -> None:
                         print(f"  [survived, {tag}] {x['check']}: {x['mutant']}")
                     for x in s["equivalents"]:
                         print(f"  [equivalent] {x['check']}: {x['mutant']}")
+                    for x in s["grid_supported"]:
+                        print(f"  [numerically supported (grid)] {x['check']}: {x['mutant']} "
+                              f"(grid: {x['proof']['grid']})")
                 continue
             print(f"\n{mode}: {res['total_seconds']:.1f} s wall-clock")
             print(f"{'paper':60s} {'checks':>6s} {'rows':>5s} {'seconds':>8s}  slowest")

@@ -20,6 +20,7 @@ from proofs_check.base import (
     Check,
     Evidence,
     Mutable,
+    Proof,
     dims,
     eq_row,
     evaluate_bound,
@@ -170,13 +171,17 @@ def _prop43(quick: bool) -> Iterator[Evidence]:
 
 
 #: why every 10% change of a constant of 3d + 3 log2 k is still a true statement
-PROP43_PROOF = ("equivalent (still true): weighted majority over the k classes' SOA experts "
+PROP43_PROOF = Proof(
+                "equivalent (still true): weighted majority over the k classes' SOA experts "
                 "(Littlestone–Warmuth, penalty 1/2) is a deterministic online learner; each of "
                 "its mistakes multiplies the total weight (initially k) by at most 3/4 and the "
                 "target's class keeps weight ≥ 2^{−d}, so Ldim(∪Hi) ≤ (d ln 2 + ln k)/ln(4/3) = "
                 "2.41(d + log2 k) (Ldim is the optimal mistake bound, Littlestone 1988) — below "
                 "2.7d + 2.7 log2 k, 2.7d + 3 log2 k, 3d + 2.7 log2 k and 3d + 3 log_2.2 k = "
-                "3d + 2.64 log2 k for every d ≥ 0, k ≥ 1")
+                "3d + 2.64 log2 k for every d ≥ 0, k ≥ 1 (each coefficient ≥ 2.64 > "
+                "ln 2/ln(4/3) = 2.4094, compared in interval arithmetic)",
+                range="d ≥ 0, k ≥ 1 (every union of k classes of Ldim ≤ d)",
+                verified_by="tests/test_proofs_check_equivalence.py::test_prop43_mutants_dominate_the_weighted_majority_bound")
 _PROP43_EQUIVALENT = {k: PROP43_PROOF for k in (
     "the whole bound moved 10%", "constant 3 moved 10%", "constant 3 moved 10% #2",
     "constant 2 moved 10%")}

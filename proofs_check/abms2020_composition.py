@@ -35,6 +35,7 @@ from proofs_check.base import (
     Check,
     Evidence,
     Mutable,
+    Proof,
     declare,
     dims,
     eq_row,
@@ -403,11 +404,15 @@ CHECKS = [
 ]
 
 #: why the proof's bound 2k' can lose its last 2 (and more) and stay true
-_THM22_LEMMA_PROOF = ("equivalent (still true): a class with T(H) ≥ 2k' − 1 contains the ladder "
+_THM22_LEMMA_PROOF = Proof("equivalent (still true): a class with T(H) ≥ 2k' − 1 contains "
+                      "the ladder "
                       "h_i(x_j) = [i ≤ j] of size 2k' − 1, whose rows 1..k' and columns "
                       "k'..2k'−1 form a k'×k' all-ones rectangle; so the proof's event (no such "
                       "rectangle) gives T(H) ≤ 2k' − 2 = 4⌊t/5⌋, ≤ both 4⌊t/5⌋ and 4⌊t/5⌋ + 1.8 "
-                      "(the ladder of size 2k' − 2 attains it: a row of the check)")
+                      "(the ladder of size 2k' − 2 attains it: a row of the check); each mutant "
+                      "minus 4⌊t/5⌋ is a constant ≥ 0 (sympy)",
+                      range="t ≥ 0 (every class with T(H) ≤ t)",
+                      verified_by="tests/test_proofs_check_equivalence.py::test_thm22_mutants_are_above_the_ladder_bound")
 
 CHECKS = declare(CHECKS, {
     "abms20.thm2.2.lower": (Mutable(__name__, "THM22_LOWER_SHARP", -1, ({"t": 25},),

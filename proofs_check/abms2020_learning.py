@@ -37,6 +37,7 @@ from proofs_check.base import (
     Check,
     Evidence,
     Mutable,
+    Proof,
     declare,
     dims,
     evaluate_bound,
@@ -364,50 +365,133 @@ CHECKS = [
 ]
 
 def thm38_failure_bound(m: float, alpha: float, vc: int) -> float:
-    """A proved upper bound on Theorem 3.8's failure probability P[∃h ∈ H: error_D(h, c) > α ∧
-    error_S(h, c) < α/2] for |S| = m and VC(H) = vc (any target c, any distribution):
-    2·Π_H(2m)·exp(−(u − 2)²/(4(3u − 2))), u = αm > 2, with Π_H(2m) ≤ (2em/vc)^vc (Sauer–Shelah;
-    1 at vc = 0).  The derivation is :data:`THM38_PROOF`; it is the bound the equivalent
-    mutants of Theorem 3.8's sample size are checked against (it is below β for every
-    α ∈ (0, 1], β ∈ (0, 1), vc ≥ 0 already at 36/α·(vc ln(16/α) + ln(2/β)), so the paper's
-    constant 80 is loose by more than 2.2×)."""
+    """A proved upper bound on Theorem 3.8's failure probability Pr[∃ c, h ∈ H: error_D(h, c) >
+    α ∧ error_S(h, c) < α/2] (seed 001, Theorem 3.8; target and hypothesis both quantified) for
+    |S| = m and VC(H) = vc, any distribution: 2·Π_H(2m)²·exp(−(u − 2)²/(4(3u − 2))), u = αm > 2,
+    with Π_H(2m) ≤ (2em/vc)^vc (Sauer–Shelah; 1 at vc = 0) — squared, because the union bound
+    runs over the patterns of h ⊕ c on S ∪ S′ with both h and c ranging over H.  The derivation
+    is :data:`THM38_PROOF`; it is the bound the equivalent mutants of Theorem 3.8's sample size
+    are checked against (:func:`thm38_chain`)."""
     u = alpha * m
     if u <= 2:
         return 1.0
     log_pi = 0.0 if vc == 0 else vc * math.log(2 * math.e * m / vc)
-    return min(1.0, math.exp(math.log(2.0) + log_pi - (u - 2) ** 2 / (4 * (3 * u - 2))))
+    return math.exp(min(0.0, math.log(2.0) + 2 * log_pi - (u - 2) ** 2 / (4 * (3 * u - 2))))
 
+
+def thm38_chain(C: object, c1: object, c2: object) -> dict[str, object]:
+    """The numerical steps of :data:`THM38_PROOF` for the sample size m ≥ (C/α)(d ln(c1/α) +
+    ln(c2/β)), verified over the whole range α ∈ (0, 1], β ∈ (0, 1), d ∈ {0, 1, 2, …} with
+    interval arithmetic (:mod:`proofs_check.verified`; C, c1, c2 as exact decimal strings or
+    numbers).  Each step is an interval that must lie above 0:
+
+    - ``tail``: (u − 2)²/(4(3u − 2)) − (u/12 − 5/18) = 4/(27u − 18) > 0 for u > 2/3 (a sympy
+      identity, :func:`thm38_tail_identity`), so P ≤ 2e^{5/18}Π_H(2m)²e^{−αm/12};
+    - ``hoeffding_valid``: u = αm ≥ C ln c2 > 2;
+    - ``d0``: at d = 0, P ≤ 2e^{5/18}(β/c2)^{C/12} ≤ β needs (C/12) ln c2 ≥ ln(2e^{5/18}) (and
+      C > 12, so (β/c2)^{C/12 − 1} ≤ 1 for β < 1);
+    - ``ghost``: for d ≥ 1, with y = ln(c1/α) + ln(c2/β)/d ≥ ln c1 and ln(2em/d) = ln(2eC/c1) +
+      ln(c1/α) + ln y, P ≤ β reduces to [ln(2e^{5/18}/c2) − ln(c2/β)]/d + 2 ln(2eC/c1) + 2 ln y
+      ≤ (C/12 − 2)y; the first term is ≤ ln(2e^{5/18}/c2²)/d ≤ 0 when c2² ≥ 2e^{5/18};
+    - ``slope``: g(y) = (C/12 − 2)y − 2 ln y − 2 ln(2eC/c1) has g′(y) = C/12 − 2 − 2/y > 0 for
+      y ≥ ln c1 (2/y decreases: its value at y = ln c1 decides);
+    - ``endpoint``: g(ln c1) > 0, hence g > 0 on the whole range [ln c1, ∞);
+    - ``rounding``: every condition grows with C (∂g/∂C = y/12 − 2/C > 0 at y = ln c1), and
+      m above the formula is the formula at a larger C: so every m ≥ the sample size works.
+
+    Returns the intervals by step (``ok`` when all lie above 0)."""
+    from mpmath import iv
+
+    from proofs_check.verified import interval, positive
+
+    C, c1, c2 = interval(str(C)), interval(str(c1)), interval(str(c2))
+    e = iv.e
+    lead = 2 * iv.exp(interval(5) / 18)
+    y0 = iv.log(c1)
+    steps = {
+        "hoeffding_valid": C * iv.log(c2) - 2,
+        "d0": (C / 12) * iv.log(c2) - iv.log(lead),
+        "d0_exponent": C - 12,
+        "ghost": c2 ** 2 - lead,
+        "slope": C / 12 - 2 - 2 / y0,
+        "endpoint": (C / 12 - 2) * y0 - 2 * iv.log(y0) - 2 * iv.log(2 * e * C / c1),
+        "rounding": y0 / 12 - 2 / C,
+    }
+    return {"steps": steps, "ok": all(positive(v) for v in steps.values())}
+
+
+def thm38_tail_identity() -> bool:
+    """The exact identity of :func:`thm38_chain`'s ``tail`` step, by sympy:
+    (u − 2)²/(4(3u − 2)) − (u/12 − 5/18) − 4/(27u − 18) ≡ 0."""
+    u = sympy.Symbol("u", positive=True)
+    diff = (u - 2) ** 2 / (4 * (3 * u - 2)) - (u / 12 - sympy.Rational(5, 18)) - 4 / (27 * u - 18)
+    return sympy.cancel(sympy.together(diff)) == 0
+
+
+def thm38_chain_constant(c1: float = 16, c2: float = 2) -> float:
+    """The least C for which :func:`thm38_chain`'s chain proves Theorem 3.8 at (c1, c2): the
+    root of its ``endpoint`` step g(ln c1) = 0 (the chain's bound exceeds β near α = 1 as
+    d → ∞ for every smaller C, where its two relaxations become exact).  58.7414… at the
+    paper's (16, 2)."""
+    import mpmath
+
+    y = mpmath.log(c1)
+    return float(mpmath.findroot(
+        lambda C: (C / 12 - 2) * y - 2 * mpmath.log(y) - 2 * mpmath.log(2 * mpmath.e * C / c1),
+        58.7))
+
+
+#: the constant the corrected chain proves for Theorem 3.8 (the chain's threshold 58.7414…,
+#: rounded up; :func:`thm38_chain` verifies it over the whole range)
+THM38_PROVED_CONSTANT = "58.75"
 
 #: why Theorem 3.8's three 10% mutants are still true (equivalent mutants)
-THM38_PROOF = (
-    "equivalent (still true): symmetrisation with a ghost sample S' — for the bad h of a bad S, "
-    "error count on S' ~ Bin(m, p), p > α, has median ≥ ⌊αm⌋, so P[bad] ≤ 2P[∃h: e_S < αm/2, "
-    "e_S' ≥ ⌊αm⌋]; swapping pairs, per pattern of H on S ∪ S' (≤ Π_H(2m)), X = e_S' − e_S is a "
-    "sum of j Rademachers (j pairs with one error) with X > t = αm/2 − 1 and X > j − αm, so "
-    "Hoeffding gives ≤ exp(−t²/(2(αm + t))) = exp(−(u − 2)²/(4(3u − 2))), u = αm, which is "
-    "≥ u/12 − 0.28 for u ≥ 3: P ≤ 2.65(2em/d)^d e^{−αm/12} (thm38_failure_bound).  At "
-    "m = (C/α)(d ln(c1/α) + ln(c2/β)), y = ln(c1/α) + ln(c2/β)/d ≥ 2.667, P ≤ β reduces to "
-    "ln(2.65/c2)/d + ln(2eC/c1) + ln y ≤ (C/12 − 1)y, i.e. ≤ 3.80 + ln y against ≥ 5y for each "
-    "mutant (C, c1, c2) = (72, 16, 2), (80, 14.4, 2), (80, 16, 1.8); 5y − ln y ≥ 12.3 (at d = "
-    "0, P ≤ 2.65(β/1.8)^6 ≤ β).  The constant 80 is loose by > 2.2×: C = 36 already suffices "
-    "(2y − ln y ≥ 4.35 > ln(2.65/1.8) + ln(2e·36/16) = 2.90)")
+THM38_PROOF = Proof(
+    "equivalent (still true): symmetrisation with a ghost sample S′ — for a bad pair (h, c) of "
+    "a bad S, the error count of h ⊕ c on S′ ~ Bin(m, p), p > α, has median ≥ ⌊αm⌋, so "
+    "P[bad] ≤ 2P[∃ c, h: e_S < αm/2, e_S′ ≥ ⌊αm⌋]; swapping pairs, per pattern of h ⊕ c on "
+    "S ∪ S′ — c is quantified too, so at most Π_H(2m)² ≤ (2em/d)^{2d} patterns, not Π_H(2m) — "
+    "X = e_S′ − e_S is a sum of j Rademachers (j pairs with one error) with X > t = αm/2 − 1 "
+    "and X > j − αm, so Hoeffding gives ≤ exp(−t²/(2(αm + t))) = exp(−(u − 2)²/(4(3u − 2))), "
+    "u = αm > 2, which is ≤ e^{5/18 − u/12} (the difference is 4/(27u − 18) > 0): P ≤ "
+    "2e^{5/18}(2em/d)^{2d}e^{−αm/12} (thm38_failure_bound).  At m ≥ (C/α)(d ln(c1/α) + "
+    "ln(c2/β)), with y = ln(c1/α) + ln(c2/β)/d ≥ ln c1, P ≤ β follows (d ≥ 1) from c2² ≥ "
+    "2e^{5/18} and g(y) = (C/12 − 2)y − 2 ln y − 2 ln(2eC/c1) ≥ 0, g increasing on [ln c1, ∞); "
+    "at d = 0 from (C/12)ln c2 ≥ ln(2e^{5/18}) (thm38_chain lists the steps).  Each mutant "
+    "(C, c1, c2) = (72, 16, 2), (80, 14.4, 2), (80, 16, 1.8) has g(ln c1) = 2.66, 3.67, 4.29 "
+    "> 0.  The chain proves the theorem for every C ≥ 58.75 (its threshold is 58.7414…, "
+    "approached at α = 1, d → ∞), so the paper's 80 is loose by ≥ 1.36× as far as this "
+    "argument shows; the earlier claim that 36 suffices counted Π_H(2m) once and is not proved",
+    range="α ∈ (0, 1], β ∈ (0, 1), VC = d ∈ {0, 1, 2, …}, every m ≥ the mutated sample size",
+    verified_by="tests/test_proofs_check_equivalence.py::"
+                "test_thm38_equivalent_mutants_by_the_corrected_chain")
 #: the second form's four 10% mutants still make the proof's chain end below β
-_CLAIM54_D_HALF_PROOF = (
+_CLAIM54_D_HALF_PROOF = Proof(
     "equivalent (still true): the chain P ≤ |Π_H(S)|e^{−α|D|/2} ≤ (e|S|/VC)^VC e^{−α|D|/2} "
     "(exponential mechanism, Sauer–Shelah) with |S| ≤ 2|D| ends below β at every |D| ≥ D' := "
     "0.9((4/α)ln(1/β) + (10VC/α)L), L = ln(20e/α) ≥ 4: with x = ln(1/β)/VC, "
     "ln(2eD'/VC) ≤ L − 2.41 + ln(4x + 10L) ≤ 0.8x + 4.5L, i.e. VC·ln(2eD'/VC) ≤ αD'/2 − "
     "ln(1/β), and VC·ln(2eD/VC) − αD/2 decreases for D > 2VC/α; each mutant's |D| is ≥ D' "
-    "(ln(18e/α) ≥ 0.9 ln(20e/α) as L ≥ 1.05)")
+    "(ln(18e/α) ≥ 0.9 ln(20e/α) as L ≥ 1.05).  The step h(x, L) = 0.8x + 3.5L + ln(1/0.09) − "
+    "ln(4x + 10L) ≥ 0 holds on x ≥ 0, L ≥ ln(20e): ∂h/∂x ≥ 0.8 − 4/(10L) > 0, ∂h/∂L ≥ 3.5 − "
+    "1/L > 0, h(0, ln 20e) > 0 (claim54_half_chain, interval arithmetic); at VC = 0 the chain "
+    "is e^{−αD'/2} = β^{1.8} ≤ β",
+    range="α ∈ (0, 1], β ∈ (0, 1), VC ≥ 0, every |D| ≥ the mutated size, |S| ≤ 2|D|",
+    verified_by="tests/test_proofs_check_equivalence.py::test_claim54_half_mutants_by_the_chain")
 _CLAIM54_EQUIVALENT = {
     "CLAIM54_D_HALF": {k: _CLAIM54_D_HALF_PROOF for k in (
         "the whole bound moved 10%", "constant 4 moved 10%", "constant 10 moved 10%",
         "constant 20 moved 10%")},
-    "CLAIM54_SSP": {"the whole bound moved 10%": (
-        "equivalent (still true): Σ_{i≤d} C(S, i) ≤ (2/e)(eS/d)^d = 0.736(eS/d)^d for "
-        "1 ≤ d ≤ S (computed exactly for S ≤ 1,500, d ≤ 300, the maximum at S = d = 1; "
-        "for fixed d the ratio falls to d^d/(d!e^d) < 1/√(2πd) as S grows), so the "
-        "Sauer–Shelah link with 0.9(e|S|/VC)^VC still holds on every class")},
+    "CLAIM54_SSP": {"the whole bound moved 10%": Proof(
+        "equivalent (still true, numerically): Σ_{i≤d} C(S, i) ≤ (2/e)(eS/d)^d = 0.736(eS/d)^d "
+        "for 1 ≤ d ≤ S (computed exactly for S ≤ 1,500, d ≤ 300, the maximum at S = d = 1; "
+        "for fixed d the ratio tends to d^d/(d!e^d) < 1/√(2πd) as S grows, but that limit is "
+        "not a bound for every S), so the Sauer–Shelah link with 0.9(e|S|/VC)^VC holds on "
+        "every class of that range",
+        range="1 ≤ VC ≤ |S| (every class)",
+        verified_by="tests/test_proofs_check_equivalence.py::test_claim54_ssp_ratio_on_its_grid",
+        grid="every 1 ≤ d ≤ S with S ≤ 1,500 and d ≤ 300 (exact integers); outside it only "
+             "the limit S → ∞ at fixed d")},
 }
 
 CHECKS = declare(CHECKS, {

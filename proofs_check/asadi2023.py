@@ -36,7 +36,7 @@ from scipy.optimize import linprog
 from scipy.stats import binom
 
 from ltheory.privacy.learners.boosting import DPOneRule, DPTopDown, LazyBB, OneRule
-from proofs_check.base import Check, Evidence, Mutable, declare, evaluate_bound, tight
+from proofs_check.base import Check, Evidence, Mutable, Proof, declare, evaluate_bound, tight
 
 SOURCE = "003_6155d6bc744b4bb1.txt"
 _e0, _t, _dl, _d0 = sympy.symbols("epsilon0 t delta delta0", positive=True)
@@ -524,8 +524,35 @@ def thm5_proved_rounds(kappa: float, gamma: float, per_margin: bool = True) -> f
     return math.log(1 / kappa) / (lam * gamma / 2 - (math.expm1(-lam) + lam))
 
 
+def thm5_constants(gamma_max: str = "0.5") -> dict[str, object]:
+    """The constants of :data:`THM5_PROOF` over the whole range γ ∈ (0, γ_max], as intervals
+    (``mpmath.iv``): with λ = γ/4,
+
+    - per-margin reading: γ²/(λγ − φ(λ)) = 1/(1/4 − (φ(λ)/λ²)/16), and φ(x)/x² = Σ_{k≥0}
+      x^k/(k + 2)! increases in x ≥ 0 (positive coefficients), so the sup is the value at
+      γ_max (its denominator must be > 0 there);
+    - count reading: γ²/(λγ/2 − ψ(λ)) = 1/(1/8 − (ψ(λ)/λ²)/16), ψ(x)/x² = Σ_{k≥0}
+      (−x)^k/(k + 2)!, whose derivative Σ_{k≥1} k(−1)^k x^{k−1}/(k + 2)! pairs its terms
+      (k odd, k + 1) as x^{k−1}[(k + 1)x/(k + 3)! − k/(k + 2)!] ≤ 0 for x ≤ k(k + 3)/(k + 1),
+      ≥ 2: ψ(x)/x² decreases on [0, 2], so the sup is the limit at γ → 0, 1/(1/8 − 1/32) =
+      32/3 (``count_monotone``: λ_max ≤ 2).
+
+    Returns the two suprema's enclosures and the per-margin denominator's."""
+    from mpmath import iv
+
+    from proofs_check.verified import interval
+
+    lam = interval(gamma_max) / 4
+    phi_ratio = (iv.exp(lam) - 1 - lam) / lam ** 2
+    per_margin = 1 / (interval(1) / 4 - phi_ratio / 16)
+    count = 1 / (interval(1) / 8 - interval(1) / 2 / 16)
+    return {"per_margin_sup": per_margin, "count_sup": count,
+            "per_margin_denominator": interval(1) / 4 - phi_ratio / 16,
+            "lambda_max": lam, "count_monotone": float(lam.b) <= 2.0}
+
+
 #: why Theorem 5's 10% fewer rounds (14.4 ln(1/κ)/γ²) are still enough (equivalent mutants)
-THM5_PROOF = (
+THM5_PROOF = Proof(
     "equivalent (still true): LazyBB's lazy projection μ_t = argmin_{μ∈Γ} R(μ) + λ⟨σ_{t−1}, μ⟩ "
     "(Γ = {μ ∈ [0,1]^n: |μ| ≥ κn}, R(μ) = Σ μ_i ln(μ_i/κ) − μ_i + κ, the generalised KL to "
     "κ·1; bregman_project is its KKT point μ = min(1, cμ̃), c ≥ 1 least) is FTRL, so for u ∈ Γ "
@@ -536,7 +563,14 @@ THM5_PROOF = (
     "(2γ − φ(λ)/λ)Σ|μ_t| < κn ln(1/κ)/λ + κnγτ with Σ|μ_t| ≥ κnτ gives τ < ln(1/κ)/(λγ − "
     "φ(λ)) ≤ 4.61 ln(1/κ)/γ² at λ = γ/4, γ ≤ 1/2 (thm5_proved_rounds); with λ on the count "
     "of correct votes instead, 10.67 ln(1/κ)/γ².  Every τ ≥ 14.4 ln(1/κ)/γ² is past both, so "
-    "the theorem's constant 16 is loose by > 3.4× and the mutant is a true statement")
+    "the theorem's constant 16 is loose by > 3.4× and the mutant is a true statement.  The "
+    "constants over the whole range: γ²/(λγ − φ(λ)) = 1/(1/4 − 16φ(γ/4)/γ²) and φ(x)/x² = "
+    "Σ_{k≥2} x^{k−2}/k! increases, so the worst γ is 1/2 (4.600…); likewise ψ(x)/x² = "
+    "Σ_{k≥2} (−x)^{k−2}/k! decreases (an alternating series of decreasing terms for x ≤ 1), "
+    "so γ²/(λγ/2 − ψ(λ)) = 1/(1/8 − 16ψ(γ/4)/γ²) increases to its limit 1/(1/8 − 1/32) = "
+    "10.67 as γ → 0 (thm5_constants, interval arithmetic)",
+    range="κ ∈ (0, 1), γ ∈ (0, 1/2], every τ ≥ the mutated round count",
+    verified_by="tests/test_proofs_check_equivalence.py::test_thm5_constants_over_the_whole_range")
 
 CHECKS = declare(CHECKS, {
     "asadi.thm1": (Mutable(__name__, "THM1_EPSILON", -1,

@@ -17,9 +17,10 @@ Boosted Decision Trees via Smooth Re-Weighting" (seed ``003_6155d6bc744b4bb1.txt
   max_i ε_i-DP.  Exact on products of randomized response: M_i reports the parity of
   |S ∩ D_i| through ε_i-randomized response, every dataset of up to 3 records over a domain of
   k parts, every neighbour; the exact ε of the product is the sum of the ε_i of the parts whose
-  parity changed.  Under add/remove neighbours (McSherry's setting) it is max ε_i (tight); under
-  the paper's own neighbouring relation (§2.4: samples of the same size n, one record replaced)
-  a record moved from D_i to D_j changes two parts: exact ε_i + ε_j (``asadi.thm2.substitution``,
+  parity changed.  Parallel composition itself is true: under add/remove neighbours (McSherry's
+  setting) it is max ε_i (tight).  What fails is Theorem 2 under the paper's own neighbouring
+  relation (§2.4: samples of the same size n, one record replaced), the one its proofs use: a
+  record moved from D_i to D_j changes two parts, exact ε_i + ε_j (``asadi.thm2.substitution``,
   a finding; the proof of Theorem 9 applies Theorem 2 to leaves under that relation).
 - Observation 8 as literally stated: for neighbouring S ~ S' and any distributions μ, μ' on
   [n], |err(S, μ, T) − err(S', μ', T)| ≤ 2·d(μ, μ') (d the total variation distance).  False:
@@ -52,7 +53,7 @@ import numpy as np
 import sympy
 from scipy import integrate
 
-from proofs_check.base import Check, Evidence, Mutable, declare, evaluate_bound, tight
+from proofs_check.base import Check, Evidence, Mutable, Proof, declare, evaluate_bound, tight
 
 SOURCE = "003_6155d6bc744b4bb1.txt"
 _zeta, _eta, _D, _H, _beta, _emax = sympy.symbols("zeta eta Delta H beta epsilon_max",
@@ -225,9 +226,10 @@ def _thm2(relation: str, quick: bool) -> Iterator[Evidence]:
                        None if ok else {"part counts of S": list(c), "of S'": list(d),
                                         "epsilon_i": list(eps), "exact ε": worst},
                        "" if ok else "a record moved from one part to another changes two "
-                       "components: the exact ε is ε_i + ε_j > max ε_i.  Theorem 2 holds for "
-                       "add/remove neighbours (McSherry 2010), not for the paper's same-size "
-                       "neighbours (§2.4), under which the proof of Theorem 9 uses it",
+                       "components: the exact ε is ε_i + ε_j > max ε_i.  Parallel composition "
+                       "is true for add/remove neighbours (McSherry 2010); what fails is "
+                       "Theorem 2 under the paper's own same-size neighbours (§2.4), under "
+                       "which the proof of Theorem 9 uses it",
                        tight(worst, bound))
 
 
@@ -572,8 +574,55 @@ def round_shifts(X: np.ndarray, y: np.ndarray, X2: np.ndarray, y2: np.ndarray, p
             "leaf_masses": leaves / m}
 
 
+def gini_steps(X: np.ndarray, y: np.ndarray, X2: np.ndarray, y2: np.ndarray, p: np.ndarray,
+               p2: np.ndarray, leaves: list[tuple] | None = None) -> dict[str, float]:
+    """Step (ii) of ``privacy_claims.ASADI_CLAIMS_PROOF`` recomputed: DP-TopDown's Gini
+    improvements of every (leaf, feature) candidate of ``leaves`` (default: the root) moved
+    from (X, y, p) to (X2, y2, p2) in the proof's three steps — remove the replaced record i*'s
+    mass p(i*), shift the others' masses monotonically to p2's, add i*'s new mass p2(i*) — and
+    for each step the largest pairwise move max_{j,g} |(F_j − F'_j) − (F_g − F'_g)|:
+    ``remove`` (the proof: ≤ 4p(i*)), ``shift`` (≤ 4s, s = Σ_{i≠i*}|p(i) − p2(i)|) and ``add``
+    (≤ 4p2(i*)); ``total`` is the whole move (≤ their sum ≤ 8m, m = max(p(i*), p2(i*))).  The
+    masses p(i*), p2(i*), s and m are returned with them."""
+    from ltheory.privacy.learners.boosting import DPTopDown
+
+    leaves = [()] if leaves is None else leaves
+    moved = np.flatnonzero((X != X2).any(axis=1) | (y != y2))
+    i = int(moved[0]) if moved.size else 0
+    td = DPTopDown(1.0, 1)
+    q_removed, q_shifted = p.copy(), p2.copy()
+    q_removed[i] = q_shifted[i] = 0.0
+    stages = [td._candidates(X, y, p, leaves), td._candidates(X, y, q_removed, leaves),
+              td._candidates(X, y, q_shifted, leaves), td._candidates(X2, y2, p2, leaves)]
+    stages = [np.asarray(f, dtype=float) for f in stages]
+
+    def spread(a: np.ndarray, b: np.ndarray) -> float:
+        d = a - b
+        return float(d.max() - d.min())
+
+    off = np.abs(p - p2)
+    off[i] = 0.0
+    return {"p": float(p[i]), "p2": float(p2[i]), "s": float(off.sum()),
+            "m": float(max(p[i], p2[i])), "remove": spread(stages[0], stages[1]),
+            "shift": spread(stages[1], stages[2]), "add": spread(stages[2], stages[3]),
+            "total": spread(stages[0], stages[3])}
+
+
+def gini_gradient_bounds() -> bool:
+    """W(u0, u1) = 4u0u1/(u0 + u1) (DP-TopDown's w·G(q), G(q) = 4q(1 − q)): its partial
+    derivatives are 4u1²/(u0 + u1)² and 4u0²/(u0 + u1)², in [0, 4] for u0, u1 ≥ 0 (sympy:
+    the identities, and 4 − ∂W/∂u0 = 4u0(u0 + 2u1)/(u0 + u1)² ≥ 0)."""
+    u0, u1 = sympy.symbols("u0 u1", positive=True)
+    W = 4 * u0 * u1 / (u0 + u1)
+    d0, d1 = sympy.diff(W, u0), sympy.diff(W, u1)
+    return (sympy.simplify(d0 - 4 * u1 ** 2 / (u0 + u1) ** 2) == 0
+            and sympy.simplify(d1 - 4 * u0 ** 2 / (u0 + u1) ** 2) == 0
+            and sympy.simplify(4 - d0 - 4 * u0 * (u0 + 2 * u1) / (u0 + u1) ** 2) == 0)
+
+
 #: why 9/8·ζ (Lemma 14's 5/4·ζ moved 10%) is still a true statement on the check's instances
-LEMMA14_PROOF = ("equivalent (still true): with μ uniform and ζ = 1/n, n·w·q(1−q) = f(c0, c1) = "
+LEMMA14_PROOF = Proof("equivalent (still true): with μ uniform and ζ = 1/n, n·w·q(1−q) = "
+                 "f(c0, c1) = "
                  "c0·c1/(c0 + c1) for a leaf holding c0 examples labelled 0 and c1 labelled 1, "
                  "and one substitution moves the leaf's counts by one entry, one exit or one "
                  "relabelling.  With s = c0 + c1: f(c0 + 1, c1) − f(c0, c1) = c1²/(s(s + 1)) ∈ "
@@ -581,7 +630,10 @@ LEMMA14_PROOF = ("equivalent (still true): with μ uniform and ζ = 1/n, n·w·q
                  "f(c0 − 1, c1 + 1) − f(c0, c1) = (c0 − c1 − 1)/s with |c0 − c1 − 1| ≤ s − 1 "
                  "(c0 ≥ 1).  So every |Δ(w·q(1−q))| < ζ for every n (the relabelling family "
                  "reaches (1 − 1/n)·ζ, so the supremum is ζ, not attained), below 9/8·ζ; "
-                 "lemma14_closed_forms recomputes both differences against the exhaustive search")
+                 "lemma14_closed_forms recomputes both differences against the exhaustive search; "
+                 "the two differences are sympy identities in (c0, c1)",
+                 range="every n ≥ 1 (μ uniform, ζ = 1/n), every leaf and substitution",
+                 verified_by="tests/test_proofs_check_mutation.py::test_lemma14_equivalent_mutant_by_its_closed_forms")
 
 CHECKS = declare(CHECKS, {
     "asadi.lemma14": (Mutable(__name__, "LEMMA14_BOUND", -1, ({"zeta": 1},),

@@ -103,6 +103,42 @@ class CheckResult:
                 "seconds": round(self.seconds, 3), "rows": [r.to_json() for r in self.rows]}
 
 
+#: the status of an equivalence declaration whose numerical steps are verified over the whole
+#: parameter range (interval arithmetic, monotonicity plus endpoints, a sympy derivation, or an
+#: exact computation over a finite family)
+PROVED = "equivalent"
+#: the status of one whose numerical steps were only evaluated on a grid (a grid can miss the
+#: supremum): reported apart, never counted as equivalent
+GRID = "numerically supported (grid)"
+
+
+@dataclass(frozen=True)
+class Proof:
+    """Why a mutant is still a true statement (an equivalence declaration, :class:`Mutable`).
+
+    ``text`` is the derivation; ``range`` the parameter range the statement is claimed over;
+    ``verified_by`` the test (``tests/FILE.py::NAME``) that recomputes the derivation's numerical
+    steps.  With ``grid`` empty the test verifies them over the *whole* range (status
+    :data:`PROVED`); otherwise ``grid`` states the finite grid they were evaluated on and the
+    status is :data:`GRID` ("numerically supported", not a proof)."""
+
+    text: str
+    range: str
+    verified_by: str
+    grid: str = ""
+
+    @property
+    def status(self) -> str:
+        return GRID if self.grid else PROVED
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_json(self) -> dict[str, str]:
+        return {"status": self.status, "range": self.range, "verified_by": self.verified_by,
+                "grid": self.grid or None, "text": self.text}
+
+
 @dataclass(frozen=True)
 class Mutable:
     """A bound of a statement declared as data, for the mutation harness
@@ -118,9 +154,11 @@ class Mutable:
     every mutant of this bound):
 
     - ``equivalent``: the mutated statement is still TRUE on every instance (the paper's
-      constant is loose by more than the 10% step) — an *equivalent mutant*; the value is the
-      proof (a short derivation, or the exact extremal value over a finite family).  It is not
-      a false statement, so it is left out of the kill rate; a check that kills it is wrong.
+      constant is loose by more than the 10% step) — an *equivalent mutant*; the value is a
+      :class:`Proof` (the derivation, its range and the test that recomputes its numerical
+      steps over that whole range), or, where the steps were only evaluated on a grid, a
+      :class:`Proof` with its ``grid`` stated: "numerically supported (grid)", reported apart.
+      Either way it is left out of the kill rate; a check that kills it is wrong.
     - ``survivors``: the mutated statement is not known to be true, yet no finite instance
       known refutes it (the reason says why); it counts as a survivor.
 
@@ -135,7 +173,7 @@ class Mutable:
     key: str | None = None
     member: str | None = None
     survivors: dict[str, str] = field(default_factory=dict, compare=False)
-    equivalent: dict[str, str] = field(default_factory=dict, compare=False)
+    equivalent: dict[str, Proof] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,9 @@ summary) has one status:
 - ``not encoded``: quantitative and finitely checkable, not encoded yet — listed with what it
   would take, so that nothing is silently absent.
 
+This module owns the statuses (:data:`STATUSES`) and the seed papers' titles (:data:`PAPERS`);
+:mod:`proofs_check.report` imports them (and nothing here imports the report).
+
 Definitions and algorithm boxes are not statements and are not listed.  ``ltheory check --list``
 prints this table; ``tests/test_proofs_check_coverage.py`` fails when a check is not named by any
 statement, a named check does not exist, or (where the seed files are at hand) a numbered
@@ -24,6 +27,17 @@ from dataclasses import dataclass
 CHECKED, NOT_EVALUABLE, QUALITATIVE, NOT_ENCODED = ("checked", "not evaluable", "qualitative",
                                                     "not encoded")
 STATUSES = (CHECKED, NOT_EVALUABLE, QUALITATIVE, NOT_ENCODED)
+#: the seed files' papers, by seed file name
+PAPERS = {
+    "000_999a11082cbb8294.txt": "Bun & Fang, Privately Learning Decision Lists and a DP Winnow",
+    "001_ed369e7bc84e5ca0.txt": "Alon, Beimel, Moran & Stemmer 2020, Closure Properties for "
+                                "Private Classification and Online Prediction",
+    "002_4e9b9d6d42ab751c.txt": "Lecture notes: Online Learning Implies Private PAC Learning "
+                                "(Bun, Livni & Moran; Alon, Moran, Schefler & Yehudayoff 2024)",
+    "003_6155d6bc744b4bb1.txt": "Asadi, Carmosino, Jahanara, Rafiey & Salamatian, Private Boosted "
+                                "Decision Trees via Smooth Re-Weighting",
+    "004_5635bafb29a98a47.txt": "Lecture notes: private PAC learning and multiplicative weights",
+}
 S000, S001, S002, S003, S004 = ("000_999a11082cbb8294.txt", "001_ed369e7bc84e5ca0.txt",
                                 "002_4e9b9d6d42ab751c.txt", "003_6155d6bc744b4bb1.txt",
                                 "004_5635bafb29a98a47.txt")
@@ -171,8 +185,10 @@ STATEMENTS: tuple[Statement, ...] = (
         "sample complexity Õ(·) with unspecified constants"),
     _c(S001, "Lemma 7.2", "ClosureLearn is (ε, O(δ))-DP for every ε < 1", "abms20.lemma7.2",
        "privacy.claims.abms20",
-       note="false as literally stated (exact ε ≈ 0.2555 > ε for ε < 0.2555, δ = 0): the "
-            "proof shows (O(1), O(δ)); a typo-level finding"),
+       note="a typo-level finding: false as literally stated (δ = 0) under both readings of "
+            "the seed — exact ε ≈ 0.2555 with the relabelling scored on D_i ∘ T_i (the "
+            "library's ClosureLearn), 0.0586 reported (not recomputed) under Algorithm 2's "
+            "reading, scored on D — while its proof ends with (O(1), O(δ))"),
     _ne(S001, "Lemma 7.3", "ClosureLearn is accurate",
         "accuracy with O(·) constants (see the check)", "abms20.lemma7.3"),
     _ne(S001, "Remark 7.4", "m_i(α/k, β/k, 1, δ) = Ω(k·VC(H_i)/α); sample complexity Õ(·)",
@@ -198,8 +214,10 @@ STATEMENTS: tuple[Statement, ...] = (
     _c(S003, "Theorem 1", "sequential (advanced) composition", "asadi.thm1"),
     _c(S003, "Theorem 2", "parallel composition (McSherry 2010)", "asadi.thm2",
        "asadi.thm2.substitution",
-       note="holds (exactly max ε_i) for add/remove neighbours; false under the paper's own "
-            "same-size neighbours (a record moved between parts costs ε_i + ε_j; a finding)"),
+       note="parallel composition itself is true (exactly max ε_i for add/remove neighbours, "
+            "McSherry's setting); what fails is Theorem 2 under the paper's own same-size "
+            "neighbours, which its proofs use (a record moved between parts costs ε_i + ε_j; "
+            "a finding)"),
     _c(S003, "Theorem 3", "WEM(η, q) is (2ηΔ_ζ, 0, ζ)-DP, with its utility tail",
        "asadi.thm3", "asadi.thm3.utility", "privacy.claims.asadi"),
     _c(S003, "Theorem 4", "WRNM is (2ηΔ_ζ, 0, ζ)-DP", "asadi.thm4"),
@@ -252,8 +270,6 @@ def counts() -> dict[str, dict[str, int]]:
 
 def listing() -> str:
     """The coverage table printed by ``ltheory check --list``."""
-    from proofs_check.report import PAPERS
-
     lines = ["# Seed statements and their status", ""]
     for src, c in counts().items():
         lines.append(f"- `{src}` ({PAPERS.get(src, src)}): " + ", ".join(

@@ -50,7 +50,7 @@ import numpy as np
 import sympy
 
 from ltheory.core.hypothesis_class import HypothesisClass
-from proofs_check.base import Check, Evidence, Mutable, declare, evaluate_bound, tight
+from proofs_check.base import Check, Evidence, Mutable, Proof, declare, evaluate_bound, tight
 
 SOURCE = "002_4e9b9d6d42ab751c.txt"
 _d, _alpha = sympy.symbols("d alpha", positive=True)
@@ -217,7 +217,8 @@ CHECKS = [
 #: rounds of the k = 1 tournament at d = 1 before the budget N runs out: N/(2n)
 D1_ROUNDS = 2 ** (2 ** 3 + 1) * 4 ** 2 // 2
 
-ALG_G_D1_PROOF = ("equivalent at d = 1 (the statement this check encodes; every mutant is ≤ 1/8 "
+ALG_G_D1_PROOF = Proof("equivalent at d = 1 (the statement this check encodes; every mutant "
+                  "is ≤ 1/8 "
                   "there): for every class of Ldim 1 on any finite domain, target c, D and α, "
                   "with P(f) = P[SOA(T) = f], s = Σ P(f)², R = 4096 rounds: (1) the k = 1 "
                   "branch, once f_0 ≠ f_1, outputs c when y = c(x) (f_b errs at x, so V_{T_b} "
@@ -226,7 +227,13 @@ ALG_G_D1_PROOF = ("equivalent at d = 1 (the statement this check encodes; every 
                   "e^{−8}; (3) if s^R < 1/2, Pr[G = c] > 1/8; else some f* has P(f*) ≥ s ≥ "
                   "2^{−1/4096} > e^{−8}, so f* is accurate and Pr[G = f*] > 0.4999.  So some "
                   "accurate f has Pr[G = f] > 1/8 at d = 1 (the exact rows meet 1/2; "
-                  "d1_proof_terms recomputes (1) on them)")
+                  "d1_proof_terms recomputes (1) on them).  Numerical steps for every α ∈ (0, 1): "
+                  "ln(1 − α) ≤ −α gives (1 − α)^⌈8/α⌉ ≤ (1 − α)^{8/α} ≤ e^{−8}; 2^{−1/4096}/2 > "
+                  "0.4999 > 1/8 and e^{−8} < 2^{−1/4096} in interval arithmetic; every mutant "
+                  "is ≤ 1/8 at d = 1, exactly",
+                  range="d = 1 (the statement this check encodes): every class of Ldim 1 on a "
+                        "finite domain, target, distribution D and α ∈ (0, 1)",
+                  verified_by="tests/test_proofs_check_mutation.py::test_algorithm_g_equivalent_mutants_proof_steps")
 
 
 def d1_proof_terms(H: HypothesisClass, target: int, D: np.ndarray, alpha: float

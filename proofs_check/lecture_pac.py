@@ -42,6 +42,7 @@ from proofs_check.base import (
     Check,
     Evidence,
     Mutable,
+    Proof,
     declare,
     evaluate_bound,
     not_evaluable,
@@ -432,7 +433,8 @@ CHECKS = [
 ]
 
 #: why four mutants of the exponential mechanism's failure bound are still true statements
-_EM_PROOF = ("equivalent (still true): the target scores 0, so P[output h] ≤ e^{−εb_h/2} (b_h its "
+_EM_PROOF = ("equivalent (still true, numerically): the target scores 0, so P[output h] ≤ "
+             "e^{−εb_h/2} (b_h its "
              "errors on the sample) and E e^{−εb/2} = (1 − p(1 − e^{−ε/2}))^n ≤ q := (1 − α(1 − "
              "e^{−ε/2}))^n for a bad h (p > α); the failure is ≤ min(1, (|C|−1)q) ≤ |C|·min(1/2, "
              "q).  em_union_bound_sup computes sup min(1/2, q)/(B/|C|) over α ∈ (0, 1), ε ∈ "
@@ -440,10 +442,16 @@ _EM_PROOF = ("equivalent (still true): the target scores 0, so P[output h] ≤ e
              "class, distribution or n can refute it (outside that ε range the rates compare the "
              "same way: ε → 0 gives q ≈ e^{−εαn/2} against e^{−εαn/4}, ε → ∞ gives (1 − α)^n "
              "against e^{−α²n/2})")
-_EM_EQUIVALENT = {"the whole bound moved 10%": _EM_PROOF.replace("SUP", "0.787"),
-                  "exponent of exp(-alpha**2*n/2) doubled": _EM_PROOF.replace("SUP", "0.709"),
-                  "constant -1/2 moved 10%": _EM_PROOF.replace("SUP", "0.708"),
-                  "constant -1/4 moved 10%": _EM_PROOF.replace("SUP", "0.733")}
+#: the grid em_union_bound_sup evaluates (a grid can miss the supremum: not a proof)
+EM_GRID = ("α: 300 geometric points in [1e-4, 0.999]; ε: 300 geometric points in [1e-4, 1e3]; "
+           "n: 0..199 and 300 geometric points in [200, 1e8] (em_union_bound_sup, size 300)")
+_EM_RANGE = "α ∈ (0, 1), ε > 0, every n, |C| ≥ 2, every class and distribution"
+_EM_TEST = ("tests/test_proofs_check_mutation.py::test_em_equivalent_mutants_recompute")
+_EM_EQUIVALENT = {key: Proof(_EM_PROOF.replace("SUP", sup), _EM_RANGE, _EM_TEST, EM_GRID)
+                  for key, sup in (("the whole bound moved 10%", "0.787"),
+                                   ("exponent of exp(-alpha**2*n/2) doubled", "0.709"),
+                                   ("constant -1/2 moved 10%", "0.708"),
+                                   ("constant -1/4 moved 10%", "0.733"))}
 _EM_SAMPLES_WHY = ("equivalent (not a quantitative statement): the seed says n ≥ 8 ln|C|/(α·min(α, "
                    "ε)) makes the mechanism accurate 'with high probability', naming no "
                    "probability; its quantitative content is the failure bound, which the rows "
@@ -459,5 +467,5 @@ CHECKS = declare(CHECKS, {
                 ({"C": 16, "alpha": 0.25, "epsilon": 0.5, "n": 200},),
                 equivalent=_EM_EQUIVALENT),
         Mutable(__name__, "EM_SAMPLES", -1, ({"C": 16, "alpha": 0.25, "epsilon": 0.5},),
-                equivalent={"*": _EM_SAMPLES_WHY})),
+                equivalent={"*": Proof(_EM_SAMPLES_WHY, _EM_RANGE, _EM_TEST, EM_GRID)})),
 })

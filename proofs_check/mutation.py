@@ -18,8 +18,12 @@ killed mutant costs only the rows up to the first failure.
 A surviving mutant is a check that would not have noticed that false bound — unless the mutant
 is not a false bound at all: where the paper's constant is loose by more than the 10% step, the
 mutated statement is still true everywhere (an *equivalent mutant*), and the statement declares
-it in ``Mutable.equivalent`` with the proof; such mutants are classified ``equivalent`` and left
-out of the kill rate.  A statement may also declare (``Mutable.survivors``) why a mutant that is
+it in ``Mutable.equivalent`` with the proof (a :class:`~proofs_check.base.Proof`: derivation,
+range, and the test that recomputes its numerical steps).  Such a mutant is classified
+``equivalent`` when those steps are verified over the whole range, and ``numerically supported
+(grid)`` — reported apart, never as equivalent — when they were only evaluated on a stated grid;
+both are left out of the kill rate (neither is a known false statement).  A statement may
+also declare (``Mutable.survivors``) why a mutant that is
 not known to be true cannot be killed on finite classes; it stays a survivor.
 """
 
@@ -34,7 +38,11 @@ from typing import Any
 import sympy
 
 from proofs_check import base
-from proofs_check.base import Check, Mutable
+from proofs_check.base import GRID, PROVED, Check, Mutable, Proof
+
+#: the statuses of a mutant, in the order the harness reports them
+KILLED, SURVIVED, CONTRADICTION = "killed", "survived", "contradiction"
+STATUSES = (KILLED, PROVED, GRID, SURVIVED, CONTRADICTION)
 
 #: the factors a constant is moved by (towards false: whichever qualifies, tried in this order)
 FACTORS = (sympy.Rational(9, 10), sympy.Rational(11, 10))
@@ -76,19 +84,20 @@ class Outcome:
         return s.get(self.mutant.key, s.get("*"))
 
     @property
-    def proof(self) -> str | None:
+    def proof(self) -> Proof | None:
         """The statement's proof that this mutant is still true (an equivalent mutant)."""
         s = self.mutant.spec.equivalent
         return s.get(self.mutant.key, s.get("*"))
 
     @property
     def status(self) -> str:
-        """"killed", "equivalent" (declared true with a proof, and not killed), "survived", or
-        "contradiction" (declared true, yet a row of the check failed: the proof or the check
-        is wrong)."""
+        """"killed"; "equivalent" (declared true with a proof whose numerical steps are verified
+        over its whole range, and not killed); "numerically supported (grid)" (declared true,
+        the steps only evaluated on a grid, not killed); "survived"; or "contradiction" (declared
+        true, yet a row of the check failed: the proof or the check is wrong)."""
         if self.proof is not None:
-            return "contradiction" if self.killed else "equivalent"
-        return "killed" if self.killed else "survived"
+            return CONTRADICTION if self.killed else self.proof.status
+        return KILLED if self.killed else SURVIVED
 
 
 def _walk(e: sympy.Basic, path: tuple[int, ...] = (),
@@ -249,22 +258,29 @@ def run_all(checks: list[Check], quick: bool) -> list[Outcome]:
 
 
 def summary(outcomes: list[Outcome]) -> dict[str, Any]:
-    """Killed / equivalent (with the proof) / survived (with the declared reason, or none), and
-    the kill rate over the mutants that are false statements (all but the equivalent ones)."""
-    by = {k: [o for o in outcomes if o.status == k]
-          for k in ("killed", "equivalent", "survived", "contradiction")}
-    false_statements = len(outcomes) - len(by["equivalent"])
-    killed = len(by["killed"])
+    """Per status (:data:`STATUSES`): killed / equivalent (a proof verified over its range) /
+    numerically supported (grid) / survived (with the declared reason, or none) /
+    contradiction, and the kill rate over the mutants not declared true (all but the
+    equivalent and the grid-supported ones: neither is a known false statement)."""
+    by = {k: [o for o in outcomes if o.status == k] for k in STATUSES}
+    false_statements = len(outcomes) - len(by[PROVED]) - len(by[GRID])
+    killed = len(by[KILLED])
 
     def row(o: Outcome, **extra: Any) -> dict[str, Any]:
         return {"check": o.mutant.check_id, "mutant": o.mutant.label, "rows": o.rows, **extra}
 
+    def proof(o: Outcome) -> dict[str, Any] | None:
+        return None if o.proof is None else o.proof.to_json()
+
     return {"mutants": len(outcomes), "killed": killed,
-            "equivalent": len(by["equivalent"]), "survived": len(by["survived"]),
+            "equivalent": len(by[PROVED]), "grid": len(by[GRID]),
+            "survived": len(by[SURVIVED]), "contradiction": len(by[CONTRADICTION]),
             "false_statements": false_statements,
             "kill_rate": round(killed / false_statements, 4) if false_statements else None,
             "kill_rate_all": round(killed / len(outcomes), 4) if outcomes else None,
-            "equivalents": [row(o, proof=o.proof) for o in by["equivalent"]],
+            "per_mutant": [row(o, status=o.status) for o in outcomes],
+            "equivalents": [row(o, proof=proof(o)) for o in by[PROVED]],
+            "grid_supported": [row(o, proof=proof(o)) for o in by[GRID]],
             "survivors": [row(o, declared=o.declared, error=o.error or None)
-                          for o in by["survived"]],
-            "contradictions": [row(o, proof=o.proof) for o in by["contradiction"]]}
+                          for o in by[SURVIVED]],
+            "contradictions": [row(o, proof=proof(o)) for o in by[CONTRADICTION]]}

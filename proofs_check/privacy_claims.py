@@ -37,7 +37,7 @@ import sympy
 
 from ltheory.privacy.auditing.exact import aligned, exact_epsilon
 from ltheory.privacy.learners import LearnerAuditCase, audit_cases
-from proofs_check.base import Check, Evidence, Mutable, declare, evaluate_bound, tight
+from proofs_check.base import Check, Evidence, Mutable, Proof, declare, evaluate_bound, tight
 
 TABLE = "learners_worst_case.json"
 #: audit-case name prefix (or learner class) -> the seed file stating the claim
@@ -171,8 +171,21 @@ def table_source(row: dict[str, Any]) -> str:
     return src
 
 
+def expand_counts(pair: dict[str, Any]) -> tuple[tuple, tuple]:
+    """A pair stored by cell counts (a large sample): ``cells`` (records), ``counts`` per cell,
+    and the substituted record moved from cell ``src`` to cell ``dst`` — d0 lists the records
+    cell by cell, d1 is d0 with the first record of cell ``src`` replaced."""
+    cells = [_tuple(c) for c in pair["cells"]]
+    d0 = [cells[i] for i, k in enumerate(pair["counts"]) for _ in range(int(k))]
+    d1 = list(d0)
+    d1[sum(int(k) for k in pair["counts"][: pair["src"]])] = cells[pair["dst"]]
+    return tuple(d0), tuple(d1)
+
+
 def _pair(row: dict[str, Any]) -> tuple[Any, Any] | None:
     pair = row.get("pair")
+    if isinstance(pair, dict) and "counts" in pair and "cells" in pair:
+        return expand_counts(pair)
     if isinstance(pair, dict) and "d0" in pair and "d1" in pair:
         return _tuple(pair["d0"]), _tuple(pair["d1"])
     if isinstance(pair, (list, tuple)) and len(pair) == 2:
@@ -285,7 +298,8 @@ def stable_histogram_tail_rows(quick: bool) -> Iterator[Evidence]:
 #: a DP-TopDown pair (t = 1, d = 2, ε = 1) found by local search over the 8 cell counts of
 #: {0,1}² × {0,1} (n ≤ 6,000; exact output distributions): counts per cell (x1, x2, y) in the
 #: order 000, 001, 010, 011, 100, 101, 110, 111, and the record moved from cell ``src`` to
-#: ``dst``.  Its exact ε is 0.532 of the claim (the shipped table's worst was 0.316); the
+#: ``dst``.  Its exact ε is 0.532 of the claim (the shipped table's DPTopDown row carries it
+#: since issue 41; the annealing search at n = 8 had found 0.316); the
 #: proved ceiling is 3/4 (ASADI_CLAIMS_PROOF)
 DPTOPDOWN_PAIR = {"counts": (3, 1, 0, 193, 5565, 0, 236, 0), "src": 1, "dst": 7}
 
@@ -371,35 +385,90 @@ def _check(source: str) -> Check:
 
 CHECKS = [_check(src) for src in sorted(set(SOURCES.values()))]
 
+_EQ_TESTS = "tests/test_proofs_check_equivalence.py::"
+
 #: why every asadi learner is still private at 0.9 of its claim (the claims' equivalent mutant)
-ASADI_CLAIMS_PROOF = (
+ASADI_CLAIMS_PROOF = Proof(
     "equivalent (still true): every asadi learner's true ε is at most 3/4 of its claim.  One "
     "LazyBB round on neighbouring samples with the same history (margins equal but the replaced "
     "record i*'s) has normalised measures p, p' with, off i*, p ≥ p' everywhere or p ≤ p' "
     "everywhere (both are min(1, c·κe^{−λσ}) of the same σ, c ≥ c' or c ≤ c', normalised to "
-    "|μ| = κn, or both uncapped and proportional), moving mass s = |p'(i*) − p(i*)| off i*.  "
-    "Hence, with m = max(p(i*), p'(i*)) ≤ ζ = 1/(κn) (asadi_sensitivity.round_shifts "
-    "recomputes all three): (i) every weighted error moves by ≤ m (not 2ζ); (ii) the Gini "
-    "improvements of two candidates move apart by < 8m: W(u0, u1) = 4u0u1/(u0 + u1) has "
-    "gradient in [0, 4]², so removing the old record's mass moves a candidate's F = W(parent) − "
-    "W(children) by a value in [−4p(i*), 4p(i*)], adding the new one by [−4p'(i*), 4p'(i*)] "
-    "(candidates of one leaf share the parent term), the monotone shift by [−4s_ℓ, 4s_ℓ], "
-    "Σs_ℓ = s: 4p(i*) + 4p'(i*) + 4s = 8m; (iii) the leaves' label masses move by ≤ 2m in "
-    "total.  The exponential mechanism's loss is ≤ η·max_g[(q_j − q'_j) − (q_g − q'_g)] and "
-    "WRNM's with Lap(b) ≤ Σ|Δ(m1 − m0)|/b (the log tail of a Laplace difference is "
-    "1/b-Lipschitz).  So DP-1R at rate η leaks ≤ 2ηζ per round (claim 4ηζ: 1/2), DP-TopDown "
-    "≤ t·8ηζ + 2ζ·2tη = 12tηζ (claim 16tηζ: 3/4); alone the weights are uniform (κ = 1, "
-    "ζ = 1/n).  Composed over τ rounds (or by advanced composition for δ > 0, which is "
-    "monotone in the per-round ε) the learners are 3/4·ε-DP, below 0.9·ε.  Lemma 15's "
-    "sensitivity is 8ζ, not 4ζ (asadi.lemma15), yet DP-TopDown's claim holds: the mechanism "
-    "pays for differences between candidates, and the shared parent term cancels")
+    "|μ| = κn, or both uncapped and proportional), moving mass s = Σ_ℓ s_ℓ off i* (s_ℓ in "
+    "leaf ℓ), s ≤ |p'(i*) − p(i*)|.  Hence, with m = max(p(i*), p'(i*)) ≤ ζ = 1/(κn) "
+    "(asadi_sensitivity.round_shifts recomputes all three): (i) every weighted error moves by "
+    "≤ m (not 2ζ); (ii) the Gini improvements F_j = W(parent) − W(children of j) of two "
+    "candidates j, g of one leaf move apart by ≤ 4p(i*) + 4s + 4p'(i*) ≤ 8m.  W(u0, u1) = "
+    "4u0u1/(u0 + u1) has gradient 4(u1², u0²)/(u0 + u1)² ∈ [0, 4]² (sympy), so W is "
+    "non-decreasing in each mass, and F_j − F_g = W(children of g) − W(children of j): the "
+    "parent term cancels.  Go from p to p' in three steps.  Remove i*'s mass p(i*): i* lies "
+    "in one child of j and one of g, each loses a mass ≤ p(i*), so each W(children) drops by "
+    "a value in [0, 4p(i*)] and their difference moves by ≤ 4p(i*) (two moves of one sign "
+    "and size ≤ 4p(i*) differ by ≤ 4p(i*), not 8p(i*)); a candidate of another leaf does not "
+    "move, and i*'s leaf's move by W(parent)'s drop minus W(children)'s, both in [0, 4p(i*)].  "
+    "Shift the others monotonically: in leaf ℓ every mass moves the same way, by s_ℓ in total, "
+    "so each W(children) and W(parent) moves by a value of that sign of size ≤ 4s_ℓ: two "
+    "candidates of leaf ℓ move apart by ≤ 4s_ℓ, of leaves ℓ, ℓ′ by ≤ 4s_ℓ + 4s_ℓ′ ≤ 4s.  "
+    "Add the new record's mass p'(i*): ≤ 4p'(i*) likewise.  With s = |p'(i*) − p(i*)| (the "
+    "masses off i* all move one way and both measures sum to 1), 4(p(i*) + p'(i*) + |p'(i*) − "
+    "p(i*)|) = 8m (asadi_sensitivity.gini_steps "
+    "recomputes the three steps).  (iii) The leaves' label masses move by ≤ 2m in total.  The "
+    "exponential mechanism's loss is ≤ η·max_g[(q_j − q'_j) − (q_g − q'_g)] and WRNM's with "
+    "Lap(b) ≤ Σ|Δ(m1 − m0)|/b (the log tail of a Laplace difference is 1/b-Lipschitz).  So "
+    "DP-1R at rate η leaks ≤ 2ηζ per round (claim 4ηζ: 1/2), DP-TopDown ≤ t·8ηζ + 2ζ·2tη = "
+    "12tηζ (claim 16tηζ: 3/4); alone the weights are uniform (κ = 1, ζ = 1/n).  Composed "
+    "over τ rounds (or by advanced composition for δ > 0, which is monotone in the per-round "
+    "ε) the learners are 3/4·ε-DP, below 0.9·ε.  Lemma 15's sensitivity is 8ζ, not 4ζ "
+    "(asadi.lemma15), yet DP-TopDown's claim holds: the mechanism pays for differences "
+    "between candidates, and the shared parent term cancels",
+    range="every ε > 0 (and δ ≥ 0), κ ∈ (0, 1], n ≥ 1, t ≥ 1, τ ≥ 1: DP-1R, DP-TopDown, "
+          "LazyBB with either",
+    verified_by=_EQ_TESTS + "test_asadi_claims_step_ii_the_finer_argument")
+
+
 def cover_em_epsilon(eps1: float, delta1: float) -> float:
-    """A proved ε at δ₁ of Bun & Fang's covering learner under add/remove neighbours when each
-    step is the exponential mechanism ∝ exp(ε'q/2), ε' = ε₁/(2 ln(e/δ₁)) (Lemma A.1's
-    calibration): max(ε'/2, (e^{ε'/2} − 1)(e^{ε'/2} ln(1/δ₁) + 1)) — see
-    :data:`BUNFANG_CLAIMS_PROOF`.  At most 0.33·ε₁ for ε₁ ≤ 1 (Theorem 3.5's range)."""
+    """A proved ε at δ₁ of Bun & Fang's covering learner (seed 000, §3.1, Theorem 3.5, Lemma
+    A.1) under add/remove neighbours when each step is the exponential mechanism ∝ exp(ε'q/2),
+    ε' = ε₁/(2 ln(e/δ₁)) (Lemma A.1's calibration): max(ε'/2, (e^{ε'/2} − 1)(e^{ε'/2} ln(1/δ₁)
+    + 1)) — see :data:`BUNFANG_CLAIMS_PROOF`.  At most :data:`COVER_EM_FRACTION`·ε₁ for
+    ε₁ ≤ 1 (Theorem 3.5's range; the supremum is 0.28916, at ε₁ = 1, δ₁ ≈ 0.7265, verified
+    over the whole range by :func:`cover_em_fraction_verified`).  Above ε₁ = 1 it is not a
+    fraction of ε₁ (at ε₁ = 20 it exceeds 40·ε₁ for δ₁ near 1): the learner refuses ε₁ > 1."""
     step = eps1 / (2.0 * math.log(math.e / delta1))
     return max(step / 2, math.expm1(step / 2) * (math.exp(step / 2) * math.log(1 / delta1) + 1))
+
+
+#: the proved fraction of ε₁ of :func:`cover_em_epsilon` over ε₁ ∈ (0, 1], δ₁ ∈ (0, 1)
+COVER_EM_FRACTION = 0.2892
+
+
+def cover_em_fraction_verified(fraction: float = COVER_EM_FRACTION,
+                               tail_from: float = 60.0) -> dict[str, Any]:
+    """Verify cover_em_epsilon(ε₁, δ₁) ≤ ``fraction``·ε₁ on the whole range ε₁ ∈ (0, 1], δ₁ ∈
+    (0, 1), with L = ln(1/δ₁) ∈ (0, ∞) and x = ε₁/(4(1 + L)) = ε'/2:
+
+    - the first term: (ε'/2)/ε₁ = 1/(4(1 + L)) < 1/4;
+    - the second over ε₁: (e^x − 1)(e^x L + 1)/ε₁ = [(e^x − 1)/x]·(e^x L + 1)/(4(1 + L)), and
+      (e^x − 1)/x = Σ_k x^k/(k + 1)! and e^x L + 1 increase in x, hence in ε₁: ε₁ = 1 is the
+      worst;
+    - at ε₁ = 1, L ∈ [0, ``tail_from``]: interval branch-and-bound (:func:`proofs_check.verified
+      .sup_on_box`) shows (e^x − 1)(e^x L + 1) < fraction;
+    - for L ≥ ``tail_from``: e^x − 1 ≤ xe^x and e^x L + 1 ≤ e^x(1 + L) give ≤ e^{2x}/4 ≤
+      e^{1/(2(1 + tail_from))}/4, checked in interval arithmetic.
+
+    Returns the branch-and-bound record and the tail bound; raises if a step fails."""
+    from mpmath import iv
+
+    from proofs_check.verified import NotVerified, interval, sup_on_box, upper
+
+    def second(L: Any) -> Any:
+        x = 1 / (4 * (1 + L))
+        return (iv.exp(x) - 1) * (iv.exp(x) * L + 1)
+
+    bb = sup_on_box(second, ((0, tail_from),), fraction)
+    tail = iv.exp(1 / (2 * (1 + interval(tail_from)))) / 4
+    if not upper(tail) < fraction:
+        raise NotVerified(f"tail bound {tail} not below {fraction}")
+    return {"branch_and_bound": bb, "tail_bound": upper(tail), "first_term": 0.25}
 
 
 #: DP-Winnow's proved fraction of its claim: AboveThreshold on monotone counts (3/4 of its ε)
@@ -407,7 +476,7 @@ def cover_em_epsilon(eps1: float, delta1: float) -> float:
 DPWINNOW_FRACTION = 7 / 8
 
 #: why every bunfang learner is still private at 0.9 of its claim (the claims' equivalent mutant)
-BUNFANG_CLAIMS_PROOF = (
+BUNFANG_CLAIMS_PROOF = Proof(
     "equivalent (still true): both learners are private at ≤ 7/8 of their claims.  Decision "
     "lists (add/remove, D vs D ∪ {x}; the step ∝ exp(ε'q/2), q = −errors on the covered "
     "examples, so a candidate covering x has q' − q ∈ [−1, 0], others equal): before and at the "
@@ -415,15 +484,24 @@ BUNFANG_CLAIMS_PROOF = (
     "e^{−ε'/2})) ≤ e^{p_t(e^{ε'/2} − 1)} (p_t = P_D[cover x at t]; after i the runs agree), and "
     "P_D(o)/P_{D∪x}(o) ≤ e^{ε'/2}; with p_t ≤ e^{ε'/2}p'_t and Lemma A.3 under D ∪ {x} "
     "(Σ_{t<i} p'_t ≤ ln(1/δ₁) but with probability δ₁) the run is (max(ε'/2, (e^{ε'/2} − 1)"
-    "(e^{ε'/2} ln(1/δ₁) + 1)), δ₁)-DP (cover_em_epsilon), ≤ (ε₁/4)e^{ε'} ≤ 0.33ε₁ for ε₁ ≤ 1; "
-    "under substitution group privacy gives (2·0.33ε₁, (1 + e^{0.33ε₁})δ₁) within the claim's "
-    "(2ε₁, (1 + e^{ε₁})δ₁).  DP-Winnow: one changed example changes the mistake count of the "
+    "(e^{ε'/2} ln(1/δ₁) + 1)), δ₁)-DP (cover_em_epsilon).  For ε₁ ≤ 1 that is ≤ 0.2892·ε₁: "
+    "with x = ε'/2 = ε₁/(4(1 + ln(1/δ₁))), the ratio to ε₁ increases in ε₁ ((e^x − 1)/x "
+    "increases), and at ε₁ = 1 its supremum over δ₁ is 0.28916 (δ₁ ≈ 0.7265), verified over "
+    "the whole range by interval branch-and-bound with an analytic tail "
+    "(cover_em_fraction_verified).  (The earlier step (ε₁/4)e^{ε'} ≤ 0.33ε₁ is false for "
+    "δ₁ ≥ 0.449 at ε₁ = 1.)  Under substitution group privacy gives (2·0.2892ε₁, (1 + "
+    "e^{0.2892ε₁})δ₁) within the claim's (2ε₁, (1 + e^{ε₁})δ₁).  Above ε₁ = 1 the bound is not "
+    "a fraction of ε₁ (it exceeds ε₁ for large ε₁), so the learner refuses ε₁ > 1, as Theorem "
+    "3.5's hypothesis does.  DP-Winnow: one changed example changes the mistake count of the "
     "released ŵ in one round, so it shifts the queries of one AboveThreshold instance "
     "monotonically by ≤ 1, and coupling ρ̂' = ρ̂ + 1 (cost ε_svt/2, Lap(2/ε_svt)) and the ⊤ "
     "query's noise by ≤ 1 (ε_svt/4, Lap(4/ε_svt)) makes it 3/4·ε_svt-DP (ε_svt ≤ ε/2: the "
     "layer's composition is monotone and at most linear in its per-instance ε); the draws "
     "keep their 4η (a score coordinate can move by −2 while another moves by +2): "
-    "3/8·ε + ε/2 = 7/8·ε at δ")
+    "3/8·ε + ε/2 = 7/8·ε at δ",
+    range="decision lists: ε₁ ∈ (0, 1] (the learner's accepted range: ε ≤ 1 under add/remove, "
+          "ε ≤ 2 under substitution), δ₁ ∈ (0, 1); DP-Winnow: every ε > 0, δ",
+    verified_by=_EQ_TESTS + "test_bunfang_claims_bound_over_the_whole_range")
 CHECKS = declare(CHECKS, {
     f"privacy.claims.{pid}": (Mutable(__name__, "CLAIM_EPSILON", -1, ({"epsilon": 1.0},),
                                       **kwargs),)

@@ -13,17 +13,7 @@ from urllib.parse import quote
 
 from ltheory.plotting import new_figure
 from proofs_check.base import CheckResult
-
-PAPERS = {
-    "000_999a11082cbb8294.txt": "Bun & Fang, Privately Learning Decision Lists and a DP Winnow",
-    "001_ed369e7bc84e5ca0.txt": "Alon, Beimel, Moran & Stemmer 2020, Closure Properties for "
-                                "Private Classification and Online Prediction",
-    "002_4e9b9d6d42ab751c.txt": "Lecture notes: Online Learning Implies Private PAC Learning "
-                                "(Bun, Livni & Moran; Alon, Moran, Schefler & Yehudayoff 2024)",
-    "003_6155d6bc744b4bb1.txt": "Asadi, Carmosino, Jahanara, Rafiey & Salamatian, Private Boosted "
-                                "Decision Trees via Smooth Re-Weighting",
-    "004_5635bafb29a98a47.txt": "Lecture notes: private PAC learning and multiplicative weights",
-}
+from proofs_check.coverage import PAPERS, STATUSES, counts
 
 
 def _verdict(h: bool | None, kind: str = "measured") -> str:
@@ -55,8 +45,6 @@ def summary_line(source: str, rs: list[CheckResult]) -> str:
 
 def coverage_lines(groups: Mapping[str, list[CheckResult]]) -> list[str]:
     """Per seed of the report, its numbered statements by status (``ltheory check --list``)."""
-    from proofs_check.coverage import STATUSES, counts
-
     c = counts()
     out = [f"- numbered statements of `{src}`: " + ", ".join(
         f"{c[src][st]} {st}" for st in STATUSES) for src in groups if src in c]

@@ -181,3 +181,26 @@ def test_the_private_import_check_sees_both_forms() -> None:
     assert _private_imports("ltheory.privacy.auditing.probe", path, src) == [
         "ltheory.privacy.auditing.core._Runner", "ltheory.privacy.auditing._x",
         "ltheory.privacy.auditing.core._seed"]
+
+
+def test_no_import_cycle_among_proofs_check_modules() -> None:
+    """The modules of proofs_check import each other without a circle (function-level imports
+    count too): e.g. coverage owns the statuses and the papers' titles, report imports them
+    (issue 41: the two used to import each other)."""
+    mods = {m: p for m, p in _modules() if m.startswith("proofs_check.")}
+    graph = {m: {t for t, _ in _imports(m, p) if t in mods and t != m} for m, p in mods.items()}
+    state: dict[str, int] = {}
+
+    def visit(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for t in sorted(graph[m]):
+            if state.get(t) == 1:
+                raise AssertionError("import cycle: " + " -> ".join(path + [m, t]))
+            if t not in state:
+                visit(t, path + [m])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [])
+    assert "proofs_check.report" not in graph["proofs_check.coverage"]

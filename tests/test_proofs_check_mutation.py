@@ -13,8 +13,9 @@ from proofs_check.base import NOT_EVALUABLE, Mutable
 from proofs_check.mutation import candidates, mutants, run_mutant, summary, towards_false
 
 #: the kill rate over false statements the quick harness must reach: all 106 are killed now
-#: (37 more mutants are equivalent: proved true, with the proof declared and recomputed in the
-#: tests below); issue 31 asks ≥ 95% quick and every mutant in the full run
+#: (37 more are declared true: 31 equivalent, by proofs whose numerical steps the tests here and
+#: in test_proofs_check_equivalence.py verify over the whole range, 6 numerically supported on a
+#: stated grid); issue 31 asks ≥ 95% quick and every mutant in the full run
 KILL_RATE_QUICK = 1.0
 
 _a, _n, _d, _k = sympy.symbols("alpha n d k", positive=True)
@@ -73,24 +74,32 @@ def test_declared_survivors_name_generated_mutants() -> None:
             assert not set(spec.survivors) & set(spec.equivalent), (c.id, spec.attr)
             for key, why in (spec.survivors | spec.equivalent).items():
                 assert key == "*" or key in keys, (c.id, key)
-                assert len(why) > 40, (c.id, key)
+                assert len(str(why)) > 40, (c.id, key)
 
 
 def test_summary_classifies_killed_equivalent_survived() -> None:
     """The kill rate is over the false statements: an equivalent mutant (declared true with a
     proof) is left out of it; a killed 'equivalent' is a contradiction."""
+    from proofs_check.base import Proof
     from proofs_check.mutation import Mutant, Outcome
 
     x = sympy.Symbol("x")
-    eq = Mutable("m", "A", -1, ({"x": 1},), equivalent={"k1": "proof " * 10},
+    eq = Mutable("m", "A", -1, ({"x": 1},),
+                 equivalent={"k1": Proof("proof " * 10, "x > 0", "t::a"),
+                             "k4": Proof("grid " * 10, "x > 0", "t::b", grid="x in 1..10")},
                  survivors={"k2": "reason " * 10})
-    m = [Mutant("c", eq, k, x) for k in ("k1", "k2", "k3")]
-    outs = [Outcome(m[0], False, 3), Outcome(m[1], False, 3), Outcome(m[2], True, 1)]
-    assert [o.status for o in outs] == ["equivalent", "survived", "killed"]
+    m = [Mutant("c", eq, k, x) for k in ("k1", "k2", "k3", "k4")]
+    outs = [Outcome(m[0], False, 3), Outcome(m[1], False, 3), Outcome(m[2], True, 1),
+            Outcome(m[3], False, 3)]
+    assert [o.status for o in outs] == ["equivalent", "survived", "killed",
+                                        "numerically supported (grid)"]
     s = summary(outs)
-    assert (s["mutants"], s["killed"], s["equivalent"], s["survived"]) == (3, 1, 1, 1)
+    assert (s["mutants"], s["killed"], s["equivalent"], s["grid"], s["survived"]) == (
+        4, 1, 1, 1, 1)
     assert s["kill_rate"] == 0.5 and s["false_statements"] == 2
-    assert s["equivalents"][0]["proof"].startswith("proof")
+    assert s["equivalents"][0]["proof"]["text"].startswith("proof")
+    assert s["grid_supported"][0]["proof"]["grid"] == "x in 1..10"
+    assert [r["status"] for r in s["per_mutant"]] == [o.status for o in outs]
     assert s["survivors"][0]["declared"].startswith("reason")
     assert Outcome(m[0], True, 1).status == "contradiction"
     assert summary([Outcome(m[0], True, 1)])["contradictions"]
@@ -146,9 +155,10 @@ def test_scenario_rows_of_the_table_are_recomputed(monkeypatch: pytest.MonkeyPat
 
 
 def test_em_equivalent_mutants_recompute() -> None:
-    """The exponential mechanism's equivalent mutants: the declared sup of the union bound over
-    the mutated failure bound is recomputed and is below 1 (the mutant is a true statement),
-    while the killed mutants' sup is unbounded."""
+    """The exponential mechanism's grid-supported mutants: the declared sup of the union bound
+    over the mutated failure bound is recomputed on a grid and is below 1 (the mutant is true
+    wherever the grid looked: "numerically supported (grid)", not a proof), while the killed
+    mutants' sup is unbounded."""
     import proofs_check.lecture_pac as pac
 
     c = _check("pac.em_sample_bound")
@@ -160,7 +170,8 @@ def test_em_equivalent_mutants_recompute() -> None:
         if proof is None:
             assert sup > 1, m.key
         else:
-            assert sup < 0.8 and f"{sup:.3f} for this mutant" in proof, (m.key, sup)
+            assert sup < 0.8 and f"{sup:.3f} for this mutant" in proof.text, (m.key, sup)
+            assert proof.status == "numerically supported (grid)" and "300" in proof.grid
 
 
 def test_lemma410_equivalent_mutant_by_its_construction() -> None:
@@ -204,6 +215,12 @@ def test_lemma14_equivalent_mutant_by_its_closed_forms() -> None:
 
     import proofs_check.asadi_sensitivity as a
 
+    c0, c1 = sympy.symbols("c0 c1", positive=True)
+    f = c0 * c1 / (c0 + c1)
+    s = c0 + c1
+    assert sympy.simplify(f.subs(c0, c0 + 1) - f - c1 ** 2 / (s * (s + 1))) == 0
+    assert sympy.simplify(f.subs({c0: c0 - 1, c1: c1 + 1}, simultaneous=True) - f
+                          - (c0 - c1 - 1) / s) == 0
     assert a.lemma14_closed_forms(30) == Fraction(29, 30)
     assert a.search_lemma14(30)[0] == Fraction(29, 30)
     for n in (10, 1000):
@@ -303,7 +320,14 @@ def test_algorithm_g_equivalent_mutants_proof_steps() -> None:
     assert len(ms) == 8
     d = sympy.Symbol("d", positive=True)
     assert max(ms, key=lambda m: m.expr.subs(d, 1)).expr.subs(d, 1) == sympy.Rational(1, 8)
-    assert g.D1_ROUNDS == 4096 and 2 ** (-1 / 4096) / 2 > 0.4999 > math.exp(-8)
+    from mpmath import iv
+
+    assert g.D1_ROUNDS == 4096
+    assert (iv.mpf(2) ** (-iv.mpf(1) / 4096) / 2).a > 0.4999 > (iv.exp(-8)).b
+    # (1 − α)^⌈8/α⌉ ≤ (1 − α)^{8/α} ≤ e^{−8} for every α ∈ (0, 1): ln(1 − α) + α is 0 at 0 and
+    # has derivative −α/(1 − α) ≤ 0
+    a_ = sympy.Symbol("a", positive=True)
+    assert sympy.simplify(sympy.diff(sympy.log(1 - a_) + a_, a_) + a_ / (1 - a_)) == 0
     for alpha in (0.999, 0.5, 0.25, 0.1, 1e-3):
         assert (1 - alpha) ** math.ceil(8 / alpha) <= math.exp(-8)
     for _name, hs, t in g.QUICK_CASES:
@@ -315,31 +339,17 @@ def test_algorithm_g_equivalent_mutants_proof_steps() -> None:
                 assert g.best_accurate(H, t, D, alpha)[0] > 1 / 8       # the conclusion
 
 
-def test_thm38_equivalent_mutants_by_the_proved_failure_bound() -> None:
-    """abms20.thm3.8's three 10% mutants (72/α…, ln(14.4/α), ln(1.8/β)) keep the proved failure
-    bound 2Π_H(2m)e^{−(u−2)²/(4(3u−2))} below β on a wide grid of (α, β, VC); the bound itself
-    is above the exact failure of the two-point class (the ln(1/β) term's construction) and is 1
-    where the VC construction fails surely (m = N − d points leave d unseen)."""
+def test_thm38_failure_bound_against_exact_failures() -> None:
+    """thm38_failure_bound (2Π_H(2m)²e^{−(u−2)²/(4(3u−2))}, the corrected chain's bound) is
+    above the exact failure of the two-point class (the ln(1/β) term's construction) and is 1
+    where the VC construction fails surely (m = N − d points leave d unseen).  The equivalent
+    mutants' proof over the whole range: test_proofs_check_equivalence.py."""
     import math
 
     from scipy.stats import binom
 
     import proofs_check.abms2020_learning as al
 
-    ms = mutants(_check("abms20.thm3.8"))
-    keys = {m.key for m in ms}
-    assert {"the whole bound moved 10%", "constant 16 moved 10%",
-            "constant 2 moved 10%"} <= keys
-    a, b, vc = (sympy.Symbol(s, positive=True) for s in ("alpha", "beta", "VC"))
-    for m in ms:
-        if m.spec.equivalent.get(m.key) is None:
-            continue
-        assert m.spec.equivalent[m.key] == al.THM38_PROOF
-        f = sympy.lambdify((a, b, vc), m.expr, "math")
-        for alpha in (1.0, 0.5, 0.1, 1e-3, 1e-6):
-            for beta in (0.999, 0.5, 1e-3, 1e-12, 1e-60):
-                for d in (0, 1, 2, 10, 1000, 10 ** 6):
-                    assert al.thm38_failure_bound(f(alpha, beta, d), alpha, d) <= beta
     for alpha in (0.5, 0.1):
         for size in range(1, 2000, 37):
             for p in (alpha + 1e-9, 2 * alpha):
@@ -501,8 +511,10 @@ def test_asadi_claims_equivalent_mutant_by_round_shifts() -> None:
 
 
 def test_bunfang_claims_equivalent_mutant_by_its_proof() -> None:
-    """privacy.claims.bunfang at 0.9ε: the decision-list bound is ≤ 0.33ε₁ over Theorem 3.5's
-    range and above the exact ε of both audit cases; AboveThreshold (Lap(2/ε), Lap(4/ε)) on
+    """privacy.claims.bunfang at 0.9ε: the decision-list bound is ≤ 0.2892ε₁ over Theorem 3.5's
+    range (sampled here; over the whole range by interval arithmetic in
+    test_proofs_check_equivalence.py) and above the exact ε of both audit cases;
+    AboveThreshold (Lap(2/ε), Lap(4/ε)) on
     monotone query shifts ≤ 1 stays within 3/4·ε exactly (and a non-monotone shift exceeds it,
     so the monotonicity is what the proof uses); DP-Winnow's audit bound is within 7/8."""
     import numpy as np
@@ -513,7 +525,7 @@ def test_bunfang_claims_equivalent_mutant_by_its_proof() -> None:
 
     for eps1 in np.linspace(1e-3, 1.0, 60):
         for delta1 in np.logspace(-15, -1e-6, 60):
-            assert pc.cover_em_epsilon(float(eps1), float(delta1)) <= 0.33 * eps1
+            assert pc.cover_em_epsilon(float(eps1), float(delta1)) <= 0.2892 * eps1
     cases = pc._cases()
     for name, case in cases.items():
         if not name.startswith("decision_lists"):

@@ -210,10 +210,12 @@ def test_features_of_wrong_arity_and_bad_parameters():
             PrivateDecisionListLearner(2, 1.0, delta)
     with pytest.raises(InvalidInputError):
         PrivateDecisionListLearner(2, 0.0, 0.1)
-    with pytest.warns(UserWarning, match="Theorem 3.5"):
-        PrivateDecisionListLearner(2, 2.0, 0.1, neighbours="add_remove")
-    with pytest.warns(UserWarning, match="Theorem 3.5"):
+    with pytest.raises(InvalidInputError, match="Theorem 3.5"):
+        PrivateDecisionListLearner(2, 1.01, 0.1, neighbours="add_remove")
+    with pytest.raises(InvalidInputError, match="Theorem 3.5"):
         PrivateDecisionListLearner(2, 3.0, 0.1)        # substitution: ε₁ = 1.5 > 1
+    assert PrivateDecisionListLearner(2, 2.0, 0.1).lemma_epsilon == 1.0   # the edge: accepted
+    assert PrivateDecisionListLearner(2, 1.0, 0.1, neighbours="add_remove").lemma_epsilon == 1
 
 
 def test_explicit_terms():

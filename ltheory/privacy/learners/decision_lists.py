@@ -56,9 +56,11 @@ Neighbour relation.  Lemma A.1's proof compares D with D' = D ∪ {x}: it is a g
   Lemma A.1 at ε₁ = ε/2, δ₁ = δ/(1 + e^{ε/2}): ε' = (ε/2)/(2 ln(e(1 + e^{ε/2})/δ)).
 
 ``lemma_epsilon``/``lemma_delta`` are (ε₁, δ₁); ``step_epsilon`` is ε'.  Ranges the analysis
-needs: δ ∈ (0, 1) (InvalidInputError otherwise) and ε₁ ≤ 1 (Theorem 3.5 takes ε, δ ∈ (0, 1));
-for ε₁ > 1 the learner still runs and emits a ``UserWarning`` saying the theorem does not cover
-it.
+needs: δ ∈ (0, 1) and ε₁ ≤ 1 (Theorem 3.5 takes ε, δ ∈ (0, 1)), so ε ≤ 1 under add/remove and
+ε ≤ 2 under substitution; anything else raises ``InvalidInputError``.  ε₁ > 1 is refused, not
+run with a warning: the claim's proof (``proofs_check.privacy_claims.BUNFANG_CLAIMS_PROOF``)
+bounds the run's loss by 0.2892·ε₁ only for ε₁ ≤ 1, and above that its bound is not even ε₁
+(for δ₁ near 1 it exceeds 40·ε₁ at ε₁ = 20), so no claim could be backed there.
 
 Utility (Theorem 3.5, Lemma A.4): in the realizable case, with high probability every step's rule
 errs on O(ln(|F|/β)/ε') covered examples, so the empirical error is O(|F| ln(|F|/β)/ε'), and
@@ -338,7 +340,8 @@ class PrivateDecisionListLearner(PrivateLearner):
     distributions stay within total variation δ (their ε at δ is 0) — the claim is conservative
     by more than an order of magnitude at this size.  Proved for every size: the steps
     ∝ exp(ε'q/2) make the run (max(ε'/2, (e^{ε'/2} − 1)(e^{ε'/2} ln(1/δ₁) + 1)), δ₁)-DP under
-    add/remove, at most 0.33·ε₁ for ε₁ ≤ 1 (``proofs_check.privacy_claims.cover_em_epsilon``).
+    add/remove, at most 0.2892·ε₁ for ε₁ ≤ 1 (``proofs_check.privacy_claims.cover_em_epsilon``;
+    ε₁ > 1 is refused).
     """
 
     def __init__(self, features: Any, epsilon: float, delta: float, *,
@@ -364,10 +367,11 @@ class PrivateDecisionListLearner(PrivateLearner):
             self.lemma_epsilon = self.epsilon / 2.0
             self.lemma_delta = self.delta / (1.0 + math.exp(self.lemma_epsilon))
         if self.lemma_epsilon > 1.0:
-            warnings.warn(f"epsilon={self.epsilon:g} ({neighbours}) runs Lemma A.1 at "
-                          f"ε₁={self.lemma_epsilon:g} > 1: Theorem 3.5 of Bun & Fang takes "
-                          "ε ∈ (0, 1); the learner runs with ε' = ε₁/(2 ln(e/δ₁)) but the "
-                          "theorem does not cover this setting", UserWarning, stacklevel=2)
+            limit = "1 under add/remove" if neighbours == "add_remove" else "2 under substitution"
+            raise InvalidInputError(
+                f"epsilon={self.epsilon:g} ({neighbours}) would run Lemma A.1 at "
+                f"ε₁={self.lemma_epsilon:g} > 1: Theorem 3.5 of Bun & Fang takes ε ∈ (0, 1), and "
+                f"no privacy claim is proved above it; epsilon must be ≤ {limit}")
         self.step_epsilon = self._step_epsilon()
 
     def _step_epsilon(self) -> float:
