@@ -8,10 +8,12 @@ Forms (keys case-insensitive, spaces around tokens ignored):
 * ``zcdp:RHO`` — :class:`~ltheory.privacy.claims.ZCDP` (ρ), Bun & Steinke 2016
 * ``gdp:MU`` — :class:`~ltheory.privacy.claims.GDP` (μ), Dong, Roth & Su 2022
 * ``rdp:A1=E1,A2=E2,...`` — :class:`~ltheory.privacy.claims.RDP` ({A1: E1, ...}), Mironov 2017
-  (orders > 1, at most :data:`MAX_ORDERS`)
+  (orders > 1, at most :data:`MAX_ORDERS`; the order ``inf`` is the max-divergence, pure DP)
 
-Numbers are plain decimal literals (``1``, ``0.5``, ``1e-5``; no ``inf``, ``nan``, hex or
-underscores).  Anything else is an ``InvalidInputError`` naming what was expected.
+Numbers are plain decimal literals (``1``, ``0.5``, ``1e-5``; no ``nan``, hex or underscores;
+``inf`` only as an RDP order).  A literal past the float range (``1e999``) reads as infinity,
+which every parameter but an RDP order refuses.  Anything else is an ``InvalidInputError``
+naming what was expected.
 
 >>> parse_claim("zcdp:0.5")
 ZCDP(rho=0.5)
@@ -88,7 +90,8 @@ def parse_claim(text: str) -> PrivacyClaim:
             if not eq:
                 raise InvalidInputError(f"claim {text!r}: each RDP entry is ALPHA=EPS, got "
                                         f"{item.strip()!r}")
-            a = _number(order, "an order alpha", text)
+            a = (float("inf") if order.strip().lower() in ("inf", "infinity")
+                 else _number(order, "an order alpha", text))
             if a in curve:
                 raise InvalidInputError(f"claim {text!r}: order {a:g} is given twice")
             curve[a] = _number(value, f"epsilon at order {a:g}", text)
