@@ -9,7 +9,6 @@ inequality), and spends runs only until a violation is certified or ``max_runs``
 
 from __future__ import annotations
 
-import bisect
 import math
 import time
 import warnings
@@ -23,7 +22,7 @@ from ltheory.privacy.auditing.executors import chunk_runs, resolve_executor
 from ltheory.privacy.auditing.floating import check_arithmetic
 from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.claims import PrivacyClaim, as_claim
-from ltheory.testing.budget import BudgetWarning, budget_warning
+from ltheory.testing.budget import BudgetWarning, budget_warning, runs_per_dataset
 from ltheory.testing.claim_points import claim_label, claim_points, resolve_claim
 from ltheory.testing.engine import FIRST_BATCH, MAX_BATCH, METHODS, SequentialTest
 from ltheory.testing.pairs import search_pairs
@@ -89,17 +88,27 @@ def _min_hits(epsilon: float | None, delta: float, false_alarm: float,
 
 
 def min_runs_to_reject(epsilon: float | None = None, delta: float = 0.0,
-                       false_alarm: float = 1e-6, *, claim: Any = None) -> int:
+                       false_alarm: float = 1e-6, *, claim: Any = None) -> int | float:
     """The fewest runs (both datasets) with which ``assert_private`` could ever refute the
     claim (``epsilon``, ``delta``, or ``claim=`` as in ``assert_private``): the selection batch
     plus enough pairs that all fall in an event impossible under the other dataset
-    (``min_hits_to_reject``)."""
+    (``min_hits_to_reject``); ``math.inf`` when that is more than 2^63 runs (ε above about 40
+    at false_alarm = 1e-6: refuting ε takes about e^ε runs)."""
     cl = resolve_claim(epsilon, delta, claim, "min_runs_to_reject")
     points = claim_points(cl) if cl is not None else None
+    if cl is None:        # a point (ε, δ) of a curve may have ε = 0: checked as ε = 1 would be
+        _, delta, false_alarm = check_claim(1.0, delta, false_alarm)
+        e = float(epsilon) if isinstance(epsilon, int | float) and \
+            not isinstance(epsilon, bool) else math.nan
+        if not (0 <= e < math.inf):
+            raise InvalidInputError(f"epsilon must be a finite number >= 0, got {epsilon!r}")
+        epsilon = e
+    else:
+        false_alarm = check_claim(1.0, 0.0, false_alarm)[2]
     hits = _min_hits(epsilon, delta, false_alarm, points)
-    per = bisect.bisect_left(range(hits + FIRST_BATCH + 2), True, lo=1,
-                             key=lambda p: _usable(p) >= hits)
-    return 2 * per
+    if hits > 1 << 62:
+        return math.inf
+    return 2 * runs_per_dataset(hits)
 
 
 def check_budget(max_runs: Any, epsilon: float, delta: float, false_alarm: float,
@@ -123,8 +132,7 @@ def check_budget(max_runs: Any, epsilon: float, delta: float, false_alarm: float
                                 f"false_alarm={false_alarm:g} (refuting ε needs about e^ε runs): "
                                 f"the claim is too weak to test")
     if _usable(int(max_runs) // 2) < hits:
-        need = 2 * bisect.bisect_left(range(hits + FIRST_BATCH + 2), True, lo=1,
-                                      key=lambda p: _usable(p) >= hits)
+        need = 2 * runs_per_dataset(hits)
         what = (f"epsilon={epsilon:g}" if not points or len(points) == 1 else
                 f"the claim at any of its {len(points)} points")
         raise InvalidInputError(f"max_runs={max_runs} is too few: no outcome of so few runs "

@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 
+from ltheory.errors import InvalidInputError
 from ltheory.testing.engine import FIRST_BATCH
 from ltheory.testing.sequential import FRACTIONS
 
@@ -71,17 +72,31 @@ def runs_to_detect(epsilon: float, delta: float = 0.0, false_alarm: float = 1e-6
     """The fewest ``max_runs`` (both datasets) with which ``assert_private`` can be expected to
     detect the Laplace yardstick at ``factor`` × ε: the selection batch plus ``margin`` ×
     :func:`pairs_to_detect` pairs per dataset (None when it cannot, e.g. δ too large)."""
-    need = pairs_to_detect(float(epsilon), float(delta), float(false_alarm), float(factor))
+    from ltheory.testing.assertions import check_claim
+
+    eps, dl, fa = check_claim(epsilon, delta, false_alarm)
+    for name, v in (("factor", factor), ("margin", margin)):
+        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < math.inf:
+            raise InvalidInputError(f"{name} must be a finite number > 0, got {v!r}")
+    if eps > 700.0:              # e^ε past the float range: far beyond any budget anyway
+        return None
+    need = pairs_to_detect(eps, dl, fa, float(factor))
     if not math.isfinite(need):
         return None
-    need = math.ceil(margin * need)
+    return 2 * runs_per_dataset(math.ceil(margin * need))
 
+
+def runs_per_dataset(pairs: int) -> int:
+    """The fewest runs per dataset whose usable part (after the first, selection batch: at
+    most ``FIRST_BATCH``, at most a quarter) holds ``pairs`` pairs; direct for large counts
+    (no range of 2^63 elements)."""
     def usable(per: int) -> int:
         return per - max(1, min(FIRST_BATCH, per // 4))
 
-    per = bisect.bisect_left(range(need + FIRST_BATCH + 2), True, lo=1,
-                             key=lambda p: usable(p) >= need)
-    return 2 * per
+    if pairs >= 3 * FIRST_BATCH:           # then per ≥ 4·FIRST_BATCH and usable = per − FIRST_BATCH
+        return pairs + FIRST_BATCH
+    return bisect.bisect_left(range(pairs + FIRST_BATCH + 2), True, lo=1,
+                              key=lambda p: usable(p) >= pairs)
 
 
 def budget_warning(max_runs: int, epsilon: float, delta: float, false_alarm: float) -> str | None:

@@ -28,13 +28,17 @@ from ltheory.privacy.claims import (
     checked_delta,
     claim_from_json,
 )
+from ltheory.privacy.gaussian import GaussianMechanism
 from ltheory.privacy.mechanisms import (
     ExponentialMechanism,
     GeometricMechanism,
+    Histogram,
     LaplaceMechanism,
     MultiplicativeWeights,
     RandomizedResponse,
     ReportNoisyMax,
+    SparseVector,
+    StableHistogram,
 )
 from ltheory.testing import assert_private
 
@@ -208,7 +212,8 @@ def test_claims_at_any_parameters_give_a_profile(claim: PrivacyClaim, delta: flo
 
 
 _MECHANISMS = [LaplaceMechanism, GeometricMechanism, RandomizedResponse, ReportNoisyMax,
-               ExponentialMechanism, MultiplicativeWeights]
+               ExponentialMechanism, MultiplicativeWeights, SparseVector, Histogram,
+               StableHistogram, GaussianMechanism]
 
 
 @settings(max_examples=60, deadline=None)
@@ -226,3 +231,21 @@ def test_mechanisms_at_any_epsilon_sample_or_refuse(cls: Any, epsilon: float) ->
         for d in m.default_pair():
             out = np.asarray(m.sample(d, 5, rng), dtype=float)
             assert out.shape[0] == 5 and np.all(np.isfinite(out))
+
+
+@pytest.mark.parametrize("epsilon", [710.0, 1000.0, 1e300])
+def test_budget_helpers_at_huge_epsilon(epsilon: float) -> None:
+    """Were OverflowError (e^ε, a range of 2^63 elements); now inf / None: no budget can."""
+    from ltheory.testing import min_runs_to_reject, runs_to_detect
+
+    assert min_runs_to_reject(epsilon) == math.inf
+    assert runs_to_detect(epsilon) is None
+
+
+@pytest.mark.parametrize("epsilon", [math.inf, math.nan, -1.0])
+def test_budget_helpers_refuse_bad_epsilon(epsilon: float) -> None:
+    from ltheory.testing import min_runs_to_reject, runs_to_detect
+
+    for f in (min_runs_to_reject, runs_to_detect):
+        with pytest.raises(InvalidInputError, match="epsilon must be a finite number >"):
+            f(epsilon)
