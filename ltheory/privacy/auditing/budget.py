@@ -50,9 +50,10 @@ __all__ = ["DRAWS_PER_SECOND", "MEMORY_SHARE", "Deadline", "available_memory", "
 #: The clock every deadline reads (tests replace it with a fake clock).
 clock = time.perf_counter
 #: Random numbers a vectorised numpy sampler draws per second, an optimistic figure (measured
-#: 0.6-1.2e8 normals/s on this project's machines): a work estimate made with it is a lower
-#: bound on the time, so a budget is refused only when it clearly cannot be met.
-DRAWS_PER_SECOND = 2e8
+#: 3e7 normals/s on this project's shared 2-core machine, up to 1e8 on a free core): a work
+#: estimate made with it is a lower bound on the time, so a budget is refused only when it
+#: clearly cannot be met.
+DRAWS_PER_SECOND = 1e8
 #: Share of the available memory the runs held at once may take.
 MEMORY_SHARE = 0.5
 #: The memory assumed when the platform does not report it (documented cap): 4 GiB.
