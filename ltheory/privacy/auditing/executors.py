@@ -145,7 +145,7 @@ def run_pair(ex: Executor, mechanism: Any, datasets: Sequence[Any],
     if stop is None:
         window = len(order)
     else:
-        window = 2 * max(int(getattr(ex, "_max_workers", 0) or 0), 1)
+        window = max(int(getattr(ex, "_max_workers", 0) or 0), 1)
     outs: list[list[Any]] = [[] for _ in plans]
     runs = [0] * len(plans)
     pending: list[tuple[int, int, Any]] = []

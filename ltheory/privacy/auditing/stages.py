@@ -249,7 +249,7 @@ class Runner:
     def close(self) -> list[str]:
         """Shut down an executor the runner created; the runner's notes."""
         if self.owned:
-            self.ex.shutdown(wait=not self.deadline.reached, cancel_futures=True)
+            self.ex.shutdown(wait=True, cancel_futures=True)   # at most a window still runs
             self.owned = False
         notes, self.notes = self.notes, []
         return notes

@@ -60,10 +60,16 @@ class Target:
     chunk_runs: int
     has_distribution: bool
     declares_neighbours: bool
-    claim: tuple[float, float] | None
     domain_size: int | None
     draws_per_run: float | None = None
     output_bytes: float | None = None
+
+    @property
+    def claim(self) -> tuple[float, float] | None:
+        """The target's own claim (ε, δ), or None; read on demand, not by :func:`as_target`:
+        a mechanism may compute it expensively (DP-SGD's accountant composes T steps, and at
+        T = 10⁹ runs out of memory), and no stage of an audit needs it."""
+        return _claim(self.mechanism)
 
     def draw(self, dataset: Any, n: int, rng: np.random.Generator) -> Batch:
         """n runs on ``dataset`` as a normalised batch (``outputs``); an exception raised by
@@ -149,7 +155,7 @@ def as_target(obj: Any) -> Target:
                   sensitivity=sens, chunk_runs=int(chunk),
                   has_distribution=callable(getattr(obj, "output_distribution", None)),
                   declares_neighbours=callable(getattr(obj, "are_neighbours", None)),
-                  claim=_claim(obj), domain_size=_domain_size(obj),
+                  domain_size=_domain_size(obj),
                   draws_per_run=_declared(obj, "audit_draws_per_run"),
                   output_bytes=_declared(obj, "audit_output_bytes"))
 
