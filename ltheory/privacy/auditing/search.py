@@ -28,6 +28,7 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError
 from ltheory.jsonable import to_jsonable
+from ltheory.privacy.auditing import budget as budget_mod
 from ltheory.privacy.auditing.budget import Deadline, check_time_budget
 from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.core import min_runs, run_audit, split_runs
@@ -199,10 +200,26 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     rung_ss = pilot_ss.spawn(search.rungs)        # then the probe's stream
     pilot_runs = search.pilot_runs or max(search.runs // 20,
                                           4 * min_runs(eps, delta, alpha, events=1))
+    t_probe = budget_mod.clock()
     pilot, probe_runs = _probe(target, pairs[0], pilot_runs, pilot_ss, cfg, search)
+    if pilot_dl.limited and probe_runs:
+        # the plug-in pilots draw without reading the clock: size them so the first rung fits
+        # in half the pilots' share at the probe's rate (the probe ran on the same target)
+        rate = (budget_mod.clock() - t_probe) / probe_runs
+        fit = int(0.5 * pilot_dl.remaining() / max(rate * len(pairs), 1e-12))
+        if fit < pilot_runs:
+            pilot_runs = max(fit, 4 * min_runs(eps, delta, alpha, events=1), 200)
+            notes_budget = [f"time budget: pilots of {pilot_runs} runs per pair (what the "
+                            "pilots' share pays for at the probe's rate)"]
+            pilot_dl.mark("pilot size")
+        else:
+            notes_budget = []
+    else:
+        notes_budget = []
     ctx = _context(target, eps, delta, alpha, cfg, search, pilot_dl)
     ranking, partial, used, notes = _rungs(pilot, pairs, pilot_runs, rung_ss, ctx, search,
                                            pilot_dl)
+    notes = notes_budget + notes
     best = ranking[0]
     a, b = best["_pair"]
     given = None

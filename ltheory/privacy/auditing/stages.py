@@ -206,17 +206,19 @@ class Runner:
         if self.progress:
             self.progress(self.done, self.total)
 
-    def sample(self, d0: Any, d1: Any, n: int, streams: list[np.random.SeedSequence]
-               ) -> tuple[Batch, Batch]:
+    def sample(self, d0: Any, d1: Any, n: int, streams: list[np.random.SeedSequence],
+               select_cost: float = 0.0) -> tuple[Batch, Batch]:
         """``n`` outputs on d0 (from ``streams[0]``) and on d1 (``streams[1]``), fewer when
-        the deadline (or :data:`SELECTION_SHARE` of the time left) passes first; raises
+        the deadline (or :data:`SELECTION_SHARE` of the time left) passes first, and no more
+        than selection can process in that share at ``select_cost`` seconds per run (default
+        :data:`SELECT_SECONDS_PER_RUN`); raises
         ``MechanismError`` when the two batches are of different kinds."""
         dl = self.deadline
         t0 = budget.clock()
         share_end = t0 + SELECTION_SHARE * dl.remaining() if dl.limited else None
         if dl.limited:        # no more selection runs than selection can process in time
             cap = max(MIN_SELECTION, int(SELECTION_SHARE * max(dl.remaining(), 0.0)
-                                         / SELECT_SECONDS_PER_RUN / 2))
+                                         / (select_cost or SELECT_SECONDS_PER_RUN) / 2))
             if cap < n:
                 n = cap
                 dl.mark("selection")
