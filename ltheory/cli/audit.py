@@ -18,8 +18,14 @@ instead of ``--claimed-epsilon``/``--claimed-delta``
 ``eps:E,delta:D``, ``zcdp:RHO``, ``gdp:MU``, ``rdp:ALPHA=EPS,...``); the plain audit takes it
 where it is an (ε, δ) claim, ``--curve`` takes any.  A mechanism whose constructor has an
 ``epsilon`` gets the claim's ε by default; with a zCDP / GDP / RDP claim its noise comes from
-``--param`` (e.g. ``gaussian -p sigma=1 --claim zcdp:0.5 --curve``).  Exit codes: 0
-consistent, 1 violation, 2 bad input (one line on stderr).
+``--param`` (e.g. ``gaussian -p sigma=1 --claim zcdp:0.5 --curve``).  ``--budget SECONDS`` is
+the whole command's wall-clock time in every mode (plain, ``--search``, ``--curve``,
+``--worst-case``; ``inf`` = no limit; default: no limit, 60 s for ``--worst-case``): once
+reached the report
+says ``partial`` and its bound is certified on the runs counted; a budget that cannot pay for
+the fewest useful runs (known before sampling) is an error.  ``--json`` prints strict JSON
+(non-finite numbers as the strings "inf", "-inf", "nan").  Exit codes: 0 consistent, 1
+violation, 2 bad input or a budget that cannot be met (one line on stderr).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from __future__ import annotations
 import inspect
 import json
 import sys
+import time
 from typing import Annotated, Any
 
 import typer
@@ -214,9 +221,10 @@ def command(
                                              "pair with --runs fresh runs.")] = False,
     n: Annotated[int | None, typer.Option("--n", help="--worst-case: dataset size (default: "
                                           "the case's)")] = None,
-    budget: Annotated[float, typer.Option("--budget", help="--worst-case: search time in "
-                                          "seconds (past it: the best pair so far, marked "
-                                          "partial)")] = 60.0,
+    budget: Annotated[float | None, typer.Option(
+        "--budget", help="Wall-clock seconds for the whole command, every mode (inf: no "
+        "limit; default none, 60 with --worst-case). Past it the report is partial: "
+        "certified on the runs counted.")] = None,
     method: Annotated[str, typer.Option("--method", help="--worst-case: auto, exhaustive, "
                                         "anneal or pilot")] = "auto",
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
@@ -235,8 +243,13 @@ def command(
         "(output values only).")] = "float",
 ) -> None:
     """Audit a mechanism's (ε, δ) claim: a lower bound on ε wrong with probability ≤ α."""
+    t_start = time.perf_counter()
     try:
+        from ltheory.privacy.auditing.budget import check_time_budget
         from ltheory.privacy.auditing.floating import check_arithmetic
+        seconds = check_time_budget(budget, "--budget")
+        if budget is None and worst_case:
+            seconds = 60.0
         check_arithmetic(arithmetic)
         claim_obj = None if claim is None else _claim(claim, claimed_epsilon, claimed_delta)
         curve_claim = False
@@ -255,14 +268,15 @@ def command(
         if worst_case and eps is None:
             raise InvalidInputError("--worst-case audits an (epsilon, delta) claim; --claim "
                                     f"{claim} is a whole curve: audit it with --curve alone")
+        left = _left(seconds, t_start)
         if worst_case:
-            _worst_case(m, a, b, eps, delta, is_learner, n, method, budget, runs, alpha, seed,
+            _worst_case(m, a, b, eps, delta, is_learner, n, method, left, runs, alpha, seed,
                         as_json)
         if curve:
             _curve(m, a, b, claim_obj if claim_obj is not None else (eps, delta), runs, seed,
-                   alpha, search, tradeoff, plot, as_json, arithmetic)
+                   alpha, search, tradeoff, plot, as_json, arithmetic, left)
         found, report, a, b = _audit(m, a, b, name, eps, delta, runs, seed, alpha, search,
-                                     tradeoff, quiet, arithmetic)
+                                     tradeoff, quiet, arithmetic, left)
         if plot:
             from ltheory.privacy.auditing.plot import plot_audit
             plot_audit(m, a, b, report, plot, seed=seed)
@@ -274,6 +288,19 @@ def command(
         raise fail(f"{type(exc).__name__}: {exc}") from None
     _emit(report, found, as_json)
     raise typer.Exit(1 if report.verdict == "violation" else 0)
+
+
+def _left(seconds: float | None, t_start: float) -> float | None:
+    """The time left of the command's budget (None: no limit); an error when setting up the
+    audit (building the mechanism, its claim) already spent it."""
+    if seconds is None:
+        return None
+    left = seconds - (time.perf_counter() - t_start)
+    if not left > 0:
+        from ltheory.errors import BudgetExceededError
+        raise BudgetExceededError(f"--budget {seconds:g} s was spent before the audit started "
+                                  f"(setting it up took {time.perf_counter() - t_start:.3g} s)")
+    return left
 
 
 def _claim(text: str, claimed_epsilon: float | None, claimed_delta: float | None) -> Any:
@@ -325,7 +352,7 @@ def _resolve(name: str, param: list[str] | None, claimed_epsilon: float | None,
 
 def _curve(m: Any, a: Any, b: Any, claim: Any, runs: int, seed: int, alpha: float,
            search: bool, tradeoff: bool, plot: str | None, as_json: bool,
-           arithmetic: str = "float") -> None:
+           arithmetic: str = "float", budget: float | None = None) -> None:
     """--curve: the curve audit of the claim (a claim object or (ε, δ)) at (a, b); exits."""
     from ltheory.privacy.auditing.curve import audit_curve
 
@@ -333,12 +360,12 @@ def _curve(m: Any, a: Any, b: Any, claim: Any, runs: int, seed: int, alpha: floa
         raise InvalidInputError("--curve audits one pair and reports its curves itself; it "
                                 "does not combine with --search or --tradeoff")
     r = audit_curve(m, a, b, claim=claim, runs=runs, seed=seed, alpha=alpha,
-                    arithmetic=arithmetic)
+                    arithmetic=arithmetic, time_budget=budget)
     if plot:
         from ltheory.privacy.auditing.plot import plot_curve
         plot_curve(r, plot)
     if as_json:
-        typer.echo(r.dumps())
+        typer.echo(r.dumps(allow_nan=False))
     else:
         from rich.table import Table
         from rich.text import Text
@@ -353,7 +380,8 @@ def _curve(m: Any, a: Any, b: Any, claim: Any, runs: int, seed: int, alpha: floa
                 ("events", f"{r.events_certified} (all bounds hold together with probability "
                            f"≥ {1 - r.alpha:g})"),
                 ("runs", f"{r.runs} ({r.selection_runs} selection, {r.certification_runs} "
-                         "certification)"),
+                         "certification)" + (" — partial: time budget reached"
+                                             if r.partial else "")),
                 ("seconds", f"{r.seconds:.2f}")]
         _print_rows(Table(title=Text(f"curve audit of {r.mechanism}"), show_header=False),
                     rows, r.notes)
@@ -361,8 +389,8 @@ def _curve(m: Any, a: Any, b: Any, claim: Any, runs: int, seed: int, alpha: floa
 
 
 def _worst_case(m: Any, a: Any, b: Any, eps: float, delta: float, is_learner: bool,
-                n: int | None, method: str, budget: float, runs: int, alpha: float, seed: int,
-                as_json: bool) -> None:
+                n: int | None, method: str, budget: float | None, runs: int, alpha: float,
+                seed: int, as_json: bool) -> None:
     """--worst-case: search the datasets of size n, certify the worst pair; exits."""
     from ltheory.privacy.auditing.worst_case import audit_worst_case
 
@@ -376,7 +404,7 @@ def _worst_case(m: Any, a: Any, b: Any, eps: float, delta: float, is_learner: bo
                           start_pairs=[(a, b)] if size == max(len(a), len(b)) else None,
                           certify_runs=runs, alpha=alpha, seed=seed)
     if as_json:
-        typer.echo(wc.dumps())
+        typer.echo(wc.dumps(allow_nan=False))
     else:
         _print_worst_case(wc)
     raise typer.Exit(1 if wc.violation else 0)
@@ -384,7 +412,8 @@ def _worst_case(m: Any, a: Any, b: Any, eps: float, delta: float, is_learner: bo
 
 def _audit(m: Any, a: Any, b: Any, name: str, eps: float, delta: float, runs: int, seed: int,
            alpha: float, search: bool, tradeoff: bool, quiet: bool,
-           arithmetic: str = "float") -> tuple[Any, Any, Any, Any]:
+           arithmetic: str = "float", budget: float | None = None
+           ) -> tuple[Any, Any, Any, Any]:
     """The plain audit of (a, b), or with --search the planned search around a; a progress
     bar on stderr from 10^6 runs (not with --quiet, nor when stderr is not a terminal)."""
     from ltheory.privacy.auditing.core import audit
@@ -394,11 +423,12 @@ def _audit(m: Any, a: Any, b: Any, name: str, eps: float, delta: float, runs: in
         if search:
             found = audit_search(m, a, claimed_epsilon=eps, claimed_delta=delta,
                                  total_runs=runs, seed=seed, alpha=alpha, progress=progress,
-                                 tradeoff=tradeoff, arithmetic=arithmetic)
+                                 tradeoff=tradeoff, arithmetic=arithmetic,
+                                 time_budget=budget)
             return found, found.report, found.d0, found.d1
         report = audit(m, a, b, claimed_epsilon=eps, claimed_delta=delta, runs=runs,
                        seed=seed, alpha=alpha, progress=progress, tradeoff=tradeoff,
-                       arithmetic=arithmetic)
+                       arithmetic=arithmetic, time_budget=budget)
         return None, report, a, b
 
 
@@ -406,13 +436,13 @@ def _emit(report: Any, found: Any, as_json: bool) -> None:
     if not as_json:
         _print_report(report, found)
     elif found is None:
-        typer.echo(report.dumps())
+        typer.echo(report.dumps(allow_nan=False))
     else:   # the audit's report, plus what the search found and how it spent --runs
         d = found.to_json()
         out = d.pop("report")
         d.pop("ranking")
         out["search"] = d
-        typer.echo(json.dumps(out, ensure_ascii=False))
+        typer.echo(json.dumps(out, ensure_ascii=False, allow_nan=False))
 
 
 def _print_worst_case(w: Any) -> None:
@@ -452,7 +482,8 @@ def _print_report(r: Any, found: Any = None) -> None:
         ("direction", r.inequality),
         ("counts", json.dumps(r.counts["certification"])),
         ("runs", f"{r.runs} ({r.selection_runs} selection, {r.certification_runs} "
-                 "certification)"),
+                 "certification)" + (" — partial: time budget reached"
+                                     if getattr(r, "partial", False) else "")),
         ("seconds", f"{r.seconds:.2f}"),
     ]
     notes = tuple(r.notes)

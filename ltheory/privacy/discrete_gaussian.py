@@ -15,12 +15,16 @@ sensitivity Δ (default ``count_query``, Δ = 1 under substitution) and is ``Δ�
   uniform with the probability, so the law is exact up to double rounding (≈ 10⁻¹⁶ per draw),
   far below what any audit can resolve.
 * ``output_distribution(D)``: the pmf on the window ``f(D) ± K`` with
-  ``K = ⌈σ√(2·745)⌉ + Δ``, normalised over the window; outside it every term
+  ``K = ⌈σ√(2·745.2)⌉``, normalised over the window; outside it every term
   ``exp(−k²/(2σ²))`` is below 10⁻³²³ (under double precision's smallest number), so the mass
   left out is below ``2·10⁻³²³·(1 + σ²/K)/Z`` — it is exactly zero in floating point.
 * ``exact_claim``: the exact privacy profile ``δ(ε) = Σ_k max(0, p₀(k) − e^ε p₁(k))`` of
-  N_Z(0, σ²) against N_Z(Δ, σ²), summed over the window (both directions are equal by symmetry),
-  as a :class:`~ltheory.privacy.claims.ProfileClaim`; ``privacy_claim`` is ``ZCDP(Δ²/(2σ²))``.
+  N_Z(0, σ²) against N_Z(Δ, σ²), summed over the union of the two windows ``±K`` and ``Δ ± K``
+  (every other term is 0 in floating point; both directions are equal by symmetry), as a
+  :class:`~ltheory.privacy.claims.ProfileClaim`; ``privacy_claim`` is ``ZCDP(Δ²/(2σ²))``.
+  The tables never depend on Δ beyond the union of two windows of ``2K + 1`` integers (issue
+  40: Δ = 10⁹ once tabulated ~2·10⁹ entries, a 15 GiB ``MemoryError``), and ε is evaluated in
+  batches of at most :data:`TABLE_CELLS` cells.
 
 >>> m = DiscreteGaussianMechanism(2.0)
 >>> m.privacy_claim
@@ -48,6 +52,8 @@ __all__ = ["DiscreteGaussianMechanism", "discrete_gaussian_pmf", "sample_discret
 
 #: exp(−x) underflows to 0 in double precision for x > 745.13
 _UNDERFLOW = 745.2
+#: Most table cells (ε values × integers) the exact profile evaluates at once (2^22 floats).
+TABLE_CELLS = 1 << 22
 
 
 def _sigma(value: Any) -> float:
@@ -131,7 +137,7 @@ class DiscreteGaussianMechanism(Mechanism):
 
     def output_distribution(self, dataset: Dataset) -> dict[Hashable, float]:
         f = self._value(dataset)
-        k, p = discrete_gaussian_pmf(self.sigma, self.sensitivity)
+        k, p = discrete_gaussian_pmf(self.sigma)      # the mass beyond ±K is 0 in floats
         keep = p > 0
         return dict(zip((k[keep] + f).tolist(), p[keep].tolist(), strict=True))
 
@@ -139,17 +145,20 @@ class DiscreteGaussianMechanism(Mechanism):
         """``δ(ε) = Σ_k p₀(k)·max(0, 1 − e^{ε − L(k)})`` with p₀ = N_Z(Δ, σ²), p₁ = N_Z(0, σ²) and
         ``L(k) = log p₀(k)/p₁(k) = (2kΔ − Δ²)/(2σ²)``, on the common window; each term uses
         expm1 (no cancellation).  The other direction gives the same curve (reflect k ↦ Δ − k)."""
-        k, p = discrete_gaussian_pmf(self.sigma, self.sensitivity)
+        k0, _ = discrete_gaussian_pmf(self.sigma)
         d = self.sensitivity
+        k = np.union1d(k0, k0 + d)                     # p₀ and p₁ are 0 (in floats) elsewhere
         loss = (2 * k * d - d * d) / (2 * self.sigma ** 2)         # log N_Z(Δ)/N_Z(0) at k
         p_shift = np.exp(-((k - d).astype(float) ** 2) / (2 * self.sigma ** 2))
-        p_shift /= np.exp(-(k.astype(float) ** 2) / (2 * self.sigma ** 2)).sum()
+        p_shift /= np.exp(-(k0.astype(float) ** 2) / (2 * self.sigma ** 2)).sum()
         e = np.atleast_1d(epsilon).astype(float).ravel()
         out = np.empty(e.shape)
-        for i in range(0, e.size, 64):
-            x = e[i:i + 64, None]
-            terms = p_shift[None, :] * np.maximum(0.0, -np.expm1(x - loss[None, :]))
-            out[i:i + 64] = terms.sum(axis=1)
+        rows = max(1, min(64, TABLE_CELLS // k.size))
+        for i in range(0, e.size, rows):
+            x = e[i:i + rows, None]
+            with np.errstate(over="ignore"):       # e^{ε − L} overflows: a term of 0
+                terms = p_shift[None, :] * np.maximum(0.0, -np.expm1(x - loss[None, :]))
+            out[i:i + rows] = terms.sum(axis=1)
         return np.clip(out, 0.0, 1.0).reshape(np.shape(epsilon))
 
     @property

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ltheory.errors import InvalidInputError
+from ltheory.privacy.auditing.budget import check_time_budget
 from ltheory.privacy.auditing.events import SCREEN, SHRINK
 from ltheory.privacy.auditing.floating import check_arithmetic
 from ltheory.validation import check_choice, check_int, check_level
@@ -85,6 +86,10 @@ class AuditConfig:
             leaks (events on the bits of the outputs, ``floating``; a report certified on one
             says *floating-point violation*); ``"real"``: audit the real-arithmetic
             mechanism (events on the output values only).
+        time_budget: wall-clock seconds for the whole call (``None`` or ``inf``: no limit).
+            When it is reached the report says ``partial`` and certifies on the runs counted
+            (``budget`` module docstring: how, and why it stays sound); a budget known before
+            sampling to be too small raises ``BudgetExceededError``.
     """
 
     selection_fraction: float = 0.1
@@ -101,9 +106,11 @@ class AuditConfig:
     progress: Callable[[int, int], None] | None = field(default=None, compare=False,
                                                         repr=False)
     arithmetic: str = "float"
+    time_budget: float | None = None
 
     def __post_init__(self) -> None:
         check_level(self.selection_fraction, "selection_fraction")
+        object.__setattr__(self, "time_budget", check_time_budget(self.time_budget))
         if self.events != "auto":
             if isinstance(self.events, bool) or not isinstance(self.events, int) \
                     or self.events < 1:

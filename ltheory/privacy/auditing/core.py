@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.privacy.auditing import exact as exact_mod
+from ltheory.privacy.auditing.budget import Deadline, check_work
 from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.events import (
     Candidate,
@@ -60,9 +61,11 @@ from ltheory.privacy.auditing.stages import (
     Runner,
     RunSplit,
     TooFewRunsError,
+    budget_note,
     consistency_notes,
     event_sides,
     few_outputs,
+    fit_split,
     min_runs,
     output_distributions,
     plan_split,
@@ -140,36 +143,84 @@ class _Certified:
 
 def run_audit(mechanism: Any, d0: Any, d1: Any, eps: float | None, delta: float, alpha: Any,
               runs: Any, seed: Any, cfg: AuditConfig,
-              selection_samples: tuple[Batch, Batch] | None = None) -> AuditReport:
+              selection_samples: tuple[Batch, Batch] | None = None,
+              deadline: Deadline | None = None) -> AuditReport:
     """The stages of an audit (module docstring) for validated (ε or None, δ) and ``cfg``.
     ``selection_samples=(s0, s1)``: outputs on d0 and d1 drawn before and independently of
     this audit (a search's pilot runs on the pair, from the pilot streams); the events are
-    chosen on them and all ``runs`` certify."""
+    chosen on them and all ``runs`` certify.  ``deadline``: a ``budget.Deadline`` shared with
+    a caller (a search), else one of ``cfg.time_budget`` seconds from now; when it passes the
+    report is partial (``budget`` module docstring)."""
     t0 = time.perf_counter()
     target = as_target(mechanism)
     alpha = check_level(alpha, "alpha")
     runs = check_int(runs, "runs", minimum=2, maximum=MAX_RUNS)
+    deadline = Deadline.of(deadline, cfg.time_budget)
     seed_used, root, streams = seed_streams(seed)  # selection d0, d1, certification d0, d1
     cfg.for_claim(delta)
     if cfg.verify_neighbours:
         check_neighbours(target, d0, d1)
     split = plan_split(runs, eps, delta, alpha, cfg, selection_samples, root)
+    check_work(target.name, target.draws_per_run,
+               min(runs, min_runs(max(eps or 0.0, 1e-9), delta, alpha, cfg.selection_fraction,
+                                  cfg.events)),
+               deadline, "the fewest runs that could certify anything")
     dists = output_distributions(target, d0, d1) if cfg.exact else None
     exact = None if dists is None else exact_mod.aligned(*dists)[1:]
     notes: list[str] = []
-    runner = Runner(target, cfg, runs, split)
+    runner = Runner(target, cfg, runs, split, deadline)
+    cut = None
     try:
         s0, s1 = selection_samples or runner.sample(d0, d1, split.n_sel, streams[:2])
+        sel_runs = len(s0) + len(s1)
+        if min(len(s0), len(s1)) < MIN_SELECTION:      # the budget ended the selection runs
+            return _unfinished(target, eps, delta, alpha, runs, seed_used, cfg, sel_runs,
+                               notes + runner.close(), deadline, time.perf_counter() - t0)
         if dists is not None:
             notes += consistency_notes(dists, s0, s1)
         sel = _select(s0, s1, split.n_cert, alpha, delta, cfg)
-        c0, c1 = runner.count(d0, d1, split, [c.event for c in sel.chosen], streams[2:])
+        if selection_samples is None:
+            split, fit_note = fit_split(split, runner, sel_runs, cfg, root)
+            notes += [fit_note] if fit_note else []
+        planned = (split.n_c0, split.n_c1)
+        c0, c1, split = runner.count(d0, d1, split, [c.event for c in sel.chosen], streams[2:])
+        if (split.n_c0, split.n_c1) != planned:
+            cut = "binomial"     # runs counted up to the deadline: binomial given their number
     finally:
         notes += runner.close()
-    cert = _certify(sel, c0, c1, split, delta)
-    sel_runs = len(s0) + len(s1) if selection_samples is not None else 2 * split.n_sel
+    cert = _certify(sel, c0, c1, split, delta, cut)
+    if selection_samples is not None:
+        sel_runs = len(s0) + len(s1)
+    if deadline.reached:
+        used = (0 if selection_samples is not None else sel_runs) + split.n_c0 + split.n_c1
+        notes.insert(0, budget_note(deadline, runs, used))
+        if cut:
+            notes.append("the certification runs were cut at the deadline: every event is "
+                         "certified by two Clopper-Pearson bounds on the runs counted")
     return _report(target, eps, delta, alpha, runs, seed_used, cfg, split, sel, cert, c0, c1,
-                   exact, sel_runs, notes + list(sel.notes), time.perf_counter() - t0)
+                   exact, sel_runs, notes + list(sel.notes), time.perf_counter() - t0,
+                   partial=deadline.reached,
+                   given=selection_samples is not None)
+
+
+def _unfinished(target: Target, eps: float | None, delta: float, alpha: float, runs: int,
+                seed: int, cfg: AuditConfig, sel_runs: int, notes: list[str],
+                deadline: Deadline, seconds: float) -> AuditReport:
+    """The report of an audit whose budget ran out before enough selection runs were drawn:
+    nothing chosen, nothing certified, the trivial bound 0, ``partial``."""
+    notes = [budget_note(deadline, runs, sel_runs),
+             f"too few selection runs ({sel_runs}, fewer than {MIN_SELECTION} per dataset) to "
+             "choose an event: nothing was certified; the bound is the trivial 0"] + notes
+    return AuditReport(
+        mechanism=target.name, claimed_epsilon=eps, claimed_delta=delta,
+        epsilon_lower_bound=0.0, epsilon_point_estimate=math.nan, exact_epsilon=None,
+        exact_delta=None, verdict="none" if eps is None else "consistent",
+        event="none (time budget reached before an event was chosen)", direction=0,
+        counts={"selection": None, "certification": None, "bounds_per_event": [],
+                "per_event": []},
+        p_lower=0.0, p_upper=1.0, runs=sel_runs, selection_runs=sel_runs,
+        certification_runs=0, alpha=alpha, events_certified=0, seed=seed, seconds=seconds,
+        notes=tuple(notes), settings=cfg.to_json(), partial=True)
 
 
 def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
@@ -210,12 +261,14 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
 
 
 def _certify(sel: _Selection, c0: np.ndarray, c1: np.ndarray, split: RunSplit,
-             delta: float) -> _Certified:
-    """Each chosen event's certified bound from its counts; the best is reported."""
+             delta: float, test: str | None = None) -> _Certified:
+    """Each chosen event's certified bound from its counts (by ``test`` when given, else the
+    test chosen with the event); the best is reported."""
     bounds = []
     for i, c in enumerate(sel.chosen):
         ka, kb, na, nb = event_sides(c.direction, c0[i], c1[i], split)
-        bounds.append(float(certified_bound(ka, na, kb, nb, 2 * sel.a_each, delta, c.test)))
+        bounds.append(float(certified_bound(ka, na, kb, nb, 2 * sel.a_each, delta,
+                                            test or c.test)))
     best = max(range(len(bounds)), key=lambda i: (bounds[i], -i))
     ka, kb, na, nb = event_sides(sel.chosen[best].direction, c0[best], c1[best], split)
     return _Certified(bounds, best, float(clopper_pearson_lower(ka, na, sel.a_each)),
@@ -226,7 +279,8 @@ def _certify(sel: _Selection, c0: np.ndarray, c1: np.ndarray, split: RunSplit,
 def _report(target: Target, eps: float | None, delta: float, alpha: float, runs: int,
             seed: int, cfg: AuditConfig, split: RunSplit, sel: _Selection, cert: _Certified,
             c0: np.ndarray, c1: np.ndarray, exact: tuple[np.ndarray, np.ndarray] | None,
-            sel_runs: int, notes: list[str], seconds: float) -> AuditReport:
+            sel_runs: int, notes: list[str], seconds: float, partial: bool = False,
+            given: bool = False) -> AuditReport:
     best = cert.bounds[cert.best]
     if not best > 0:
         notes.append("inconclusive: no event certified a positive bound (probability above "
@@ -260,12 +314,13 @@ def _report(target: Target, eps: float | None, delta: float, alpha: float, runs:
         exact_epsilon=exact_eps, exact_delta=exact_delta, verdict=verdict,
         event=c.event.describe(), direction=int(c.direction), counts=counts,
         p_lower=cert.p_lower, p_upper=cert.p_upper,
-        runs=2 * split.n_sel + split.n_c0 + split.n_c1 if cfg.certify != "binomial" else runs,
+        runs=((0 if given else sel_runs) + split.n_c0 + split.n_c1 if partial else
+              2 * split.n_sel + split.n_c0 + split.n_c1 if cfg.certify != "binomial" else runs),
         selection_runs=sel_runs, certification_runs=split.n_c0 + split.n_c1, alpha=alpha,
         events_certified=len(sel.chosen), seed=seed, seconds=seconds, tradeoff=curve,
         notes=tuple(notes), certification_test=c.test, chosen_event=c.event,
         certified_events=tuple(ch.event for ch in sel.chosen), settings=cfg.to_json(),
-        floating_point=floating)
+        floating_point=floating, partial=partial)
 
 
 def _tradeoff(points: bool | int, best: float, eps: float | None, exact_eps: float | None,

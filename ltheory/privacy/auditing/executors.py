@@ -120,3 +120,67 @@ def run_counting(ex: Executor, mechanism: Any, dataset: Any, stream: np.random.S
 
 def n_chunks(n: int, chunk: int = CHUNK) -> int:
     return math.ceil(n / chunk)
+
+
+def run_pair(ex: Executor, mechanism: Any, datasets: Sequence[Any],
+             streams: Sequence[np.random.SeedSequence], sizes: Sequence[int],
+             events: Sequence[Any] | None = None, stop: Callable[[], bool] | None = None,
+             progress: Callable[[int], None] | None = None
+             ) -> tuple[list[Any], list[int]]:
+    """The chunks of two (or more) streams, interleaved (chunk 0 of each stream, then chunk
+    1, ...), each stream's chunks exactly those of :func:`run_sampling` /
+    :func:`run_counting` (same sizes and seeds), so without ``stop`` the results are theirs.
+
+    ``events=None`` samples (one :class:`Batch` per stream), else counts ``events`` (one
+    integer array per stream).  Returns ``(results, runs)``: per stream its result and the
+    runs it holds.  ``stop()`` is read before each chunk is submitted and after each result is
+    collected; once it is True no chunk is submitted, chunks not started are cancelled, and
+    each stream keeps the prefix of its chunks collected so far (chunk boundaries only: the
+    cut is decided by the clock, never by what the chunks returned).  With ``stop`` at most
+    2 x workers chunks are in flight, so a stop leaves little running."""
+    t = as_target(mechanism)
+    plans = [chunk_plan(st, n, t.chunk_runs) for st, n in zip(streams, sizes, strict=True)]
+    order = [(k, c) for c in range(max((len(p) for p in plans), default=0))
+             for k in range(len(plans)) if c < len(plans[k])]
+    if stop is None:
+        window = len(order)
+    else:
+        window = max(int(getattr(ex, "_max_workers", 0) or 0), 1)
+    outs: list[list[Any]] = [[] for _ in plans]
+    runs = [0] * len(plans)
+    pending: list[tuple[int, int, Any]] = []
+    nxt, stopped = 0, False
+
+    def submit() -> None:
+        nonlocal nxt, stopped
+        while nxt < len(order) and len(pending) < window and not stopped:
+            if stop is not None and stop():
+                stopped = True
+                return
+            k, c = order[nxt]
+            m, ss = plans[k][c]
+            fut = (ex.submit(sample_chunk, t, datasets[k], m, ss) if events is None else
+                   ex.submit(count_chunk, t, datasets[k], m, ss, list(events)))
+            pending.append((k, m, fut))
+            nxt += 1
+
+    submit()
+    while pending:
+        k, m, fut = pending.pop(0)
+        res = fut.result()
+        outs[k].append(res)
+        runs[k] += m
+        if progress:
+            progress(1)
+        if stop is not None and not stopped and stop():
+            stopped = True
+        if stopped:
+            for _, _, f in pending:
+                f.cancel()
+            break
+        submit()
+    if events is None:
+        return [concat(o) if o else [] for o in outs], runs
+    z = np.zeros(len(events), dtype=np.int64)
+    return [sum(o, z.copy()) for o in outs], runs
+

@@ -27,6 +27,7 @@ Why these kinds, and what each gained on DP-Sniper's suite: ``docs/reference/aud
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -289,8 +290,11 @@ def pooled_samples(d: dict, pick_ss: np.random.SeedSequence) -> tuple[np.ndarray
 def pilot_audit_projection(r: AuditReport, runs: int, alpha: float, delta: float) -> float:
     """The bound the pilot's certified event is projected to reach with the final ``runs``
     (pilot frequencies shrunk to their 98% Clopper–Pearson bounds, as in event selection), with
-    the certification test the pilot used."""
+    the certification test the pilot used; ``-inf`` when the pilot certified no event (its
+    time budget ran out first)."""
     c = r.counts["certification"]
+    if c is None:
+        return -math.inf
     first = r.direction == 0
     ka, kb = (c["d0"], c["d1"]) if first else (c["d1"], c["d0"])
     na, nb = (c.get("n_d0", c["n"]), c.get("n_d1", c["n"]))
@@ -319,6 +323,8 @@ class PilotContext:
     audit_config: Any
     pool: dict | None
     exact_cache: dict = field(default_factory=dict)
+    #: the pilots' ``budget.Deadline`` (their share of a search's time budget), or None
+    deadline: Any = None
 
     def exact_epsilon(self, a: Any, b: Any) -> float | None:
         """The pair's exact ε at δ (None where the target has no output distribution)."""
@@ -355,7 +361,7 @@ class AuditPilot:
     def run(self, d: dict, runs: int, seed: int, ctx: PilotContext) -> dict | None:
         a, b = d["_pair"]
         r = run_audit(ctx.target, a, b, ctx.claimed_epsilon, ctx.delta, ctx.alpha, runs, seed,
-                      ctx.audit_config)
+                      ctx.audit_config, deadline=ctx.deadline)
         d.update({"pilot_runs": r.runs, "pilot_lower_bound": r.epsilon_lower_bound,
                   "projected_bound": pilot_audit_projection(r, ctx.final_runs, ctx.alpha,
                                                             ctx.delta),

@@ -30,7 +30,10 @@ class AuditReport:
     bound exceeds the claimed ε, "consistent" otherwise, and "none" for a claim-free
     certification (``certify_pair``, ``claimed_epsilon`` None).  ``floating_point`` is True
     when the reported event is about the bits of float outputs (``floating``): a violation is
-    then a *floating-point violation* (its note says so and names the fix)."""
+    then a *floating-point violation* (its note says so and names the fix).  ``partial`` is
+    True when the time budget (``AuditConfig.time_budget``) was reached: ``runs`` are those
+    actually used, the first note says where the budget ran out, and the bound is certified on
+    the runs counted (the trivial 0 with ``events_certified`` 0 when no event could be chosen)."""
 
     mechanism: str
     claimed_epsilon: float | None
@@ -63,6 +66,9 @@ class AuditReport:
     settings: dict | None = field(default=None, compare=False)
     #: the reported event is on the bits of float outputs (``floating``), not their values
     floating_point: bool = False
+    #: the time budget was reached: the bound is certified on the runs actually counted
+    #: (``runs``, ``certification_runs``), the notes say where (``budget``)
+    partial: bool = False
 
     @property
     def inequality(self) -> str:

@@ -10,15 +10,17 @@ bound is sound for the chosen pair: the pilots only choose it.
 
 ``audit_search(..., total_runs=N)`` plans the whole search within N runs (``plan.search_plan``);
 ``runs=R`` (a :class:`SearchConfig` option) sets the final audit's runs, with the pilots on top.
-``time_budget`` (seconds) stops the pilots when spent: the best pair piloted so far is audited
-and the report says ``partial``.
+``time_budget`` (seconds) is the whole call's budget (probe, pilots and final audit; before
+issue 40 it bounded the pilots only): the pilots get at most :data:`PILOT_TIME_SHARE` of it --
+when that is spent the best pair piloted so far is audited -- and the final audit the rest,
+honoured as ``audit``'s (``budget`` module docstring: a partial report certified on the runs
+counted).  Either way the report says ``partial``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -26,6 +28,8 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError
 from ltheory.jsonable import to_jsonable
+from ltheory.privacy.auditing import budget as budget_mod
+from ltheory.privacy.auditing.budget import Deadline, check_time_budget
 from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.core import min_runs, run_audit, split_runs
 from ltheory.privacy.auditing.neighbours import (  # noqa: F401 - re-exported
@@ -51,7 +55,11 @@ from ltheory.privacy.auditing.report import AuditReport
 from ltheory.privacy.auditing.target import as_target
 from ltheory.validation import check_choice, check_epsilon_delta, check_int, check_level
 
-__all__ = ["SearchConfig", "SearchReport", "audit_search"]
+__all__ = ["PILOT_TIME_SHARE", "SearchConfig", "SearchReport", "audit_search"]
+
+#: The share of a search's time budget its probe and pilots may take (the final audit, which
+#: certifies, gets the rest).
+PILOT_TIME_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -64,7 +72,8 @@ class SearchConfig:
             runs of an audit); set by the plan with ``total_runs``).
         rungs: rounds of successive halving (default 1; set by the plan with ``total_runs``).
         max_pairs: most pairs piloted.
-        time_budget: seconds for the pilots (None: no limit).
+        time_budget: seconds for the whole search, pilots and final audit (None or inf: no
+            limit; the same as ``AuditConfig.time_budget``, module docstring).
         pilots: ``"auto"`` (the probe picks cells, the discrete projection, its blocks or
             quantile bins, falling back to pilot audits), ``"cells"`` (plug-in pilots only for
             few-valued outputs) or ``"audit"`` (pilot audits only, no probe).
@@ -92,10 +101,7 @@ class SearchConfig:
         if self.rungs is not None:
             check_int(self.rungs, "rungs", minimum=1)
         check_int(self.max_pairs, "max_pairs", minimum=1)
-        if self.time_budget is not None and not (isinstance(self.time_budget, int | float)
-                                                 and self.time_budget > 0):
-            raise InvalidInputError(f"time_budget must be a number of seconds > 0, got "
-                                    f"{self.time_budget!r}")
+        object.__setattr__(self, "time_budget", check_time_budget(self.time_budget))
         check_choice(self.pilots, "pilots", PILOT_KINDS)
         check_choice(self.pool_pilots, "pool_pilots", (True, False))
         check_choice(self.reuse_pilots, "reuse_pilots", (True, False))
@@ -175,6 +181,13 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     'violation'
     """
     cfg, search = _configs(config, dict(options))
+    if None not in (search.time_budget, cfg.time_budget) \
+            and search.time_budget != cfg.time_budget:
+        raise InvalidInputError(f"two time budgets: the search's {search.time_budget:g} s and "
+                                f"the audit config's {cfg.time_budget:g} s; give one")
+    deadline = Deadline(search.time_budget if search.time_budget is not None
+                        else cfg.time_budget)
+    pilot_dl = Deadline(PILOT_TIME_SHARE * deadline.seconds if deadline.limited else None)
     eps, delta = check_epsilon_delta(claimed_epsilon, claimed_delta,
                                      ("claimed_epsilon", "claimed_delta"))
     alpha = check_level(alpha, "alpha")
@@ -187,9 +200,26 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     rung_ss = pilot_ss.spawn(search.rungs)        # then the probe's stream
     pilot_runs = search.pilot_runs or max(search.runs // 20,
                                           4 * min_runs(eps, delta, alpha, events=1))
+    t_probe = budget_mod.clock()
     pilot, probe_runs = _probe(target, pairs[0], pilot_runs, pilot_ss, cfg, search)
-    ctx = _context(target, eps, delta, alpha, cfg, search)
-    ranking, partial, used, notes = _rungs(pilot, pairs, pilot_runs, rung_ss, ctx, search)
+    if pilot_dl.limited and probe_runs:
+        # the plug-in pilots draw without reading the clock: size them so the first rung fits
+        # in half the pilots' share at the probe's rate (the probe ran on the same target)
+        rate = (budget_mod.clock() - t_probe) / probe_runs
+        fit = int(0.5 * pilot_dl.remaining() / max(rate * len(pairs), 1e-12))
+        if fit < pilot_runs:
+            pilot_runs = max(fit, 4 * min_runs(eps, delta, alpha, events=1), 200)
+            notes_budget = [f"time budget: pilots of {pilot_runs} runs per pair (what the "
+                            "pilots' share pays for at the probe's rate)"]
+            pilot_dl.mark("pilot size")
+        else:
+            notes_budget = []
+    else:
+        notes_budget = []
+    ctx = _context(target, eps, delta, alpha, cfg, search, pilot_dl)
+    ranking, partial, used, notes = _rungs(pilot, pairs, pilot_runs, rung_ss, ctx, search,
+                                           pilot_dl)
+    notes = notes_budget + notes
     best = ranking[0]
     a, b = best["_pair"]
     given = None
@@ -199,9 +229,14 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
         notes.append(f"plug-in pilots: the chosen pair's {2 * best['_n']} pilot runs are the "
                      "final audit's selection split; all its runs certify")
     final = run_audit(target, a, b, eps, delta, alpha, search.runs,
-                      int(final_ss.generate_state(1)[0]), cfg, selection_samples=given)
+                      int(final_ss.generate_state(1)[0]), cfg, selection_samples=given,
+                      deadline=deadline)
     rows = [{k: v for k, v in d.items() if not k.startswith("_")} for d in ranking]
-    return SearchReport(final, best["pattern"], a, b, tuple(rows), n_candidates, partial,
+    if final.partial:
+        notes.append("time budget reached during the final audit: its bound is certified on "
+                     "the runs it counted (its notes say how many)")
+    return SearchReport(final, best["pattern"], a, b, tuple(rows), n_candidates,
+                        partial or pilot_dl.reached or final.partial,
                         probe_runs + used + final.runs, tuple(notes), plan)
 
 
@@ -248,30 +283,32 @@ def _probe(target: Any, first: dict, pilot_runs: int, pilot_ss: np.random.SeedSe
 
 
 def _context(target: Any, eps: float, delta: float, alpha: float, cfg: AuditConfig,
-             search: SearchConfig) -> PilotContext:
+             search: SearchConfig, deadline: Deadline | None = None) -> PilotContext:
     pilot_cfg = search.pilot or cfg.replace(**PILOT_SETTINGS)
     n_final = search.runs // 2 if search.reuse_pilots \
         else split_runs(search.runs, cfg.selection_fraction)[1]
     return PilotContext(target=target, executor=cfg.executor, claimed_epsilon=eps, delta=delta,
                         alpha=alpha, final_runs=search.runs, n_final=n_final,
                         test=cfg.certify if delta == 0 else "binomial", exact=pilot_cfg.exact,
-                        audit_config=pilot_cfg, pool={} if search.pool_pilots else None)
+                        audit_config=pilot_cfg, pool={} if search.pool_pilots else None,
+                        deadline=deadline)
 
 
 def _rungs(pilot: Pilot, alive: list[dict], pilot_runs: int,
-           rung_ss: list[np.random.SeedSequence], ctx: PilotContext, search: SearchConfig
-           ) -> tuple[list[dict], bool, int, list[str]]:
+           rung_ss: list[np.random.SeedSequence], ctx: PilotContext, search: SearchConfig,
+           deadline: Deadline | None = None) -> tuple[list[dict], bool, int, list[str]]:
     """Successive halving over the pairs; returns the last rung's ranking (best first),
-    whether the time budget cut it, the runs spent and notes."""
+    whether the pilots' time budget (``deadline``) cut it, the runs spent and notes."""
     notes = [pilot.note] if pilot.note else []
     fallback = AuditPilot()
-    t0, used, partial = time.perf_counter(), 0, False
+    used, partial = 0, False
+    deadline = deadline or Deadline(None)
     for rung in range(search.rungs):
         seeds = rung_ss[rung].generate_state(len(alive))
         done: list[dict] = []
         for d, s in zip(alive, seeds, strict=True):
-            if search.time_budget is not None and done \
-                    and time.perf_counter() - t0 > search.time_budget:
+            if done and deadline.expired():
+                deadline.mark("pilots")
                 partial = True
                 break
             row = None
@@ -292,7 +329,8 @@ def _rungs(pilot: Pilot, alive: list[dict], pilot_runs: int,
             pilot.rescore(d, ctx)
         done.sort(key=lambda d: (-d["projected_bound"], -d["pilot_lower_bound"]))
         if partial:
-            notes.append(f"time budget of {search.time_budget:g} s spent during rung {rung}: "
+            notes.append(f"pilots' share of the time budget ({deadline.seconds:.3g} s of "
+                         f"{search.time_budget or 0:g} s) spent during rung {rung}: "
                          f"{len(done)} of {len(alive)} pairs piloted there; the best of them "
                          "was audited")
             return done, True, used, notes

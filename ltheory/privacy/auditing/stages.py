@@ -35,22 +35,24 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError
 from ltheory.monotone import fewest_true
+from ltheory.privacy.auditing import budget
 from ltheory.privacy.auditing import exact as exact_mod
+from ltheory.privacy.auditing.budget import Deadline, check_memory
 from ltheory.privacy.auditing.config import FEW_OUTPUTS, AuditConfig
 from ltheory.privacy.auditing.executors import (
     n_chunks,
     resolve_executor,
-    run_counting,
-    run_sampling,
+    run_pair,
 )
 from ltheory.privacy.auditing.outputs import Batch, MechanismError, batch_kind, distinct_outputs
 from ltheory.privacy.auditing.target import Target
 from ltheory.privacy.stats import max_certifiable_epsilon
 from ltheory.validation import check_seed
 
-__all__ = ["CONSISTENCY_LEVEL", "MAX_RUNS", "MIN_SELECTION", "RunSplit", "Runner",
-           "TooFewRunsError", "consistency_notes", "event_sides", "few_outputs", "min_runs",
-           "output_distributions", "plan_split", "seed_streams", "split_runs"]
+__all__ = ["CONSISTENCY_LEVEL", "FIT_SHARE", "MAX_RUNS", "MIN_SELECTION", "SELECTION_SHARE",
+           "RunSplit", "Runner", "TooFewRunsError", "budget_note", "consistency_notes",
+           "event_sides", "few_outputs", "fit_split", "min_runs", "output_distributions",
+           "plan_split", "seed_streams", "split_runs"]
 
 #: The fewest selection runs per dataset.
 MIN_SELECTION = 50
@@ -60,6 +62,16 @@ MAX_RUNS = 10**11
 #: small, since a warning on an honest mechanism is costly (at 1e-6, one of 400 audits of the
 #: test suite warned: a 5-sigma stream of uniforms, seed 1088's selection split on d1).
 CONSISTENCY_LEVEL = 1e-9
+#: With a time budget, the selection runs are drawn in at most this share of the budget (the
+#: rest pays for choosing the events and for the certification runs).
+SELECTION_SHARE = 0.2
+#: Seconds event selection takes per selection run (measured: 1.6e-6 on scalar outputs, the
+#: Laplace mechanism at 1.7e7 selection runs; doubled for margin): with a time budget the
+#: selection split is capped at the runs its selection can process in SELECTION_SHARE of it.
+SELECT_SECONDS_PER_RUN = 3e-6
+#: With a time budget, the certification runs planned fill at most this share of the time
+#: left after selection (counting costs a little more than drawing; the report needs time).
+FIT_SHARE = 0.8
 
 
 class TooFewRunsError(InvalidInputError):
@@ -165,16 +177,28 @@ class Runner:
     and ``runs``; an executor it created is shut down by :meth:`close`) and reports progress
     per chunk to ``cfg.progress(done, total)``.  Use as: :meth:`sample` the selection split,
     :meth:`count` the chosen events on the certification split, then :meth:`close` (in a
-    ``finally``), which returns the runner's notes."""
+    ``finally``), which returns the runner's notes.
 
-    def __init__(self, target: Target, cfg: AuditConfig, runs: int, split: RunSplit) -> None:
+    With a ``deadline`` (``budget.Deadline``) the chunks of d0 and d1 are interleaved and no
+    chunk starts once it has passed: each dataset keeps the prefix of its chunks drawn (chunk
+    boundaries only; ``budget`` module docstring for why a certification cut this way stays
+    sound).  Before sampling, a target that declares ``audit_output_bytes`` is checked against
+    the memory available (``budget.check_memory``)."""
+
+    def __init__(self, target: Target, cfg: AuditConfig, runs: int, split: RunSplit,
+                 deadline: Deadline | None = None) -> None:
         self.target, self.progress = target, cfg.progress
         c = target.chunk_runs
         self.total = sum(n_chunks(n, c) for n in (split.n_sel, split.n_sel, split.n_c0,
                                                   split.n_c1))
         self.done = 0
+        self.deadline = deadline or Deadline(None)
+        if target.output_bytes is not None:
+            check_memory(target.name, target.output_bytes, 2 * max(split.n_sel, 1) + 2 * c,
+                         "the selection runs")
         self.ex, self.owned, note = resolve_executor(cfg.executor, target, runs)
         self.notes = [note] if note else []
+        self.sel_seconds = 0.0
 
     def tick(self, k: int) -> None:
         """Record ``k`` more chunks done (and report progress)."""
@@ -182,30 +206,94 @@ class Runner:
         if self.progress:
             self.progress(self.done, self.total)
 
-    def sample(self, d0: Any, d1: Any, n: int, streams: list[np.random.SeedSequence]
-               ) -> tuple[Batch, Batch]:
-        """``n`` outputs on d0 (from ``streams[0]``) and on d1 (``streams[1]``); raises
+    def sample(self, d0: Any, d1: Any, n: int, streams: list[np.random.SeedSequence],
+               select_cost: float = 0.0) -> tuple[Batch, Batch]:
+        """``n`` outputs on d0 (from ``streams[0]``) and on d1 (``streams[1]``), fewer when
+        the deadline (or :data:`SELECTION_SHARE` of the time left) passes first, and no more
+        than selection can process in that share at ``select_cost`` seconds per run (default
+        :data:`SELECT_SECONDS_PER_RUN`); raises
         ``MechanismError`` when the two batches are of different kinds."""
-        s0 = run_sampling(self.ex, self.target, d0, streams[0], n, self.tick)
-        s1 = run_sampling(self.ex, self.target, d1, streams[1], n, self.tick)
-        k0, k1 = batch_kind(s0), batch_kind(s1)
-        if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
-            raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different kinds")
+        dl = self.deadline
+        t0 = budget.clock()
+        share_end = t0 + SELECTION_SHARE * dl.remaining() if dl.limited else None
+        if dl.limited:        # no more selection runs than selection can process in time
+            cap = max(MIN_SELECTION, int(SELECTION_SHARE * max(dl.remaining(), 0.0)
+                                         / (select_cost or SELECT_SECONDS_PER_RUN) / 2))
+            if cap < n:
+                n = cap
+                dl.mark("selection")
+        (s0, s1), got = run_pair(self.ex, self.target, (d0, d1), streams[:2], (n, n),
+                                 stop=dl.stopper(share_end), progress=self.tick)
+        self.sel_seconds = budget.clock() - t0
+        if got != [n, n]:
+            dl.mark("selection")
+        if len(s0) and len(s1):
+            k0, k1 = batch_kind(s0), batch_kind(s1)
+            if k0 != k1 or (k0 == "vector" and np.shape(s0)[1] != np.shape(s1)[1]):
+                raise MechanismError(f"outputs on d0 ({k0}) and d1 ({k1}) are of different "
+                                     "kinds")
         return s0, s1
 
     def count(self, d0: Any, d1: Any, split: RunSplit, events: list,
-              streams: list[np.random.SeedSequence]) -> tuple[np.ndarray, np.ndarray]:
+              streams: list[np.random.SeedSequence]
+              ) -> tuple[np.ndarray, np.ndarray, RunSplit]:
         """How many of ``split.n_c0`` runs on d0 (``streams[0]``) and ``split.n_c1`` on d1
-        (``streams[1]``) fall in each event: two integer arrays, one entry per event."""
-        c0 = run_counting(self.ex, self.target, d0, streams[0], split.n_c0, events, self.tick)
-        c1 = run_counting(self.ex, self.target, d1, streams[1], split.n_c1, events, self.tick)
-        return c0, c1
+        (``streams[1]``) fall in each event: two integer arrays, one entry per event, and the
+        split actually counted (fewer runs when the deadline passed first)."""
+        (c0, c1), (m0, m1) = run_pair(self.ex, self.target, (d0, d1), streams[:2],
+                                      (split.n_c0, split.n_c1), events=events,
+                                      stop=self.deadline.stopper(), progress=self.tick)
+        if (m0, m1) != (split.n_c0, split.n_c1):
+            self.deadline.mark("certification")
+            split = RunSplit(split.n_sel, split.n_cert, m0, m1)
+        return c0, c1, split
 
     def close(self) -> list[str]:
         """Shut down an executor the runner created; the runner's notes."""
         if self.owned:
-            self.ex.shutdown(wait=True)
-        return self.notes
+            self.ex.shutdown(wait=True, cancel_futures=True)   # at most a window still runs
+            self.owned = False
+        notes, self.notes = self.notes, []
+        return notes
+
+
+def fit_split(split: RunSplit, runner: Runner, sel_runs: int, cfg: AuditConfig,
+              root: np.random.SeedSequence) -> tuple[RunSplit, str | None]:
+    """The certification runs the time left can pay for (``budget`` module docstring): at the
+    rate measured on the selection runs (``runner.sel_seconds`` for ``sel_runs`` runs), the
+    runs per dataset that fill :data:`FIT_SHARE` of the time left, when fewer than planned.
+    The number depends on the clock during selection only, never on a certification run, so
+    the counts stay binomial (Poisson numbers of runs are redrawn with the smaller mean from
+    ``root``'s next child).  Returns the split and a note (None when it is unchanged)."""
+    dl = runner.deadline
+    planned = max(split.n_c0, split.n_c1)
+    if not dl.limited or planned == 0:
+        return split, None
+    left = dl.remaining()
+    rate = runner.sel_seconds / sel_runs if sel_runs > 0 and runner.sel_seconds > 0 else 0.0
+    afford = planned if rate == 0.0 and left > 0 else int(max(left, 0.0) * FIT_SHARE
+                                                          / max(2 * rate, 1e-300))
+    if afford >= planned:
+        return split, None
+    n = max(afford, 0)
+    n0 = n1 = n
+    if cfg.certify != "binomial":
+        pr = np.random.default_rng(root.spawn(1)[0])
+        n0, n1 = int(pr.poisson(n)), int(pr.poisson(n))
+    dl.mark("certification plan")
+    note = (f"time budget: {n} certification runs per dataset planned instead of "
+            f"{split.n_cert}, what the {max(left, 0.0):.3g} s left pay for at the rate of the "
+            f"selection runs ({rate:.3g} s per run)")
+    return RunSplit(split.n_sel, n, n0, n1), note
+
+
+def budget_note(deadline: Deadline, planned: int, used: int) -> str:
+    """The note of a report cut by its time budget: where, and the runs actually used."""
+    where = ", ".join(deadline.where)
+    return (f"budget reached: the time budget of {deadline.seconds:g} s was reached ({where}); "
+            f"{used} of the {planned} runs planned were used and the bound is certified on "
+            "the runs actually counted (partial result; rerun with a larger budget for the "
+            "full audit)")
 
 
 # --------------------------------------------------------------------------- exact

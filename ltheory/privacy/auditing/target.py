@@ -9,7 +9,11 @@ A *target* is a mechanism, a learner or a third-party adapter.  The auditor need
   ``"add_remove"``, ``"query_answers"``, ``"single_entry"``, or a learner's own) and
   ``sensitivity`` (for numeric datasets), or its own ``are_neighbours(d0, d1)``;
 * optionally ``name``, ``claim`` (ε, δ), ``audit_chunk_runs`` (runs per chunk, for slow
-  mechanisms) and, for labelled datasets, the domain size (``bins`` or ``matrix``).
+  mechanisms), ``audit_draws_per_run`` (the random numbers one run draws: the work estimate a
+  time budget is checked against before sampling, ``budget.check_work``),
+  ``audit_output_bytes`` (the bytes one run's output takes: the memory estimate checked before
+  sampling, ``budget.check_memory``) and, for labelled datasets, the domain size (``bins``
+  or ``matrix``).
 
 :func:`as_target` reads all of it and checks it, once, at the boundary; the rest of the auditor
 uses the :class:`Target` and never probes the object again.  A plain function is named by its
@@ -56,8 +60,16 @@ class Target:
     chunk_runs: int
     has_distribution: bool
     declares_neighbours: bool
-    claim: tuple[float, float] | None
     domain_size: int | None
+    draws_per_run: float | None = None
+    output_bytes: float | None = None
+
+    @property
+    def claim(self) -> tuple[float, float] | None:
+        """The target's own claim (ε, δ), or None; read on demand, not by :func:`as_target`:
+        a mechanism may compute it expensively (DP-SGD's accountant composes T steps, and at
+        T = 10⁹ runs out of memory), and no stage of an audit needs it."""
+        return _claim(self.mechanism)
 
     def draw(self, dataset: Any, n: int, rng: np.random.Generator) -> Batch:
         """n runs on ``dataset`` as a normalised batch (``outputs``); an exception raised by
@@ -143,7 +155,23 @@ def as_target(obj: Any) -> Target:
                   sensitivity=sens, chunk_runs=int(chunk),
                   has_distribution=callable(getattr(obj, "output_distribution", None)),
                   declares_neighbours=callable(getattr(obj, "are_neighbours", None)),
-                  claim=_claim(obj), domain_size=_domain_size(obj))
+                  domain_size=_domain_size(obj),
+                  draws_per_run=_declared(obj, "audit_draws_per_run"),
+                  output_bytes=_declared(obj, "audit_output_bytes"))
+
+
+def _declared(obj: Any, attr: str) -> float | None:
+    """A declared positive cost (``audit_draws_per_run``, ``audit_output_bytes``) or None."""
+    v = getattr(obj, attr, None)
+    if v is None:
+        return None
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        f = math.nan
+    if isinstance(v, bool) or not (math.isfinite(f) and f > 0):
+        raise InvalidInputError(f"{attr} must be a finite number > 0 or None, got {v!r}")
+    return f
 
 
 def _claim(obj: Any) -> tuple[float, float] | None:

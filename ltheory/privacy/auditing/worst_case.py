@@ -40,9 +40,12 @@ the exact distributions and every run certifies; in pilot mode a standard ``audi
 the selection/certification split of Ding et al. 2018 and Bichsel et al. 2021).
 ``worst_epsilon`` is the exact ε where known (``exact``), else the certified bound.
 
-**Budgets.**  ``budget`` seconds of search and ``max_evaluations`` pair evaluations (pilots in
-pilot mode); when one runs out the best pair so far is certified and reported with
-``partial=True``.  A learner without a record alphabet, a record the learner rejects, a claim
+**Budgets.**  ``budget`` seconds for the whole call (search and certification; before issue 40
+it bounded the search only) and ``max_evaluations`` pair evaluations (pilots in pilot mode).
+The search gets at most :data:`SEARCH_SHARE` of the budget; when it runs out the best pair so
+far is certified and reported with ``partial=True``.  The certification gets the time left and,
+when that runs out, certifies on the runs counted (``budget`` module docstring), also
+``partial``.  A learner without a record alphabet, a record the learner rejects, a claim
 that is not finite, or ``method="exhaustive"``/``"anneal"`` without ``output_distribution``
 raise :class:`~ltheory.errors.InvalidInputError` with what was wrong and what is accepted.
 """
@@ -64,6 +67,7 @@ import numpy as np
 from ltheory.errors import InvalidInputError, LtheoryError, UnrealizableSampleWarning
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
+from ltheory.privacy.auditing.budget import Deadline, check_time_budget
 from ltheory.privacy.auditing.certify import audit_at, certify_exact_event
 from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.core import TooFewRunsError
@@ -75,13 +79,15 @@ from ltheory.validation import check_choice, check_int, check_level, check_seed
 __all__ = ["WorstCaseConfig", "WorstCaseReport", "audit_worst_case"]
 
 METHODS = ("auto", "exhaustive", "anneal", "pilot")
+#: The share of the budget the search may take (the certification gets the rest).
+SEARCH_SHARE = 0.7
 MAX_CACHE = 200_000          # output distributions kept (cleared beyond)
 PILOT_ALPHA = 0.5            # the pilots' level: a ranking score, not a reported bound
 #: The pilot audits' settings, applied to the caller's ``AuditConfig``: one event certified by
 #: two Clopper–Pearson bounds on the full event families (the pilots' measured ranking, issue 14
 #: part 1; ``benchmarks/results/learners_worst_case.json``), no curve, no progress callback.
 PILOT_SETTINGS = {"events": 1, "certify": "binomial", "lean_events": False, "tradeoff": False,
-                  "progress": None}
+                  "progress": None, "time_budget": None}
 
 
 @dataclass(frozen=True)
@@ -615,14 +621,15 @@ _WC_FIELDS = {f.name for f in dataclasses.fields(WorstCaseConfig)}
 
 
 def audit_worst_case(learner: Any, n: int, *, claimed_epsilon: float | None = None,
-                     claimed_delta: float | None = None, budget: float = 60.0, seed: int = 0,
+                     claimed_delta: float | None = None, budget: float | None = 60.0, seed: int = 0,
                      alpha: float = 0.05, config: AuditConfig | None = None,
                      **options: Any) -> WorstCaseReport:
     """Search the neighbouring datasets of size ``n`` for the largest privacy loss of
     ``learner`` and certify the worst pair found (module docstring for the method).
 
     ``claimed_epsilon``/``claimed_delta`` default to ``learner.claim``; ``budget`` seconds bound
-    the search (the best so far is then reported with ``partial=True``); ``seed`` makes the
+    the whole call (None or ``inf``: no limit; the search gets :data:`SEARCH_SHARE` of it, the
+    certification the rest; when either is cut the report says ``partial=True``); ``seed`` makes the
     whole run reproducible; ``alpha`` is the certification's level; ``config`` (an
     :class:`AuditConfig`) sets the pilot and certification audits, and ``**options`` are
     fields of :class:`WorstCaseConfig` (``method``, ``certify_runs``, ...) or of
@@ -638,16 +645,19 @@ def audit_worst_case(learner: Any, n: int, *, claimed_epsilon: float | None = No
     seed = check_seed(seed, allow_none=False)
     alpha = check_level(alpha, "alpha")
     budget = _check_budget(budget)
+    deadline = Deadline(budget)
     eps, delta = _claim(learner, claimed_epsilon, claimed_delta)
     space = _Space(learner, _records(learner, wc.records), n)
     search_ss, pilot_ss, cert_ss = np.random.SeedSequence(seed).spawn(3)
     rng = np.random.default_rng(search_ss)
-    found = _search(space, target, wc, cfg, budget, eps, delta, rng, pilot_ss)
+    found = _search(space, target, wc, cfg,
+                    math.inf if budget is None else SEARCH_SHARE * budget, eps, delta, rng,
+                    pilot_ss)
     D, i, r = found.track.best
     d0, d1 = space.data(D), space.data(space.other(D, i, r))
     exact_eps, exact_delta = _exact_at(found, learner, d0, d1, eps)
     cert = _certify(learner, d0, d1, found.obj is not None, eps, delta, alpha, wc, cfg,
-                    int(cert_ss.generate_state(1)[0]))
+                    int(cert_ss.generate_state(1)[0]), deadline)
     bound = None if cert is None else float(cert.epsilon_lower_bound)
     if exact_eps is None and bound is None:
         raise InvalidInputError("without output_distribution the worst pair needs a "
@@ -659,20 +669,16 @@ def audit_worst_case(learner: Any, n: int, *, claimed_epsilon: float | None = No
         pair=space.describe(D, i, r), exact_epsilon=exact_eps, exact_delta=exact_delta,
         certified_bound=bound, worst_epsilon=worst, exact=exact_eps is not None,
         ratio=worst / eps, violation=bool(worst > eps * (1 + 1e-9)),
-        complete=found.complete and not found.track.cut, partial=found.track.cut,
+        complete=found.complete and not found.track.cut,
+        partial=found.track.cut or bool(cert is not None and cert.partial),
         evaluations=found.evaluations, pairs_total=found.total, seed=seed,
         seconds=time.perf_counter() - t0, certified=cert, history=tuple(found.track.history),
         notes=tuple(found.notes + _budget_notes(found)))
 
 
-def _check_budget(budget: Any) -> float:
-    try:
-        b = float(budget)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"budget must be a number of seconds, got {budget!r}") from None
-    if not b > 0:
-        raise InvalidInputError(f"budget must be > 0 seconds, got {budget!r}")
-    return b
+def _check_budget(budget: Any) -> float | None:
+    """Seconds > 0 for the whole call, or None for no limit (None or ``inf``)."""
+    return check_time_budget(budget, "budget")
 
 
 @dataclass
@@ -750,22 +756,27 @@ def _exact_at(found: _Found, learner: Any, d0: Any, d1: Any, eps: float
 
 
 def _certify(learner: Any, d0: Any, d1: Any, exact: bool, eps: float, delta: float,
-             alpha: float, wc: WorstCaseConfig, cfg: AuditConfig, seed: int
-             ) -> AuditReport | None:
+             alpha: float, wc: WorstCaseConfig, cfg: AuditConfig, seed: int,
+             deadline: Deadline | None = None) -> AuditReport | None:
     """The certification stage: an event chosen from the exact distributions, or an audit of
-    the pair judged against the claim (``certify_pair``), on fresh runs."""
+    the pair judged against the claim (``certify_pair``), on fresh runs, within the time left
+    of ``deadline`` (partial when it runs out)."""
     if not wc.certify_runs:
         return None
     if exact:
         return certify_exact_event(learner, d0, d1, claimed_epsilon=eps, claimed_delta=delta,
-                                   runs=int(wc.certify_runs), seed=seed, alpha=alpha)
+                                   runs=int(wc.certify_runs), seed=seed, alpha=alpha,
+                                   deadline=deadline)
+    if deadline is not None and deadline.limited:
+        cfg = cfg.replace(time_budget=max(deadline.remaining(), 1e-3))
     return audit_at(learner, d0, d1, eps, delta, int(wc.certify_runs), seed, alpha, cfg)
 
 
 def _budget_notes(found: _Found) -> list[str]:
     notes = []
     if found.track.cut:
-        notes.append("budget reached: the best pair so far is reported (partial)")
+        notes.append("budget reached: the search's share of the budget ran out; the best pair "
+                     "so far is reported (partial)")
     if found.method == "exhaustive" and not found.complete:
         notes.append(f"exhaustive enumeration stopped after {found.evaluations} of "
                      f"{found.total} pairs")
