@@ -67,6 +67,18 @@ class _NanAccountant:
         return float("nan")
 
 
+def _dg(**kw: Any) -> Any:
+    from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
+
+    return DiscreteGaussianMechanism(**kw)
+
+
+def _dpsgd(**kw: Any) -> Any:
+    from ltheory.privacy.dpsgd import DPSGDCanary
+
+    return DPSGDCanary(**{"q": 0.1, "steps": 10, **kw})
+
+
 #: (input, the fragment of its one-line error) — each was a traceback or a wrong answer
 ERRORS = [
     (lambda: RDP(lambda a: np.nan * a), "must return ε_α >= 0"),
@@ -86,6 +98,10 @@ ERRORS = [
     (lambda: LaplaceMechanism(1e-300, sensitivity=1e300), "noise scale"),
     (lambda: LaplaceMechanism(1.0, sensitivity=-1), "sensitivity must be a finite number > 0"),
     (lambda: ReportNoisyMax(1.0, sensitivity=float("nan")), "sensitivity must be"),
+    (lambda: _dg(sigma=1e-200), "sigma must be at least 1e-100"),
+    (lambda: _dpsgd(sigma=1e-300), "sigma must be in [1e-100, 1e+100]"),
+    (lambda: _dpsgd(sigma=1e300), "sigma must be in [1e-100, 1e+100]"),
+    (lambda: _dpsgd(sigma=1e-3).epsilon, "PLD accountant would build about 1.0e+11 cells"),
     (lambda: assert_private(LaplaceMechanism(1.0), 0, 1, claim=1000.0, max_runs=10_000),
      "too weak to test"),
     (lambda: assert_private(LaplaceMechanism(1.0), 0, 1, claim=GDP(1e200), max_runs=10_000),
@@ -128,6 +144,11 @@ VALUES = [
     (lambda: RandomizedResponse(1e-300).output_distribution(1)[0], 0.5),
     (lambda: ReportNoisyMax(1e300).output_distribution((2.0, 0.0, 0.0))[0], 1.0),
     (lambda: ReportNoisyMax(1e-300).output_distribution((2.0, 0.0))[0], 0.5),
+    # a 1e-100 discrete Gaussian is ρ = 5e199-zCDP; the RDP accountant at σ = 1e-100 (was a
+    # ZeroDivisionError and an overflow inside dp-accounting at 1e-300)
+    (lambda: _dg(sigma=1e-100).rho, 5e199),
+    (lambda: _dpsgd(sigma=1e-100, q=1.0).true_epsilon,
+     GDP(math.sqrt(10) / 1e-100).epsilon_at(1e-5)),
 ]
 
 
