@@ -253,6 +253,8 @@ class Runner:
         if self.owned:
             self.ex.shutdown(wait=True, cancel_futures=True)   # at most a window still runs
             self.owned = False
+            if getattr(self.ex, "pool", None) is not None:      # the default chose a pool
+                self.notes.append(self.ex.note)
         notes, self.notes = self.notes, []
         return notes
 

@@ -78,9 +78,58 @@ def test_declared_chunk_size_splits_and_uses_the_pool() -> None:
     base = audit(m, D0, D1, executor="serial", progress=lambda d, t: ticks.append((d, t)), **kw)
     assert ticks[-1][0] == ticks[-1][1] >= 16          # split into many chunks
     ex, owned, _ = executors.resolve_executor(None, m, 20_000)
-    assert isinstance(ex, ProcessPoolExecutor) and owned
+    assert isinstance(ex, executors.AdaptiveExecutor) and owned and ex.left == 20
     ex.shutdown()
     assert _key(audit(m, D0, D1, executor="process", **kw)) == _key(base)
     m.audit_chunk_runs = 0
     with pytest.raises(InvalidInputError, match="audit_chunk_runs"):
         audit(m, D0, D1, **kw)
+
+
+def _fake_clock(monkeypatch, chunk_seconds: float) -> None:
+    """Every chunk the adaptive executor times takes ``chunk_seconds`` by its clock."""
+    t = [0.0]
+
+    def clock() -> float:
+        t[0] += chunk_seconds / 2          # read twice per chunk
+        return t[0]
+    monkeypatch.setattr(executors.time, "perf_counter", clock)
+
+
+@pytest.mark.parametrize("free, chunk_seconds, pool", [
+    (1, 10.0, False),      # a loaded machine: never a pool, however slow the chunks
+    (2, 1e-3, False),      # fast chunks: the start-up would not pay
+    (2, 1.0, True),        # slow chunks, two cores free: 1 + 18/2 s < 0.75 x 18 s
+])
+def test_adaptive_executor_starts_a_pool_only_when_it_pays(monkeypatch, free: int,
+                                                           chunk_seconds: float,
+                                                           pool: bool) -> None:
+    monkeypatch.setattr(executors, "free_cores", lambda: free)
+    _fake_clock(monkeypatch, chunk_seconds)
+    ex = executors.AdaptiveExecutor(chunks=20)
+    results = [ex.submit(pow, 2, k) for k in range(6)]
+    try:
+        assert [f.result() for f in results] == [2 ** k for k in range(6)]
+        assert (ex.pool is not None) == pool
+        assert ex.timed == executors.PROBE_CHUNKS if pool else ex.timed == 6
+        assert ("process pool" in ex.note) == pool
+    finally:
+        ex.shutdown()
+
+
+def test_adaptive_default_gives_the_serial_report(monkeypatch) -> None:
+    """The default's choice never changes the report (each chunk has its own seed)."""
+    monkeypatch.setattr(executors, "free_cores", lambda: 2)
+    monkeypatch.setattr(executors, "POOL_START_SECONDS", 0.0)    # force the pool
+    monkeypatch.setattr(executors, "POOL_GAIN", 10.0)
+    m = _SlowLaplace(0.5)
+    kw = dict(claimed_epsilon=0.5, runs=40_000, seed=4)
+    base = audit(m, D0, D1, executor="serial", **kw)
+    r = audit(m, D0, D1, **kw)
+    assert _key(r) == _key(base) and any("process pool" in n for n in r.notes)
+
+
+def test_free_cores_is_within_the_machine() -> None:
+    import os
+
+    assert 1 <= executors.free_cores() <= (os.cpu_count() or 1)
