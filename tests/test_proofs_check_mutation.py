@@ -13,9 +13,9 @@ from proofs_check.base import NOT_EVALUABLE, Mutable
 from proofs_check.mutation import candidates, mutants, run_mutant, summary, towards_false
 
 #: the kill rate over false statements the quick harness must reach: all 106 are killed now
-#: (37 more are declared true: 31 equivalent, by proofs whose numerical steps the tests here and
-#: in test_proofs_check_equivalence.py verify over the whole range, 6 numerically supported on a
-#: stated grid); issue 31 asks ≥ 95% quick and every mutant in the full run
+#: (37 more are declared true, all equivalent, by proofs whose numerical steps the tests here and
+#: in test_proofs_check_equivalence.py verify over the whole range; none rests on a grid alone);
+#: issue 31 asks ≥ 95% quick and every mutant in the full run
 KILL_RATE_QUICK = 1.0
 
 _a, _n, _d, _k = sympy.symbols("alpha n d k", positive=True)
