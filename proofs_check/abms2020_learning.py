@@ -441,6 +441,50 @@ def thm38_chain_constant(c1: float = 16, c2: float = 2) -> float:
         58.7))
 
 
+def claim54_ssp_ratio_verified(below: object = "0.9") -> dict[str, object]:
+    """Verify r(S, d) = Σ_{i≤d} C(S, i) / (eS/d)^d < ``below`` for every 1 ≤ d ≤ S (integers), the
+    Sauer–Shelah link of Claim 5.4 (seed 001) with a constant; its supremum is 2/e = r(1, 1),
+    so any ``below`` > 2/e is verified and any ≤ 2/e raises NotVerified.  Steps (mpmath
+    intervals; x = S/d):
+
+    - d = 1: r = (1 + S)/(eS), decreasing in S: r ≤ 2/e;
+    - d ≥ 2, S ≤ 2d: Σ ≤ 2^S, r ≤ (2^x/(ex))^d = e^{dψ(x)}, ψ(x) = x ln 2 − 1 − ln x convex
+      (ψ'' = 1/x², sympy) with ψ(1) = ψ(2) = ln 2 − 1 < 0: r ≤ (2/e)^2;
+    - d ≥ 2, 2d ≤ S ≤ 3d: the entropy bound (1 ≥ Σ_i C(S, i)p^i(1 − p)^{S−i} with p = d/S ≤
+      1/2, each term i ≤ d ≥ C(S, i)p^d(1 − p)^{S−d}) gives r ≤ e^{−dφ(x)}, φ(x) = 1 − (x − 1)
+      ln(x/(x − 1)) decreasing (φ′(x) = 1/x − ln(x/(x − 1)) < 0 as −ln(1 − u) > u): r ≤
+      e^{−2φ(3)};
+    - d ≥ 2, S ≥ 3d: the terms grow by ≥ (S − d + 1)/d ≥ 2 towards i = d, so Σ ≤ C(S, d)(1 +
+      d/(S − 2d + 1)) ≤ 2C(S, d) ≤ 2S^d/d!, and d! ≥ √(2πd)(d/e)^d (Robbins): r ≤ 2/√(4π).
+
+    Returns the steps' certified upper ends."""
+    from mpmath import iv
+
+    from proofs_check.verified import NotVerified, interval, upper
+
+    x = sympy.Symbol("x", positive=True)
+    psi = x * sympy.log(2) - 1 - sympy.log(x)
+    phi = 1 - (x - 1) * sympy.log(x / (x - 1))
+    if not (sympy.simplify(sympy.diff(psi, x, 2) - 1 / x ** 2) == 0
+            and sympy.simplify(sympy.diff(phi, x) - (1 / x - sympy.log(x / (x - 1)))) == 0):
+        raise NotVerified("the derivatives of ψ or φ are not as stated")
+    e, b = iv.e, interval(str(below))
+    d1 = 2 / e
+    small = (2 / e) ** 2
+    middle = iv.exp(-2 * (1 - 2 * iv.log(interval(3) / 2)))
+    large = 2 / iv.sqrt(4 * iv.pi)
+    psi_ends = (iv.log(2) - 1, 2 * iv.log(2) - 1 - iv.log(2))
+    if not all(upper(v) < 0 for v in psi_ends):
+        raise NotVerified(f"ψ(1), ψ(2) = {psi_ends} not < 0")
+    steps = {"d = 1": upper(d1), "d ≥ 2, S ≤ 2d": upper(small),
+             "d ≥ 2, 2d ≤ S ≤ 3d": upper(middle), "d ≥ 2, S ≥ 3d": upper(large)}
+    for name, value in (("d = 1", d1), ("d ≥ 2, S ≤ 2d", small), ("d ≥ 2, 2d ≤ S ≤ 3d", middle),
+                        ("d ≥ 2, S ≥ 3d", large)):
+        if not value.b < b.a:
+            raise NotVerified(f"Σ C(S, i)/(eS/d)^d < {below} not verified ({name}: ≤ {value})")
+    return steps
+
+
 #: the constant the corrected chain proves for Theorem 3.8 (the chain's threshold 58.7414…,
 #: rounded up; :func:`thm38_chain` verifies it over the whole range)
 THM38_PROVED_CONSTANT = "58.75"
@@ -483,15 +527,19 @@ _CLAIM54_EQUIVALENT = {
         "the whole bound moved 10%", "constant 4 moved 10%", "constant 10 moved 10%",
         "constant 20 moved 10%")},
     "CLAIM54_SSP": {"the whole bound moved 10%": Proof(
-        "equivalent (still true, numerically): Σ_{i≤d} C(S, i) ≤ (2/e)(eS/d)^d = 0.736(eS/d)^d "
-        "for 1 ≤ d ≤ S (computed exactly for S ≤ 1,500, d ≤ 300, the maximum at S = d = 1; "
-        "for fixed d the ratio tends to d^d/(d!e^d) < 1/√(2πd) as S grows, but that limit is "
-        "not a bound for every S), so the Sauer–Shelah link with 0.9(e|S|/VC)^VC holds on "
-        "every class of that range",
-        range="1 ≤ VC ≤ |S| (every class)",
-        verified_by="tests/test_proofs_check_equivalence.py::test_claim54_ssp_ratio_on_its_grid",
-        grid="every 1 ≤ d ≤ S with S ≤ 1,500 and d ≤ 300 (exact integers); outside it only "
-             "the limit S → ∞ at fixed d")},
+        "equivalent (still true): Σ_{i≤d} C(S, i) ≤ (2/e)(eS/d)^d = 0.7358(eS/d)^d for every "
+        "1 ≤ d ≤ S, with equality at S = d = 1 (the supremum): d = 1 exactly ((1 + S)/(eS) ≤ "
+        "2/e); for d ≥ 2 the ratio is ≤ (2/e)² when S ≤ 2d (Σ ≤ 2^S, x ln 2 − 1 − ln x convex "
+        "and equal to ln 2 − 1 at x = S/d = 1, 2), ≤ e^{−2φ(3)} = 0.685 when 2d ≤ S ≤ 3d (the "
+        "entropy bound Σ ≤ (S/d)^d(S/(S−d))^{S−d}, φ(x) = 1 − (x−1)ln(x/(x−1)) decreasing), "
+        "≤ 2/√(4π) = 0.564 when S ≥ 3d (a geometric tail, Σ ≤ 2C(S, d), and Robbins' d! ≥ "
+        "√(2πd)(d/e)^d) — the unbounded directions S → ∞ and d → ∞ are inside these cases "
+        "(claim54_ssp_ratio_verified, interval arithmetic and sympy).  So |Π_H(S)| ≤ Σ_{i≤VC} "
+        "C(|S|, i) < 0.9(e|S|/VC)^VC and the Sauer–Shelah link with 0.9 holds on every class "
+        "of that range",
+        range="1 ≤ VC ≤ |S| (every class, every |S|)",
+        verified_by="tests/test_proofs_check_equivalence.py::"
+                    "test_claim54_ssp_ratio_over_every_size")},
 }
 
 CHECKS = declare(CHECKS, {

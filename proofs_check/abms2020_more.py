@@ -31,10 +31,14 @@ project's learners (``ltheory.privacy.learners.closure``) and their exact output
   ε ≈ 0.2555, so the header is false for every ε < 0.2555.  Its proof shows (O(1), O(δ)) (the
   proof's last sentence, and Theorem 7.1's use of it): the header's "ε < 1" is a typo for an
   O(1) privacy parameter — a typo-level finding.  Two readings of the seed give two values on the
-  same pair: 0.2555 is ClosureLearn as the library implements it (the relabelling scored on
-  D_i ∘ T_i); under Algorithm 2's own reading (the relabelling scored on the database D) the
-  issue's review reports ε = 0.0586 for that pair (not recomputed here: the library implements
-  the first reading only).  Either is > ε for small ε, so the literal header fails both ways.
+  same pair, both computed here from ClosureLearn's exact output distributions
+  (``ClosureLearn(score_on=...)``): ε = 0.25552 with the relabelling's score counted on S_i =
+  D_i ∘ T_i (Eq. (17), the library's default ``score_on="part"``) and ε = 0.05855 with it
+  counted on the database D_i (Algorithm 2 step 3, ``score_on="database"``; the issue's review
+  reported 0.0586, which this recomputes).  The pair changes record 27, the first of T_2, from
+  (2, 0) to (1, 1): under the second reading no counted label changes, only the point set of
+  S_2 gains the point 1 (Π_{H_2}(P) goes from 3 to 4 patterns), hence the smaller ε.  Either
+  value is > ε for small ε, so the literal header fails both ways.
 """
 
 from __future__ import annotations
@@ -252,29 +256,43 @@ CLOSURE_D0 = ((2, 0), (1, 0), (1, 0), (1, 0), (2, 1), (0, 1), (1, 0), (1, 0), (2
 CLOSURE_D1 = CLOSURE_D0[:27] + ((1, 1),) + CLOSURE_D0[28:]
 
 
-def closure_epsilon() -> float:
+#: the seed's two readings of what ClosureLearn's relabelling score is counted on
+#: (``ClosureLearn(score_on=...)``): Eq. (17)'s S_i = D_i ∘ T_i, or Algorithm 2's database D_i
+LEMMA72_READINGS = {"part": "score on S_i = D_i ∘ T_i (Eq. (17))",
+                    "database": "score on D_i (Algorithm 2 step 3)"}
+
+
+def closure_epsilon(score_on: str = "part") -> float:
     """Exact ε (δ = 0) of ClosureLearn(OR, thresholds n=3 × 2, exponential A_i at ε = 1) on the
-    pair (CLOSURE_D0, CLOSURE_D1)."""
+    pair (CLOSURE_D0, CLOSURE_D1), from its exact output distributions, with the relabelling's
+    score counted on S_i (``score_on="part"``, Eq. (17) of seed 001) or on D_i
+    (``"database"``, Algorithm 2 step 3): 0.2555 and 0.0586."""
     from ltheory.catalog import family
     from ltheory.privacy.learners.closure import ClosureLearn
 
     H = family("thresholds", n=3)
-    L = ClosureLearn("or", [H, H], check_realizable=False)
+    L = ClosureLearn("or", [H, H], check_realizable=False, score_on=score_on)
     return _exact_eps(L, CLOSURE_D0, CLOSURE_D1)
 
 
 def _lemma72(quick: bool) -> Iterator[Evidence]:
-    worst = closure_epsilon()
-    for eps in (0.9, 0.5, 0.25) if quick else (0.99, 0.9, 0.5, 0.3, 0.25, 0.1):
+    for score_on, reading in LEMMA72_READINGS.items():
+        yield from _lemma72_rows(quick, score_on, reading)
+
+
+def _lemma72_rows(quick: bool, score_on: str, reading: str) -> Iterator[Evidence]:
+    worst = closure_epsilon(score_on)
+    for eps in (0.9, 0.5, 0.25, 0.05) if quick else (0.99, 0.9, 0.5, 0.3, 0.25, 0.1, 0.05):
         bound = float(evaluate_bound(LEMMA72_EPSILON, epsilon=eps))
         ok = worst <= bound
         yield Evidence("A_ClosureLearn: G = OR, H_1 = H_2 = thresholds n=3, A_i = exponential "
-                       "learners (1, 0)-DP, |S| = 36; one record replaced",
-                       {"epsilon (< 1)": eps},
+                       f"learners (1, 0)-DP, |S| = 36; one record replaced; {reading}",
+                       {"epsilon (< 1)": eps, "score_on": score_on},
                        {"exact ε of ClosureLearn": round(worst, 9), "δ": 0}, bound, ok,
                        bound - worst,
                        None if ok else {"S": [list(r) for r in CLOSURE_D0],
                                         "S' (record 27 replaced)": [1, 1],
+                                        "score_on": score_on,
                                         "exact ε": worst, "epsilon": eps, "delta": 0},
                        "" if ok else "the header's '(ε, O(δ))-DP for ε < 1' with δ = 0 demands "
                        "(ε, 0)-DP for every ε < 1; its proof gives (O(1), O(δ)) (the privacy "
@@ -312,9 +330,10 @@ CHECKS = [
           "Let ε < 1 and assume A_1, …, A_k are (1, δ)-private.  Then A_ClosureLearn is "
           "(ε, O(δ))-differentially private.", LEMMA72_EPSILON, _lemma72, kind="privacy",
           falsifiable="exact: with pure A_i (δ = 0) fails if ClosureLearn's exact ε on a "
-                      "neighbouring pair exceeds ε for some ε < 1 — it does (≈ 0.2555 with the "
-                      "relabelling scored on D_i ∘ T_i; 0.0586 reported under Algorithm 2's "
-                      "reading, scored on D); a typo-level finding: the proof ends with "
+                      "neighbouring pair exceeds ε for some ε < 1 — it does under both "
+                      "readings of the seed, computed exactly on one pair: 0.2555 with the "
+                      "relabelling scored on S_i = D_i ∘ T_i (Eq. (17)), 0.0586 scored on "
+                      "D_i (Algorithm 2); a typo-level finding: the proof ends with "
                       "(O(1), O(δ)))"),
 ]
 

@@ -186,9 +186,11 @@ STATEMENTS: tuple[Statement, ...] = (
     _c(S001, "Lemma 7.2", "ClosureLearn is (ε, O(δ))-DP for every ε < 1", "abms20.lemma7.2",
        "privacy.claims.abms20",
        note="a typo-level finding: false as literally stated (δ = 0) under both readings of "
-            "the seed — exact ε ≈ 0.2555 with the relabelling scored on D_i ∘ T_i (the "
-            "library's ClosureLearn), 0.0586 reported (not recomputed) under Algorithm 2's "
-            "reading, scored on D — while its proof ends with (O(1), O(δ))"),
+            "the seed, both computed from ClosureLearn's exact output distributions on one "
+            "pair — ε = 0.2555 with the relabelling scored on S_i = D_i ∘ T_i (Eq. (17), "
+            "score_on=\"part\", the default), ε = 0.0586 scored on the database D_i "
+            "(Algorithm 2 step 3, score_on=\"database\") — while its proof ends with "
+            "(O(1), O(δ))"),
     _ne(S001, "Lemma 7.3", "ClosureLearn is accurate",
         "accuracy with O(·) constants (see the check)", "abms20.lemma7.3"),
     _ne(S001, "Remark 7.4", "m_i(α/k, β/k, 1, δ) = Ω(k·VC(H_i)/α); sample complexity Õ(·)",

@@ -57,9 +57,10 @@ def test_every_equivalence_names_its_range_and_an_existing_test() -> None:
 
 
 def test_equivalent_and_grid_counts_per_mutant() -> None:
-    """The per-mutant split the harness reports: the four reviewed proofs (Theorem 3.8, Theorem
-    5, the asadi and bunfang claims) are verified over their ranges; the grids are the
-    exponential mechanism's sup (pac.em_sample_bound) and Claim 5.4's Sauer–Shelah ratio."""
+    """The per-mutant split the harness reports: every one of the 37 declarations is verified
+    over its range — the four reviewed proofs (Theorem 3.8, Theorem 5, the asadi and bunfang
+    claims), the exponential mechanism's sup (pac.em_sample_bound, five declarations) and
+    Claim 5.4's Sauer–Shelah ratio among them; none rests on a grid."""
     status: dict[str, list[str]] = {PROVED: [], GRID: []}
     for c in all_checks():
         for m in mutants(c):
@@ -68,11 +69,13 @@ def test_equivalent_and_grid_counts_per_mutant() -> None:
             if proof is not None:
                 status[proof.status].append(c.id)
     assert {"abms20.thm3.8", "asadi.thm5", "privacy.claims.asadi",
-            "privacy.claims.bunfang"} <= set(status[PROVED])
-    assert set(status[GRID]) == {"pac.em_sample_bound", "abms20.claim5.4"}
+            "privacy.claims.bunfang", "pac.em_sample_bound",
+            "abms20.claim5.4"} <= set(status[PROVED])
+    assert status[GRID] == []
     assert status[PROVED].count("abms20.thm3.8") == 3
-    assert len(status[PROVED]) + len(status[GRID]) == 37
-    assert len(status[GRID]) == 6
+    assert status[PROVED].count("pac.em_sample_bound") == 5
+    assert status[PROVED].count("abms20.claim5.4") == 5
+    assert len(status[PROVED]) == 37
 
 
 # ------------------------------------------------------------------ ABMS20 Theorem 3.8
@@ -151,6 +154,57 @@ def test_bunfang_claims_bound_over_the_whole_range() -> None:
         PrivateDecisionListLearner(2, 2.5, 0.1)
     text = pc.BUNFANG_CLAIMS_PROOF.text
     assert "0.2892" in text and "0.33ε₁ for" not in text
+
+
+# ------------------------------------------------------------------ the exponential mechanism
+
+def test_em_failure_bound_mutants_over_the_whole_range() -> None:
+    """pac.em_sample_bound: for the bound itself and each declared mutant B = |C|(k1 e^{−u1εαn}
+    + k2 e^{−u2α²n}), em_ratio_verified proves min(1/2, q)/(B/|C|) < EM_PROVED over α ∈ (0, 1),
+    ε ∈ (0, ∞), n ≥ 0 (interval branch-and-bound on (α, t) ∈ [0, 1]², t = 1 − e^{−ε/2}, with
+    n in closed form), so the failure stays below B.  Not vacuous: at the located supremum
+    (real n with q = 1/2) the ratio's interval lies above a constant just below it, and the
+    verifier fails there; the killed mutants (an exponent doubled) are not verified below 1,
+    and the dropped-term mutants are not of the form.  EM_SAMPLES's declaration rests on the
+    bound itself (R < 0.709 < 1 at every n)."""
+    import proofs_check.lecture_pac as pac
+    from proofs_check.verified import NotVerified
+
+    declared = {m.key: m for m in _declared("pac.em_sample_bound")
+                if m.spec.attr == "EM_FAILURE_BOUND"}
+    assert set(declared) == set(pac.EM_PROVED) - {""}
+    forms = {"": pac.em_bound_form(pac.EM_FAILURE_BOUND)}
+    forms.update({k: pac.em_bound_form(m.expr) for k, m in declared.items()})
+    assert forms[""] == (1, sympy.Rational(1, 4), 1, sympy.Rational(1, 2))
+    for key, form in forms.items():
+        proved = float(pac.EM_PROVED[key])
+        r = pac.em_ratio_verified(form, proved)
+        assert r["certified_sup"] < proved < 1
+        num, alpha, eps = pac.EM_SUPREMA[key]
+        at = pac.em_ratio_at(alpha, eps, None, form)
+        just_below = num - 1e-4
+        assert float(at.a) > just_below and proved - float(at.b) < 2e-3, (key, at)
+        with pytest.raises(NotVerified):
+            pac.em_ratio_verified(form, just_below, max_pieces=3000)
+        if key:
+            proof = declared[key].spec.equivalent[key]
+            assert proof.status == PROVED and f"R < {pac.EM_PROVED[key]}" in proof.text
+            assert f"{num:.5f}" in proof.text
+    # the ratio at integer n stays below the real-n supremum (the relaxation is an upper bound)
+    for n in range(60, 90):
+        assert float(pac.em_ratio_at(0.5016, 0.03926, n, forms[""]).b) < pac.EM_SUPREMA[""][0]
+    for m in mutants(_check("pac.em_sample_bound")):
+        if m.spec.attr != "EM_FAILURE_BOUND" or m.key in declared:
+            continue
+        try:
+            form = pac.em_bound_form(m.expr)
+        except ValueError:
+            assert "dropped" in m.key
+            continue
+        with pytest.raises(NotVerified):
+            pac.em_ratio_verified(form, 1.0, max_pieces=3000)
+    spec = next(s for s in _check("pac.em_sample_bound").mutable if s.attr == "EM_SAMPLES")
+    assert spec.equivalent["*"].status == PROVED and "0.709" in spec.equivalent["*"].text
 
 
 # ------------------------------------------------------------------ Asadi et al.
@@ -277,27 +331,39 @@ def test_claim54_half_mutants_by_the_chain() -> None:
                     assert mine >= 0.9 * full * (1 - 1e-12), (m.key, at)
 
 
-def test_claim54_ssp_ratio_on_its_grid() -> None:
-    """abms20.claim5.4's Sauer–Shelah mutant (0.9(e|S|/VC)^VC), numerically supported: the
-    ratio Σ_{i≤d} C(S, i)/(eS/d)^d in exact integers is ≤ 2/e < 0.9 on the stated grid's
-    corner (S ≤ 300, d ≤ 60 here: the full grid takes minutes), largest at S = d = 1."""
+def test_claim54_ssp_ratio_over_every_size() -> None:
+    """abms20.claim5.4's Sauer–Shelah mutant (0.9(e|S|/VC)^VC), proved for every 1 ≤ d ≤ S:
+    claim54_ssp_ratio_verified bounds Σ_{i≤d} C(S, i)/(eS/d)^d by 2/e (d = 1) and by 0.685
+    (d ≥ 2, three cases in S/d) in interval arithmetic; the supremum 2/e is attained at S = d = 1,
+    so 0.7358 verifies and 0.7357 fails.  The case bounds are recomputed in exact integers on
+    S ≤ 200, d ≤ 40 (each ratio below its case's bound, the largest at S = d = 1)."""
     from fractions import Fraction
 
+    import proofs_check.abms2020_learning as al
+    from proofs_check.verified import NotVerified
+
+    steps = al.claim54_ssp_ratio_verified("0.9")
+    assert al.claim54_ssp_ratio_verified("0.7358") == steps
+    with pytest.raises(NotVerified):
+        al.claim54_ssp_ratio_verified("0.7357")
+    assert steps["d = 1"] == pytest.approx(2 / math.e)
+    assert max(v for k, v in steps.items() if k != "d = 1") < 0.686
     worst, where = 0.0, None
-    for S in range(1, 301):
-        acc, binom = 0, 1
-        for d in range(0, min(S, 60) + 1):
-            if d:
-                binom = binom * (S - d + 1) // d
+    for S in range(1, 201):
+        acc, binom = 1, 1
+        for d in range(1, min(S, 40) + 1):
+            binom = binom * (S - d + 1) // d
             acc += binom
-            if d == 0:
-                continue
             ratio = float(Fraction(acc * d ** d, S ** d)) / math.e ** d
+            case = ("d = 1" if d == 1 else "d ≥ 2, S ≤ 2d" if S <= 2 * d else
+                    "d ≥ 2, 2d ≤ S ≤ 3d" if S <= 3 * d else "d ≥ 2, S ≥ 3d")
+            assert ratio <= steps[case] * (1 + 1e-12), (S, d)
             if ratio > worst:
                 worst, where = ratio, (S, d)
-    assert where == (1, 1) and worst == pytest.approx(2 / math.e) and worst < 0.9
+    assert where == (1, 1) and worst == pytest.approx(2 / math.e)
     spec = next(s for s in _check("abms20.claim5.4").mutable if s.attr == "CLAIM54_SSP")
-    assert spec.equivalent["the whole bound moved 10%"].status == GRID
+    proof = spec.equivalent["the whole bound moved 10%"]
+    assert proof.status == PROVED and "2/e" in proof.text
 
 
 def test_lemma410_chain_over_every_length() -> None:

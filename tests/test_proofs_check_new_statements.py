@@ -113,6 +113,33 @@ def test_lemma72_finding_recomputed_from_the_sampler() -> None:
     assert math.log(lo0 / hi1) > 0.05, (k0, k1)
 
 
+def test_lemma72_both_readings_computed_exactly() -> None:
+    """abms20.lemma7.2 on its pair under the seed's two readings, both from ClosureLearn's exact
+    output distributions: 0.25552 with the score on S_i = D_i ∘ T_i (Eq. (17)), 0.05855 with it
+    on D_i (Algorithm 2 step 3; the review's 0.0586).  The changed record is T_2's first, so the
+    second reading's loss comes from the point set alone; rows at ε = 0.05 fail under both, and
+    the finding's text states both numbers."""
+    import math
+
+    import proofs_check.abms2020_more as more
+
+    part, db = more.closure_epsilon("part"), more.closure_epsilon("database")
+    assert part == pytest.approx(0.2555182262, abs=1e-9)
+    assert db == pytest.approx(0.0585522350, abs=1e-9) and round(db, 4) == 0.0586
+    diff = [i for i, (a, b) in enumerate(zip(more.CLOSURE_D0, more.CLOSURE_D1, strict=True))
+            if a != b]
+    assert diff == [27] and 27 >= 18 + 9                      # T_2 = records 27..35
+    r = _check("abms20.lemma7.2").run(quick=True)
+    bad = {(row.params["score_on"], row.params["epsilon (< 1)"]) for row in r.rows
+           if row.holds is False}
+    assert bad == {("part", 0.25), ("part", 0.05), ("database", 0.05)}
+    for row in r.rows:
+        want = part if row.params["score_on"] == "part" else db
+        assert math.isclose(row.values["exact ε of ClosureLearn"], round(want, 9))
+    note = next(s.reason for s in STATEMENTS if "abms20.lemma7.2" in s.checks)
+    assert "0.2555" in note and "0.0586" in note and "not recomputed" not in note
+
+
 def test_observation8_finding_recomputed_by_hand() -> None:
     """asadi.obs8's witness: S = ((x=0, y=0)), S' = ((x=0, y=1)), μ = μ' = (1) (d = 0), T = x:
     err(S, μ, T) = 0 and err(S', μ', T) = 1, so |Δerr| = 1 > 2·d(μ, μ') = 0."""

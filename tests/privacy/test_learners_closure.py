@@ -245,3 +245,29 @@ def test_labels_as_domain_labels() -> None:
     data = tuple(("abc"[i % 3], int(i % 3 >= 1)) for i in range(36))
     h = PrivateAgnosticLearner(H).fit(data, np.random.default_rng(0))
     assert h in H
+
+
+# --------------------------------------------------------------------------- score_on
+def test_closure_score_on_the_two_readings() -> None:
+    """ClosureLearn(score_on=...): seed 001's Eq. (17) counts the relabelling's score on S_i =
+    D_i ∘ T_i ("part", the default), Algorithm 2 step 3 on D_i ("database").  Under "database"
+    the labels of T_i do not move the output distribution (with T_i's points fixed), under
+    "part" they do; the sampler follows the same score; anything else is refused."""
+    H = family("thresholds", n=3)
+    data = tuple((x % 3, int(x % 3 >= 2)) for x in range(36))
+    # flip the labels of T_1's records 9..13 (records 9..17 of part 1) and T_2's 27..31
+    flipped = tuple((x, 1 - y) if i in (*range(9, 14), *range(27, 32)) else (x, y)
+                    for i, (x, y) in enumerate(data))
+    db = ClosureLearn("or", [H, H], check_realizable=False, score_on="database")
+    part = ClosureLearn("or", [H, H], check_realizable=False)
+    assert part.score_on == "part"
+    a, b = db.output_distribution(data), db.output_distribution(flipped)
+    assert a.keys() == b.keys() and all(a[k] == pytest.approx(b[k], abs=1e-15) for k in a)
+    a, b = part.output_distribution(data), part.output_distribution(flipped)
+    assert max(abs(a.get(k, 0) - b.get(k, 0)) for k in a.keys() | b.keys()) > 0.01
+    outs = db.sample(data, 4000, np.random.default_rng(5))
+    exact = db.output_distribution(data)
+    for h, p in exact.items():
+        assert abs(sum(o == h for o in outs) / 4000 - p) < 5 * math.sqrt(p * (1 - p) / 4000) + 1e-3
+    with pytest.raises(InvalidInputError, match="score_on"):
+        ClosureLearn("or", [H, H], score_on="subsample")

@@ -80,6 +80,8 @@ MAX_EXACT_MULTISETS = 20_000
 #: the largest G-evaluation table (patterns × completions × points) built for the score (17)
 MAX_SCORE_CELLS = 20_000_000
 RELABEL_MODES = ("exponential", "erm")
+#: the database the relabelling score of ClosureLearn is counted on (the seed's two readings)
+SCORE_ON = ("part", "database")
 
 
 
@@ -586,11 +588,18 @@ class ClosureLearn(PrivateLearner):
     7.3) is for realizable samples: an unrealizable one warns
     (:class:`UnrealizableSampleWarning`) when ``check_realizable`` and the check is small
     enough.  ``relabel="erm"`` is the INCORRECT variant (negative control).
+
+    ``score_on``: the database the relabelling's score is counted on — the seed gives two
+    readings.  ``"part"`` (default): Eq. (17), q(S_i, z) = |S_i|·min error_{S_i}(…), the errors on
+    all of S_i = D_i ∘ T_i.  ``"database"``: Algorithm 2 step 3 ("the exponential mechanism with
+    … score function q, solution set H, and the database D"), the errors on D_i only.  Either
+    way the patterns are those of H_i on the points of S_i (Algorithm 2 steps 1–2), S_i is
+    relabelled and D̃_i is sub-sampled; the claim is the same (Lemma 5.3 covers both).
     """
 
     def __init__(self, G: Any, classes: Sequence[HypothesisClass], learners: Sequence[Any] |
                  None = None, *, sizes: Sequence[int] | None = None, relabel: str = "exponential",
-                 check_realizable: bool = True) -> None:
+                 score_on: str = "part", check_realizable: bool = True) -> None:
         self.classes = [_check_class(h, f"classes[{i}]") for i, h in enumerate(classes)]
         self.k = len(self.classes)
         if self.k < 1:
@@ -610,6 +619,9 @@ class ClosureLearn(PrivateLearner):
             raise InvalidInputError(f"sizes {self.sizes}: Algorithm 5 sub-samples |D_i|/9 of D_i "
                                     "(|D_i| = |S_i|/2), so every part needs >= 18 examples")
         self.relabel = _check_mode(relabel)
+        if score_on not in SCORE_ON:
+            raise InvalidInputError(f"score_on must be one of {SCORE_ON}, got {score_on!r}")
+        self.score_on = score_on
         self.check_realizable = bool(check_realizable)
         self._mats = [h.matrix.astype(np.int8) for h in self.classes]
         self._domain = self.classes[0].domain_size
@@ -649,11 +661,14 @@ class ClosureLearn(PrivateLearner):
 
     def _scores(self, i: int, prefix: tuple[str, ...], xs: np.ndarray, ys: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Patterns of H_i on the points of S_i (labels of every record) and the score (17)."""
+        """Patterns of H_i on the points of S_i (labels of every record) and the score (17),
+        counted on S_i (``score_on="part"``) or on its first half D_i (``"database"``)."""
         pts, local = np.unique(xs, return_inverse=True)
         pats = _patterns(self._mats[i], pts)
-        n0 = np.bincount(local, weights=(ys == 0), minlength=pts.size)
-        n1 = np.bincount(local, weights=(ys == 1), minlength=pts.size)
+        counted = local if self.score_on == "part" else local[:len(xs) // 2]
+        ys_c = ys if self.score_on == "part" else ys[:len(xs) // 2]
+        n0 = np.bincount(counted, weights=(ys_c == 0), minlength=pts.size)
+        n1 = np.bincount(counted, weights=(ys_c == 1), minlength=pts.size)
         rest = [_patterns(self._mats[j], pts) for j in range(i + 1, self.k)]
         n_comp = int(np.prod([r.shape[0] for r in rest])) if rest else 1
         cells = pats.shape[0] * n_comp * pts.size
