@@ -254,3 +254,17 @@ def test_huge_runs_option_is_one_error_at_start_up(pytester: pytest.Pytester) ->
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     err = result.stderr.str()
     assert "at most 1e+11 runs per test" in err and len(err.strip().splitlines()) == 1
+
+
+def test_loading_the_plugin_imports_nothing_heavy() -> None:
+    """pytest loads the plugin in every session of an environment with ltheory installed: it
+    must not import numpy, scipy or the library (issue 43: +1.3 s on an unrelated suite)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, ltheory.testing.pytest_plugin; "
+            "print(sorted(m for m in ('numpy', 'scipy', 'networkx', 'sympy', 'pysat', "
+            "'ltheory.catalog', 'ltheory.core', 'ltheory.privacy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "[]"
