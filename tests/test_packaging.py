@@ -61,3 +61,16 @@ def test_readme_is_a_front_door() -> None:
     assert "DESIGN.md" not in text and "../" not in text
     for link in re.findall(r"\]\(([^)]+)\)", text):
         assert link.startswith("http") or (ROOT / link).is_file(), link
+
+
+def test_version_is_one_number_everywhere() -> None:
+    """``ltheory --version``, ``ltheory.__version__`` and the installed metadata agree."""
+    import subprocess
+    import sys
+    from importlib.metadata import version
+
+    import ltheory
+
+    out = subprocess.run([sys.executable, "-m", "ltheory.cli", "--version"], capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == f"ltheory {ltheory.__version__}" == f"ltheory {version('ltheory')}"

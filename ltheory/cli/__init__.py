@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Annotated
 
 import typer
 
@@ -29,6 +30,23 @@ __all__ = ["app", "main"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Exact, certified learning-theory dimensions and sound privacy audits.")
+
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from ltheory import __version__
+
+        print(f"ltheory {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print ltheory's version and exit.")] = False) -> None:
+    """Exact, certified learning-theory dimensions and sound privacy audits."""
+
 
 #: one module per command, in the order ``ltheory --help`` lists them
 COMMANDS = (dims, table, catalog, demo, check, audit, clique, compose)
