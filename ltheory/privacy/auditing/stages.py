@@ -172,6 +172,29 @@ def plan_split(runs: int, eps: float | None, delta: float, alpha: float, cfg: Au
 
 
 # --------------------------------------------------------------------------- runner
+#: Runs drawn (and discarded) to measure the size of an output when a target does not declare it.
+PROBE_RUNS = 16
+
+
+def probe_bytes(target: Target, d0: Any, d1: Any, stream: np.random.SeedSequence) -> float:
+    """The bytes one run's output takes, measured on :data:`PROBE_RUNS` runs on each dataset
+    (discarded: no audit run is spent), drawn from a generator of their own — a key below
+    ``stream`` that its chunks never use (they add one element to its key, this adds two), so
+    the audit's streams are untouched; the larger of the two sizes, at least 8."""
+    import pickle
+
+    sizes = []
+    for i, d in enumerate((d0, d1)):
+        rng = np.random.default_rng(np.random.SeedSequence(
+            stream.entropy, spawn_key=(*stream.spawn_key, 2**32 - 1, i)))
+        b = target.draw(d, PROBE_RUNS, rng)
+        arr = np.asarray(b) if not isinstance(b, list) else None
+        nbytes = arr.nbytes if arr is not None and arr.dtype != object else \
+            len(pickle.dumps(b, protocol=pickle.HIGHEST_PROTOCOL))
+        sizes.append(nbytes / PROBE_RUNS)
+    return max(8.0, *sizes)
+
+
 class Runner:
     """Draws the runs of one audit on its executor (``cfg.executor``, resolved for ``target``
     and ``runs``; an executor it created is shut down by :meth:`close`) and reports progress
@@ -213,6 +236,9 @@ class Runner:
         than selection can process in that share at ``select_cost`` seconds per run (default
         :data:`SELECT_SECONDS_PER_RUN`); raises
         ``MechanismError`` when the two batches are of different kinds."""
+        if self.target.output_bytes is None and n > PROBE_RUNS:
+            check_memory(self.target.name, probe_bytes(self.target, d0, d1, streams[0]),
+                         2 * n + 2 * self.target.chunk_runs, "the selection runs")
         dl = self.deadline
         t0 = budget.clock()
         share_end = t0 + SELECTION_SHARE * dl.remaining() if dl.limited else None

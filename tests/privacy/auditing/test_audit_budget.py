@@ -39,6 +39,7 @@ class Ticking:
     neighbour_relation = "substitution"
     sensitivity = 1.0
     name = "ticking_geometric"
+    audit_output_bytes = 8          # declared: no probe draws (they would move the clock)
 
     def __init__(self, clock: FakeClock, epsilon: float = 1.0, chunk: int = 1000,
                  step: float = 1.0, slow: float | None = None, after: float = math.inf):
@@ -247,3 +248,20 @@ def test_cli_partial_json_is_strict() -> None:
     assert r.exit_code in (0, 1), r.output
     d = json.loads(r.output, parse_constant=lambda c: pytest.fail(f"non-strict JSON {c}"))
     assert d["partial"] is True and d["runs"] < 10**9
+
+
+def test_undeclared_output_size_is_probed_before_sampling() -> None:
+    """A mechanism that does not declare its output size is probed (16 runs per dataset, a
+    generator of their own) and refused before the selection runs would fill the memory (was
+    a chunk of 2^17 outputs of 1.5 MiB: a MemoryError or the machine's OOM killer)."""
+    from ltheory.errors import BudgetExceededError
+
+    class Wide:
+        def __call__(self, d, rng):
+            return rng.standard_normal(200_000) + d
+
+        def sample(self, d, n, rng):
+            return rng.standard_normal((n, 200_000)) + d
+
+    with pytest.raises(BudgetExceededError, match="selection runs would hold"):
+        audit(Wide(), 0, 1, claimed_epsilon=1.0, runs=2_000_000, seed=0)
