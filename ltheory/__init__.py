@@ -32,7 +32,8 @@ __version__ = "0.1.0"
 _CLAIMS = ("ApproxDP", "GDP", "PrivacyClaim", "ProfileClaim", "PureDP", "RDP", "ZCDP", "as_claim",
            "claim_from_json")
 _LAZY = {**{n: "ltheory.privacy.claims" for n in _CLAIMS},
-         "audit_curve": "ltheory.privacy", "CurveReport": "ltheory.privacy"}
+         "audit_curve": "ltheory.privacy", "CurveReport": "ltheory.privacy",
+         "audit_scores": "ltheory.privacy", "ScoreAuditReport": "ltheory.privacy"}
 
 
 def __getattr__(name: str) -> object:
@@ -52,7 +53,9 @@ __all__ = [
     "Aggregation",
     "ComposedClass",
     "CurveReport",
+    "ScoreAuditReport",
     "audit_curve",
+    "audit_scores",
     "compose",
     "negated",
     "BudgetExceededError",
