@@ -68,14 +68,22 @@ from ltheory.privacy.auditing.projection import (
     hockey_stick_lower,
     shrunk,
 )
+from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
 from ltheory.validation import check_delta, check_int, check_level, check_seed
 
 __all__ = ["SETTINGS", "ScoreAuditReport", "audit_scores", "inclusion_mask", "load_scores"]
 
 #: the statistical models of :func:`audit_scores`
 SETTINGS = ("many-run", "one-run")
-#: many-run: the share of each side's scores that chooses the events (the rest certifies)
-SELECTION_SHARE = 0.1
+#: many-run, ``selection_share=None``: the share of each side's scores that chooses the
+#: events (the rest certifies) is ``SELECTION_RUNS / n`` for the smaller side's n, clipped to
+#: [SELECTION_MIN, SELECTION_MAX]: 10% up to 2·10^4 scores per side, then 2,000 selection
+#: scores, down to 2% (a Gaussian fit on 2,000 scores places the cut as well as on 10^4)
+SELECTION_RUNS = 2_000
+SELECTION_MIN, SELECTION_MAX = 0.02, 0.1
+#: many-run: the candidates (cut, family, α split) with the best bound at the expected counts
+#: whose *expected* certified bound (over the binomial count on the rarer side) is computed
+EXPECTED_TOP = 48
 #: one-run, multi-dimensional scores: the share of the canaries that fits the reduction
 REDUCTION_SHARE = 0.2
 #: many-run selection: the shrinkage level of the selection frequencies (as ``audit_curve``)
@@ -89,6 +97,9 @@ FIT_GRID = 4001
 #: one-run: a mask whose count of included canaries is this improbable under Binomial(m, 1/2)
 #: (two-sided) is refused as not randomised
 MASK_LEVEL = 1e-6
+#: many-run, one event: the shares of α its lower bound on the larger side may take (the rest
+#: goes to the upper bound on the other side), chosen with the event on the selection part
+LOWER_SHARES = (0.5, 0.4, 0.3, 0.2, 0.1, 0.05)
 #: points of the reported ε grid of δ_lb(ε)
 EPSILON_POINTS = 41
 #: the ridge added to the pooled covariance of the discriminant (times its mean variance)
@@ -310,15 +321,68 @@ def _shrink2(ci: np.ndarray, ni: int, co: np.ndarray, no: int) -> tuple[np.ndarr
     return np.where(fi >= fo, lo_i, up_i), np.where(fi >= fo, up_o, lo_o)
 
 
-def _projected(probs: dict, na: dict, delta: float, level: float
+def _split_bound(ka: Any, na: float, kb: Any, nb: float, a_lower: float, a_upper: float,
+                 delta: float) -> np.ndarray:
+    """``ln((p_a,lower − δ)/p_b,upper)`` with the two one-sided Clopper–Pearson bounds at
+    ``a_lower`` and ``a_upper`` (−inf where nothing is certified)."""
+    lo = clopper_pearson_lower(ka, na, a_lower) - delta
+    up = clopper_pearson_upper(kb, nb, a_upper)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v = np.where(lo > 0, np.log(np.maximum(lo, 1e-300)) - np.log(up), -np.inf)
+    return np.where(np.isnan(v), -np.inf, v)
+
+
+def _projected(probs: dict, na: dict, delta: float, level: float, share: float = 0.5
                ) -> list[tuple[np.ndarray, tuple[bool, int]]]:
-    """Each family's projected bounds with ``na[direction] = (n on side a, n on side b)``."""
+    """Each family's projected bounds with ``na[direction] = (n on side a, n on side b)``, the
+    lower bound at ``share·level``, the upper at the rest."""
     out = []
     for key, (pa, pb) in probs.items():
         n_a, n_b = na[key[1]]
-        v = certified_bound(pa * n_a, n_a, pb * n_b, n_b, level, delta)
-        out.append((np.where(np.isnan(v), -np.inf, v), key))
+        if share == 0.5:
+            v = certified_bound(pa * n_a, n_a, pb * n_b, n_b, level, delta)
+            v = np.where(np.isnan(v), -np.inf, v)
+        else:
+            v = _split_bound(pa * n_a, n_a, pb * n_b, n_b, share * level,
+                             (1 - share) * level, delta)
+        out.append((v, key))
     return out
+
+
+def _expected_bound(pa: float, pb: float, na: int, nb: int, a_lower: float, a_upper: float,
+                    delta: float) -> float:
+    """``E[max(0, bound)]`` over the certification counts: the count on the more likely side
+    at its mean, the one on the other side binomial (where the bound is convex in a small
+    count, the mean bound is above the bound at the mean count)."""
+    mean, sd = nb * pb, math.sqrt(max(nb * pb * (1 - pb), 1e-12))
+    kb = np.arange(max(0, math.floor(mean - 8 * sd)), min(nb, math.ceil(mean + 8 * sd)) + 1)
+    w = sps.binom.pmf(kb, nb, pb)
+    v = np.maximum(_split_bound(pa * na, na, kb, nb, a_lower, a_upper, delta), 0.0)
+    return float(np.sum(w * v) / max(np.sum(w), 1e-300))
+
+
+def _lead_share(t: np.ndarray, probs: dict, sizes: dict, delta: float, alpha: float
+                ) -> tuple[_Event | None, float]:
+    """One event and the share of α for its lower bound (:data:`LOWER_SHARES`): among the
+    :data:`EXPECTED_TOP` best projections at the expected counts, the pair with the best
+    expected certified bound (:func:`_expected_bound`)."""
+    cands: list[tuple[float, int, tuple[bool, int], float]] = []
+    for w in LOWER_SHARES:
+        for v, key in _projected(probs, sizes, delta, alpha, w):
+            for i in np.argsort(-v)[:EXPECTED_TOP]:
+                if np.isfinite(v[i]):
+                    cands.append((float(v[i]), int(i), key, w))
+    if not cands:
+        return None, 0.5
+    cands.sort(key=lambda c: -c[0])
+    best: tuple[float, _Event | None, float] = (-math.inf, None, 0.5)
+    for _, i, (geq, direction), w in cands[:EXPECTED_TOP]:
+        pa, pb = (float(x[i]) for x in probs[(geq, direction)])
+        na, nb = sizes[direction]
+        e = _expected_bound(pa, pb, na, nb, w * alpha, (1 - w) * alpha, delta)
+        if e > best[0]:
+            best = (e, _Event(float(t[i]), geq, direction), w)
+    return best[1], best[2]
 
 
 def _choose(t: np.ndarray, probs: dict, sizes: dict, deltas: list[float], level: float,
@@ -354,9 +418,11 @@ def _eps_lb(pieces: list[dict], delta: float) -> float:
 
 
 def _many_run(x_in: np.ndarray, x_out: np.ndarray, delta: float, alpha: float,
-              rng: np.random.Generator, share: float, selection: str, k: int,
+              rng: np.random.Generator, share: float | None, selection: str, k: int,
               deltas: tuple[float, ...], notes: list[str]) -> dict:
     n_in, n_out = len(x_in), len(x_out)
+    if share is None:
+        share = min(SELECTION_MAX, max(SELECTION_MIN, SELECTION_RUNS / min(n_in, n_out)))
     if min(n_in, n_out) < 2:
         raise InvalidInputError(f"a many-run audit needs at least 2 scores per side (one to "
                                 f"choose the event, one to certify it); got {n_in} in, "
@@ -386,7 +452,12 @@ def _many_run(x_in: np.ndarray, x_out: np.ndarray, delta: float, alpha: float,
     nc_in, nc_out = len(cert_in), len(cert_out)
     levels = event_levels(alpha, k)
     grid = [delta] + [d for d in deltas if d != delta]
-    chosen = _choose(t, probs, _sizes(nc_in, nc_out), grid, 2 * levels[-1], k)
+    w = 0.5
+    if k == 1:
+        lead, w = _lead_share(t, probs, _sizes(nc_in, nc_out), delta, alpha)
+        chosen = [] if lead is None else [lead]
+    else:
+        chosen = _choose(t, probs, _sizes(nc_in, nc_out), grid, 2 * levels[-1], k)
     if not chosen:
         raise InvalidInputError("no candidate event: the selection scores show no threshold "
                                 "that separates the in and out scores")
@@ -396,20 +467,25 @@ def _many_run(x_in: np.ndarray, x_out: np.ndarray, delta: float, alpha: float,
         ci, co = ev.count(cert_in), ev.count(cert_out)
         ka, na, kb, nb = (ci, nc_in, co, nc_out) if ev.direction == 0 else (co, nc_out, ci,
                                                                              nc_in)
-        lo, up = (float(v) for v in certified_interval(ka, na, kb, nb, lv))
+        if len(chosen) == 1:         # the lead's α split as chosen on the selection part
+            lo = float(clopper_pearson_lower(ka, na, w * alpha))
+            up = float(clopper_pearson_upper(kb, nb, (1 - w) * alpha))
+            lv = alpha
+        else:
+            lo, up = (float(v) for v in certified_interval(ka, na, kb, nb, lv))
         pieces.append({"p_lower": lo, "p_upper": up, "direction": ev.direction,
                        "complement": False})
         pieces.append({"p_lower": 1.0 - up, "p_upper": 1.0 - lo,
                        "direction": 1 - ev.direction, "complement": True})
         rows.append({"event": ev.describe(), "more_likely": "in" if ev.direction == 0
                      else "out", "in": ci, "out": co, "p_lower": lo, "p_upper": up,
-                     "level": lv})
+                     "level": lv, "lower_share": w if len(chosen) == 1 else 0.5})
     eps = _eps_lb(pieces, delta)
     best = max(pieces, key=lambda p: (_eps_lb([p], delta), not p["complement"]))
     # the ceiling: all the scores certifying one event at level α, estimated as selection did
     t2, probs2 = _candidates(sel_in, sel_out, model if model == "gaussian" else "empirical")
-    ceiling = max(float(np.max(v)) for v, _ in _projected(probs2, _sizes(n_in, n_out), delta,
-                                                           alpha))
+    ceiling = max(float(np.max(v)) for w2 in LOWER_SHARES
+                  for v, _ in _projected(probs2, _sizes(n_in, n_out), delta, alpha, w2))
     top = _eps_lb(pieces, 0.0)
     top = 1.1 * top if math.isfinite(top) and top > 0 else 1.0
     e = np.linspace(0.0, top, EPSILON_POINTS)
@@ -425,7 +501,7 @@ def _many_run(x_in: np.ndarray, x_out: np.ndarray, delta: float, alpha: float,
         "direction": int(best["direction"]),
         "counts": {"in": rows[i_best // 2]["in"], "out": rows[i_best // 2]["out"],
                    "p_lower": best["p_lower"], "p_upper": best["p_upper"]},
-        "selection": {"in": s_in, "out": s_out},
+        "selection": {"in": s_in, "out": s_out, "share": share},
         "certification": {"in": nc_in, "out": nc_out},
         "ceiling": ceiling if math.isfinite(ceiling) else None, "analyses": {},
         "epsilon_curve": tuple(_eps_lb(pieces, d) for d in deltas),
@@ -508,7 +584,7 @@ def _one_run(x: np.ndarray, mask: np.ndarray, delta: float, alpha: float,
 def audit_scores(in_scores: Any, out_scores: Any = None, *, delta: float, alpha: float = 0.05,
                  setting: str = "many-run", mask: Any = None, inclusion_seed: Any = None,
                  seed: int | None = 0, selection: str = "auto",
-                 selection_share: float = SELECTION_SHARE, events: int = 1,
+                 selection_share: float | None = None, events: int = 1,
                  analysis: str = "fdp", guesses: str = "both",
                  deltas: Any = None) -> ScoreAuditReport:
     """A sound ε lower bound at ``delta`` from canary scores (module docstring for the models
@@ -516,10 +592,11 @@ def audit_scores(in_scores: Any, out_scores: Any = None, *, delta: float, alpha:
 
     many-run: ``in_scores`` / ``out_scores``, one score (or 1-D feature row) per training run
     with / without the canary, in any numbers (at least 2 each).  ``selection_share`` of each
-    side (random, ``seed``) chooses ``events`` threshold events (default 1: the best at
-    ``delta``; more add the best at each δ of ``deltas`` to the certified curve, their levels
-    ``curve.event_levels``); ``selection``: "auto" (a Gaussian fit where both sides look
-    normal, else the shrunk frequencies), "gaussian" or "empirical".
+    side (random, ``seed``; default: the :data:`SELECTION_RUNS` rule) chooses ``events``
+    threshold events (default 1: the best at ``delta``, with the split of α between its two
+    bounds, :data:`LOWER_SHARES`); more add the best at each δ of ``deltas`` to the certified
+    curve, their levels ``curve.event_levels``); ``selection``: "auto" (a Gaussian fit where
+    both sides look normal, else the shrunk frequencies), "gaussian" or "empirical".
 
     one-run: ``in_scores`` holds the scores of all m canaries of one run and ``mask`` their
     inclusion (True = in; each must have been drawn independently with probability 1/2), or
@@ -548,7 +625,8 @@ def audit_scores(in_scores: Any, out_scores: Any = None, *, delta: float, alpha:
     if selection not in ("auto", "gaussian", "empirical"):
         raise InvalidInputError(f"selection must be 'auto', 'gaussian' or 'empirical'; got "
                                 f"{selection!r}")
-    share = check_level(selection_share, "selection_share")
+    share = None if selection_share is None else check_level(selection_share,
+                                                             "selection_share")
     k = check_int(events, "events", minimum=1, maximum=len(DELTAS) + 1)
     if analysis not in one_run.ANALYSES:
         raise InvalidInputError(f"analysis must be one of {', '.join(one_run.ANALYSES)}; got "
