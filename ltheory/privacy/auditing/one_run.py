@@ -51,8 +51,9 @@ __all__ = ["ANALYSES", "GRID_GROWTH", "best_over_grid", "epsdelta_inverse_power"
 
 #: the analyses of one guess count: Steinke et al.'s tail bound, and Mahloujifar et al.'s
 #: recursion with the (ε, δ) trade-off curve (both refute (ε, δ)-DP); "gdp" (Mahloujifar et
-#: al.'s recursion with the Gaussian curve) refutes μ-GDP and is reported beside them.
-ANALYSES = ("steinke", "fdp")
+#: al.'s recursion with the Gaussian curve) refutes μ-GDP only: the ε of the refuted
+#: Gaussian is an (ε, δ) lower bound only for mechanisms whose trade-off curve is Gaussian.
+ANALYSES = ("fdp", "steinke", "gdp")
 #: consecutive guess counts of :func:`k_grid` are at most this factor apart.  The bound
 #: changes slowly with k near its best and the Bonferroni factor is paid in full at every k,
 #: so a coarse grid wins: on Gaussian scores (μ ∈ {1, 2, 4}, 10^3–10^4 canaries per side, 6
@@ -196,9 +197,11 @@ def best_over_grid(analysis: str, m: int, counts: list[tuple[int, int, int]], le
 def gdp_epsilon(mu: float, delta: float) -> float:
     """The ε at which the μ-GDP curve has δ: the solution of
     ``Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) = δ`` (Dong, Roth & Su 2022, Corollary 2.13); 0
-    when δ is already above the curve at ε = 0."""
+    when δ is already above the curve at ε = 0, ∞ at δ = 0 (μ > 0)."""
     if mu <= 0:
         return 0.0
+    if delta <= 0:
+        return math.inf
 
     def d(e: float) -> float:
         return float(norm.cdf(-e / mu + mu / 2) - math.exp(e) * norm.cdf(-e / mu - mu / 2))

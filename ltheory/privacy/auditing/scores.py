@@ -558,11 +558,20 @@ def _one_run(x: np.ndarray, mask: np.ndarray, delta: float, alpha: float,
     where: dict[str, int] = {}
     for a in ("steinke", "fdp", "gdp"):
         res[a], where[a] = one_run.best_over_grid(a, m, counts, level, delta)
-    main = res[analysis]
     j = where[analysis]
     ceiling, _ = one_run.best_over_grid(analysis, m, counts, alpha, delta)
-    curve = tuple(main if d == delta else one_run.best_over_grid(analysis, m, counts, level,
-                                                                 d)[0] for d in deltas)
+    if analysis == "gdp":           # μ does not depend on δ: the refuted Gaussian's curve
+        main = one_run.gdp_epsilon(res["gdp"], delta)
+        ceiling = one_run.gdp_epsilon(ceiling, delta)
+        curve = tuple(one_run.gdp_epsilon(res["gdp"], d) for d in deltas)
+        notes.append(f"analysis='gdp': the guesses refute {res['gdp']:.4g}-GDP; the bound is "
+                     "the epsilon of that Gaussian at delta, an (epsilon, delta) lower bound "
+                     "only if the mechanism's trade-off curve is Gaussian (DP-SGD's is, "
+                     "asymptotically); analyses['fdp'] is the (epsilon, delta) lower bound")
+    else:
+        main = res[analysis]
+        curve = tuple(main if d == delta else one_run.best_over_grid(
+            analysis, m, counts, level, d)[0] for d in deltas)
     k, c, v = counts[j] if j >= 0 else (0, 0, 0)
     event = (f"guess 'in' on the {k} highest scores" + (f" and 'out' on the {k} lowest"
                                                         if two else "")) if j >= 0 else None
@@ -602,7 +611,10 @@ def audit_scores(in_scores: Any, out_scores: Any = None, *, delta: float, alpha:
     inclusion (True = in; each must have been drawn independently with probability 1/2), or
     ``inclusion_seed`` the seed :func:`inclusion_mask` drew it from; ``out_scores`` must be
     None.  ``analysis``: "fdp" (Mahloujifar et al.'s recursion with the (ε, δ) trade-off curve,
-    default) or "steinke"; every analysis is reported in ``analyses``.  ``guesses``: "both"
+    default), "steinke", or "gdp" (the same recursion with the Gaussian curve: the ε at
+    ``delta`` of the largest μ-GDP claim refuted — sound for GDP claims, an (ε, δ) bound only
+    for mechanisms with a Gaussian trade-off curve; a note says so); every analysis is
+    reported in ``analyses``.  ``guesses``: "both"
     (top k in, bottom k out) or "top" (top k only).
 
     ``alpha``: the probability that the bound (and many-run's whole certified curve) is
