@@ -44,7 +44,8 @@ def command(
         "--inclusion-seed", help="one-run: the seed the inclusion was drawn from "
                                  "(ltheory.privacy.inclusion_mask)")] = None,
     seed: Annotated[int, typer.Option("--seed", help="seed of the selection split")] = 0,
-    analysis: Annotated[str, typer.Option("--analysis", help="one-run: fdp or steinke")
+    analysis: Annotated[str, typer.Option(
+        "--analysis", help="one-run: fdp, steinke, or gdp (the refuted GDP claim's ε)")
                         ] = "fdp",
     events: Annotated[int, typer.Option("--events", help="many-run: events certified "
                                         "(more: a fuller certified curve)")] = 1,
