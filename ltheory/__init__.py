@@ -73,7 +73,8 @@ _LAZY = {**{n: "ltheory.privacy.claims" for n in _CLAIMS},
                                            "ClassFileError", "InvalidInputError", "LtheoryError",
                                            "UnknownFamilyError")},
          **{n: "ltheory.graphs" for n in ("clique_number", "fractional_clique_number")},
-         **{n: "ltheory.tables" for n in ("DimensionTable", "dimension_table")}}
+         **{n: "ltheory.tables" for n in ("DimensionTable", "dimension_table")},
+         "audit_scores": "ltheory.privacy", "ScoreAuditReport": "ltheory.privacy"}
 
 
 def __getattr__(name: str) -> object:
@@ -109,7 +110,9 @@ __all__ = [
     "Aggregation",
     "ComposedClass",
     "CurveReport",
+    "ScoreAuditReport",
     "audit_curve",
+    "audit_scores",
     "compose",
     "negated",
     "BudgetExceededError",

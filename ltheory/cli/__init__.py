@@ -7,6 +7,7 @@
     ltheory demo [--json]                                                    (cli/demo.py)
     ltheory check [CHECK_ID ...] [--quick] [--json] [--plot DIR]             (cli/check.py)
     ltheory audit NAME ...            (see ``ltheory audit --help``)         (cli/audit.py)
+    ltheory audit-scores IN [OUT] --delta D [--setting one-run --mask M] ... (cli/audit_scores.py)
     ltheory clique SPEC --m M [--fractional] ...                             (cli/clique.py)
     ltheory compose G SPEC SPEC... [--sat] ...                               (cli/compose.py)
 
@@ -23,7 +24,17 @@ from typing import Annotated
 
 import typer
 
-from ltheory.cli import audit, catalog, check, clique, compose, demo, dims, table
+from ltheory.cli import (
+    audit,
+    audit_scores,
+    catalog,
+    check,
+    clique,
+    compose,
+    demo,
+    dims,
+    table,
+)
 from ltheory.errors import LtheoryError
 
 __all__ = ["app", "main"]
@@ -49,7 +60,7 @@ def _root(version: Annotated[bool, typer.Option(
 
 
 #: one module per command, in the order ``ltheory --help`` lists them
-COMMANDS = (dims, table, catalog, demo, check, audit, clique, compose)
+COMMANDS = (dims, table, catalog, demo, check, audit, audit_scores, clique, compose)
 for _module in COMMANDS:
     app.command(_module.NAME)(_module.command)
 

@@ -3,6 +3,8 @@
 ``from ltheory.privacy import audit`` — the sound ε lower bound of a neighbouring pair;
 ``audit_curve`` — certified lower bounds on the whole privacy profile δ(ε) (and trade-off
 curve) of a pair, judged against a claimed curve (``ltheory.privacy.claims``);
+``audit_scores`` — a sound ε lower bound from canary scores of training runs, many runs
+(one score per run) or one run (many canaries with randomised inclusion);
 ``audit_search`` — find and audit the worst neighbouring pair near a dataset (``total_runs=``:
 within one budget, planned by ``search_plan``);
 ``audit_worst_case`` — search all datasets of size n of a learner for its worst pair (exact ε
@@ -19,6 +21,7 @@ from ltheory.privacy.auditing import (
     AuditReport,
     CurveReport,
     MechanismError,
+    ScoreAuditReport,
     SearchPlan,
     SearchReport,
     Target,
@@ -27,9 +30,11 @@ from ltheory.privacy.auditing import (
     as_target,
     audit,
     audit_curve,
+    audit_scores,
     audit_search,
     audit_worst_case,
     certify_pair,
+    inclusion_mask,
     min_runs,
     search_plan,
 )
@@ -46,7 +51,8 @@ from ltheory.privacy.claims import (
 )
 
 __all__ = ["GDP", "RDP", "ZCDP", "ApproxDP", "AuditConfig", "AuditReport", "CurveReport",
-           "MechanismError", "PrivacyClaim", "ProfileClaim", "PureDP", "SearchPlan",
-           "SearchReport", "Target", "TooFewRunsError", "WorstCaseReport", "as_claim",
-           "as_target", "audit", "audit_curve", "audit_search", "audit_worst_case",
-           "certify_pair", "claim_from_json", "min_runs", "search_plan"]
+           "MechanismError", "PrivacyClaim", "ProfileClaim", "PureDP", "ScoreAuditReport",
+           "SearchPlan", "SearchReport", "Target", "TooFewRunsError", "WorstCaseReport",
+           "as_claim", "as_target", "audit", "audit_curve", "audit_scores", "audit_search",
+           "audit_worst_case", "certify_pair", "claim_from_json", "inclusion_mask", "min_runs",
+           "search_plan"]

@@ -13,11 +13,12 @@ from ltheory.privacy.auditing.core import (
 from ltheory.privacy.auditing.curve import CurveReport, audit_curve
 from ltheory.privacy.auditing.outputs import MechanismError
 from ltheory.privacy.auditing.plan import SearchPlan, search_plan
+from ltheory.privacy.auditing.scores import ScoreAuditReport, audit_scores, inclusion_mask
 from ltheory.privacy.auditing.search import SearchReport, audit_search
 from ltheory.privacy.auditing.target import Target, as_target
 from ltheory.privacy.auditing.worst_case import WorstCaseReport, audit_worst_case
 
-__all__ = ["AuditConfig", "AuditReport", "CurveReport", "MechanismError", "SearchPlan",
-           "SearchReport", "Target", "TooFewRunsError", "WorstCaseReport", "as_target", "audit",
-           "audit_curve", "audit_search", "audit_worst_case", "certify_pair", "min_runs",
-           "search_plan"]
+__all__ = ["AuditConfig", "AuditReport", "CurveReport", "MechanismError", "ScoreAuditReport",
+           "SearchPlan", "SearchReport", "Target", "TooFewRunsError", "WorstCaseReport",
+           "as_target", "audit", "audit_curve", "audit_scores", "audit_search",
+           "audit_worst_case", "certify_pair", "inclusion_mask", "min_runs", "search_plan"]
