@@ -64,12 +64,23 @@ def class_from_json(doc: Any, *, source: str = "class file") -> HypothesisClass:
         if len(h) != n:
             raise ClassFileError(f"{source}: hypotheses[{i}] has length {len(h)} but the domain "
                                  f"has {n} points")
-        bad = h.strip("01")
-        if bad:
-            raise ClassFileError(f"{source}: hypotheses[{i}] contains {bad[0]!r}; only '0' and '1'"
-                                 " are allowed")
+    # The characters are checked in one pass over all the rows (bytes.translate), not row by row:
+    # the per-row str.strip took 1.7 s on a 200 MB file (issue 40).
     try:
-        return HypothesisClass.from_strings(hyps, domain, name=name)
+        buf = "".join(hyps).encode("ascii")
+    except UnicodeEncodeError:
+        buf = None
+    if buf is None or buf.translate(None, b"01"):  # any byte but '0' and '1' left over
+        for i, h in enumerate(hyps):
+            bad = h.strip("01")
+            if bad:
+                raise ClassFileError(f"{source}: hypotheses[{i}] contains {bad[0]!r}; only '0' "
+                                     "and '1' are allowed")
+    assert buf is not None  # a non-ASCII character was reported above
+    mat = (np.frombuffer(buf, dtype=np.uint8) - ord("0")).reshape(len(hyps), n)
+    del buf
+    try:
+        return HypothesisClass(mat, domain, name=name, _trusted=True)
     except InvalidInputError as exc:
         raise ClassFileError(f"{source}: {exc}") from exc
 
@@ -112,17 +123,29 @@ def _as_path(path: Any, what: str) -> Path:
     return p
 
 
+#: every byte but the quote and the brackets (deleted by ``bytes.translate`` in json_depth)
+_NOT_STRUCTURAL = bytes(sorted(set(range(256)) - set(b'"[]{}')))
+
+
 def json_depth(data: bytes) -> int:
     """The deepest nesting of arrays and objects in a JSON text, brackets inside strings not
-    counted; linear and vectorised (numpy), so it can run before the decoder."""
-    clean = data.replace(b"\\\\", b"").replace(b'\\"', b"")  # escaped backslashes, quotes
-    a = np.frombuffer(clean, dtype=np.uint8)
-    if not len(a):
+    counted; linear and vectorised (numpy), so it can run before the decoder.
+
+    Only the quotes and brackets are looked at (the others are deleted by ``bytes.translate``
+    first): a 200 MB class file (thresholds on 14,142 points) took 11.8 s and 3.2 GB with int64
+    running sums over every byte, ~0.1 s now (issue 40)."""
+    clean = data
+    if b"\\" in clean:
+        clean = clean.replace(b"\\\\", b"")  # escaped backslashes, then escaped quotes
+    if b'\\"' in clean:
+        clean = clean.replace(b'\\"', b"")
+    c = np.frombuffer(clean.translate(None, _NOT_STRUCTURAL), dtype=np.uint8)
+    if not len(c):
         return 0
-    in_string = (np.cumsum(a == ord('"')) % 2).astype(bool)
-    step = np.zeros(len(a), dtype=np.int64)
-    step[(a == ord("[")) | (a == ord("{"))] = 1
-    step[(a == ord("]")) | (a == ord("}"))] = -1
+    in_string = (np.cumsum(c == ord('"')) % 2).astype(bool)
+    step = np.zeros(len(c), dtype=np.int64)
+    step[(c == ord("[")) | (c == ord("{"))] = 1
+    step[(c == ord("]")) | (c == ord("}"))] = -1
     step[in_string] = 0
     return int(np.cumsum(step).max(initial=0))
 
