@@ -352,6 +352,21 @@ def _domain_len(domain: Sequence[Any] | int) -> int:
     return len(domain)  # type: ignore[arg-type]
 
 
+def pack_columns(M: np.ndarray) -> np.ndarray:
+    """The columns of a 0/1 uint8 matrix packed along the rows, little bit order: row j of the
+    result is ``np.packbits(M[:, j], bitorder="little")``.
+
+    Built from eight strided row slices (bit b from rows b, b + 8, ...) and one transpose of
+    the packed result: ``np.packbits(M.T, axis=1)`` walks the transposed matrix with a stride
+    and took 1.9 s on 14,143 x 14,142 where this takes ~0.4 s (issue 40)."""
+    m, n = M.shape
+    out = np.zeros(((m + 7) // 8, n), dtype=np.uint8)
+    for b in range(min(8, m)):
+        rows = M[b::8]
+        out[:len(rows)] |= rows << np.uint8(b)
+    return np.ascontiguousarray(out.T)
+
+
 def _column_bitsets(H: HypothesisClass) -> list[int]:
     cache = H.__dict__.get("_colbits")
     if cache is None:
@@ -359,7 +374,7 @@ def _column_bitsets(H: HypothesisClass) -> list[int]:
         if m == 0:
             cache = [0] * H.domain_size
         else:
-            cols = np.packbits(H.matrix.T, axis=1, bitorder="little")
+            cols = pack_columns(H.matrix)
             cache = [int.from_bytes(c.tobytes(), "little") for c in cols]
         H.__dict__["_colbits"] = cache
     return cache

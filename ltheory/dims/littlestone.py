@@ -35,6 +35,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import numpy as np
+
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
 from ltheory.dims.reduce import on_distinct_columns
@@ -42,6 +44,10 @@ from ltheory.dims.result import DimensionResult
 from ltheory.errors import InvalidInputError
 
 _INF = 1 << 30
+
+#: Up to this many candidate points, active points are found by one big-int test each; beyond,
+#: by one numpy pass over the version space's rows (:meth:`LittlestoneSolver.active_points`).
+ACTIVE_SCAN_POINTS = 512
 
 #: Seconds the greedy lower bound may run after the budget ran out (plus 5% of the budget).
 GREEDY_SECONDS = 0.25
@@ -65,9 +71,27 @@ class LittlestoneSolver:
 
     # ------------------------------------------------------------------ core search
     def active_points(self, V: int, candidates: list[int] | None = None) -> list[int]:
+        """The points (of ``candidates``, default all) on which V is not constant.
+
+        On a wide domain this is one numpy pass over V's rows of the packed class (OR and AND
+        of the rows differ exactly on those points) instead of one big-int test per point:
+        14,142 points with 14,143 hypotheses took ~3 ms a call (11 s for the 4,096 calls of a
+        witness tree), now well under 1 ms for small V (issue 40)."""
         pts = range(len(self.cols)) if candidates is None else candidates
         cols = self.cols
-        return [x for x in pts if (cols[x] & V) not in (0, V)]
+        if len(pts) <= ACTIVE_SCAN_POINTS:
+            return [x for x in pts if (cols[x] & V) not in (0, V)]
+        m = self.full.bit_length()
+        bits = np.unpackbits(np.frombuffer(V.to_bytes((m + 7) // 8, "little"), dtype=np.uint8),
+                             count=m, bitorder="little")
+        rows = self.H.packed[np.flatnonzero(bits)]
+        if len(rows) <= 1:
+            return []
+        differ = np.bitwise_or.reduce(rows, axis=0) ^ np.bitwise_and.reduce(rows, axis=0)
+        act = np.unpackbits(differ, count=self.H.domain_size, bitorder="little").astype(bool)
+        if candidates is None:
+            return np.flatnonzero(act).tolist()
+        return [x for x in candidates if act[x]]
 
     def bounds(self, V: int, need: int, cap: int, active: list[int] | None = None
                ) -> tuple[int, int]:

@@ -91,8 +91,7 @@ class _LadderSearch:
 
     def __init__(self, H: HypothesisClass, budget: Budget | None,
                  symmetry: bool = False) -> None:
-        packed = np.packbits(H.matrix.astype(bool), axis=1, bitorder="little")
-        self.rows = [int.from_bytes(r.tobytes(), "little") for r in packed]
+        self.rows = [int.from_bytes(r.tobytes(), "little") for r in H.packed]
         self.root: Traces = frozenset(r for r in self.rows if r)
         self.memo: dict[Traces, int] = {}
         self.budget = budget
@@ -314,9 +313,10 @@ class _LadderSearch:
         return upper
 
     def greedy(self) -> list[tuple[int, int]]:
-        """A ladder (as steps (x, trace)) taking the largest trace at every step."""
+        """A ladder (as steps (x, trace)) taking the largest trace at every step.  Past the
+        budget it stops after the first step (any prefix of a ladder is a ladder)."""
         steps, traces = [], self.root
-        while traces:
+        while traces and not (steps and self.budget is not None and self.budget.expired()):
             t = max(traces, key=int.bit_count)  # the largest trace is maximal
             x = (t & -t).bit_length() - 1
             steps.append((x, t))
@@ -351,21 +351,35 @@ class _LadderSearch:
         return xs, hs
 
 
-def full_domain_ladder(H: HypothesisClass) -> tuple[list[int], list[int]] | None:
+def full_domain_ladder(H: HypothesisClass, budget: Budget | None = None
+                       ) -> tuple[list[int], list[int]] | None:
     """Whether T(H) = |X|: a ladder through *every* point, as (point indices x_1..x_n, hypothesis
     indices h_1..h_n), or None when there is none (then T(H) <= |X| - 1).
 
     A ladder on all n points fixes each h_i on the whole domain: h_i = {x_i, ..., x_n}.  So
     T(H) = n iff H contains a chain X = A_1 ⊃ A_2 ⊃ ... ⊃ A_n with |A_i| = n - i + 1, each set
-    one point smaller than the last; x_i is the point A_i loses (x_n the point of A_n).  A
-    depth-first search over such chains, remembering the sets from which no chain reaches a
-    singleton, visits each hypothesis at most once: O(|H| · n) set operations.
+    one point smaller than the last; x_i is the point A_i loses (x_n the point of A_n).  Such a
+    chain has a set of every size 1..n, which is checked first (one popcount per hypothesis);
+    then a depth-first search over the chains, remembering the sets from which no chain reaches
+    a singleton, visits each hypothesis at most once and tries only the points of each set (its
+    set bits, not all n points: thresholds on 14,142 points took 28 s scanning every point, now
+    ~0.1 s): O(|H| · n) set operations at worst.
+
+    With a ``budget`` the clock is read at every step and :class:`BudgetExpired` raised when it
+    runs out (then nothing is known beyond T(H) <= |X|).
     """
     n = H.domain_size
     if n == 0 or len(H) < n:
         return None
-    packed = np.packbits(H.matrix.astype(bool), axis=1, bitorder="little")
-    index = {int.from_bytes(row.tobytes(), "little"): r for r, row in enumerate(packed)}
+    packed = H.packed
+    sizes = np.bitwise_count(packed).sum(axis=1, dtype=np.int64)
+    present = np.zeros(n + 1, dtype=bool)
+    present[sizes] = True
+    if not present[1:].all():
+        return None
+    index = {int.from_bytes(row.tobytes(), "little"): r
+             for r, row in zip(np.flatnonzero(sizes >= 1).tolist(),
+                               packed[sizes >= 1], strict=True)}
     full = (1 << n) - 1
     if full not in index:
         return None
@@ -373,23 +387,32 @@ def full_domain_ladder(H: HypothesisClass) -> tuple[list[int], list[int]] | None
     path = [full]                      # the chain so far; a stack of sets
     tried: list[int] = [0]             # per level: the next point to try removing
     while path:
+        if budget is not None and budget.expired():
+            raise BudgetExpired
         A = path[-1]
         if A.bit_count() == 1:
-            chain = path
-            points = [(chain[i] ^ chain[i + 1]).bit_length() - 1 for i in range(n - 1)]
-            points.append(chain[-1].bit_length() - 1)
-            return points, [index[a] for a in chain]
+            # x_i is the point removed from A_i (tried[i] - 1), x_n the point of A_n
+            points = [t - 1 for t in tried[:-1]] + [A.bit_length() - 1]
+            return points, [index[a] for a in path]
         x = tried[-1]
-        while x < n and not (A >> x & 1 and (A ^ (1 << x)) in index
-                             and (A ^ (1 << x)) not in dead):
+        rest = A >> x                  # the points of A from x on, lowest first
+        while rest:
+            low = rest & -rest
+            x += low.bit_length() - 1
+            B = A ^ (1 << x)
+            if B in index and B not in dead:
+                break
+            rest >>= low.bit_length()
             x += 1
-        if x == n:
+            if budget is not None and budget.expired():
+                raise BudgetExpired
+        else:
             dead.add(A)
             path.pop()
             tried.pop()
             continue
         tried[-1] = x + 1
-        path.append(A ^ (1 << x))
+        path.append(B)
         tried.append(0)
     return None
 
@@ -429,19 +452,22 @@ def threshold_exact(H: HypothesisClass, budget: float | None = None,
     bud = Budget(budget, stride=1)
     if len(H) == 0:
         return DimensionResult.empty("tdim", seconds=time.perf_counter() - t0)
-    top = full_domain_ladder(H)            # T = |X| exactly, or T <= |X| - 1, in O(|H| |X|)
+    n = H.domain_size
+    try:
+        top = full_domain_ladder(H, bud)   # T = |X| exactly, or T <= |X| - 1, in O(|H| |X|)
+        chain_decided = True
+    except BudgetExpired:
+        top, chain_decided = None, False   # undecided: only T <= |X| is known
     if top is not None:
-        n = H.domain_size
         return DimensionResult.proven("tdim", n, n, ladder_witness(H, *top),
                                       seconds=time.perf_counter() - t0,
                                       stats={"nodes": 0, "method": "full-domain chain"})
-    n = H.domain_size
     stats: dict[str, Any] = {}
     search = _LadderSearch(H, bud)
     # The cheap bounds first: a greedy ladder and the counting bounds often meet (points n=2048:
     # T = 1) before any symmetry step or Shelah's cap is paid for.
     # No chain through every point (above), so T <= |X| - 1 (T = 0 on an empty domain).
-    upper = min(len(H), max(n - 1, 0), search.size_bound(search.root))
+    upper = min(len(H), max(n - 1, 0) if chain_decided else n, search.size_bound(search.root))
     best = search.greedy()
     lower = len(best)
     if upper > max(lower, 1) and not bud.expired():
