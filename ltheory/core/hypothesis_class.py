@@ -241,6 +241,16 @@ class HypothesisClass:
     def _label_index(self) -> dict[str, int]:
         return {lab: i for i, lab in enumerate(self._domain)}
 
+    def packed_columns(self) -> np.ndarray:
+        """The columns packed along the hypotheses (|X| x ceil(|H|/8) uint8, little bit order;
+        :func:`pack_columns`), computed once per class."""
+        cache = self.__dict__.get("_packed_columns")
+        if cache is None:
+            cache = pack_columns(self.matrix)
+            cache.setflags(write=False)
+            self.__dict__["_packed_columns"] = cache
+        return cache
+
     def column_bitsets(self) -> list[int]:
         """For each point x, the Python int whose bit j is h_j(x) (hypotheses in stored order)."""
         return _column_bitsets(self)
@@ -374,7 +384,7 @@ def _column_bitsets(H: HypothesisClass) -> list[int]:
         if m == 0:
             cache = [0] * H.domain_size
         else:
-            cols = pack_columns(H.matrix)
+            cols = H.packed_columns()
             cache = [int.from_bytes(c.tobytes(), "little") for c in cols]
         H.__dict__["_colbits"] = cache
     return cache

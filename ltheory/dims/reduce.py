@@ -89,7 +89,7 @@ def _lift_tree(node: dict[str, Any], back: Callable[[str], str]) -> dict[str, An
                                       for b, c in node["children"].items()}}
 
 
-def distinct_columns(M: np.ndarray) -> np.ndarray:
+def distinct_columns(M: np.ndarray, packed: np.ndarray | None = None) -> np.ndarray:
     """The index of the first occurrence of every distinct column of a 0/1 matrix, increasing.
 
     Columns are packed along the hypotheses (one byte per 8 rows) and compared as byte strings
@@ -97,7 +97,7 @@ def distinct_columns(M: np.ndarray) -> np.ndarray:
     m, n = M.shape
     if n <= 1 or m == 0:
         return np.arange(min(n, 1) if m == 0 else n)
-    cols = pack_columns(M)
+    cols = pack_columns(M) if packed is None else packed
     keys = cols.view(f"V{cols.shape[1]}").ravel()
     _, first = np.unique(keys, return_index=True)
     return np.sort(first)
@@ -110,7 +110,7 @@ def merge_equal_columns(H: HypothesisClass) -> ColumnReduction:
     cached = H.__dict__.get("_column_reduction")
     if cached is not None:
         return cached
-    keep = distinct_columns(H.matrix)
+    keep = distinct_columns(H.matrix, H.packed_columns() if len(H) else None)
     if len(keep) == H.domain_size:
         red = ColumnReduction(H, H, keep)
     else:
