@@ -3,16 +3,30 @@ display and JSON form of a dimension result."""
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterable
 from typing import Any
 
 import typer
 from rich.console import Console
 
+from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dimensions import DIMENSIONS, verify
+from ltheory.dims.budget import MIN_SHARE, Budget, Deadline, check_budget
 from ltheory.dims.result import DimensionResult
+from ltheory.errors import BudgetExceededError, LtheoryError
 
-__all__ = ["cell", "compute", "fail", "parse_only", "result_json"]
+__all__ = ["ENGINE_SHARE", "VERIFY_GRACE", "cell", "check_budget_option", "compute",
+           "dump_json", "fail", "parse_only", "result_json"]
+
+#: Of each dimension's share of the command's time, the part its exact engine may use; the rest
+#: is kept for re-checking the witness (:func:`compute`).
+ENGINE_SHARE = 0.85
+
+#: A witness check may run past its dimension's share by this fraction of the share before the
+#: result is reported as unverified (:func:`compute`).
+VERIFY_GRACE = 0.1
 
 
 def fail(message: str) -> typer.Exit:
@@ -35,24 +49,83 @@ def parse_only(only: str | None, allowed: Iterable[str] = DIMENSIONS) -> list[st
     return names
 
 
-def compute(H: Any, names: list[str], budget: float | None, method: str = "auto"
-            ) -> dict[str, DimensionResult]:
+def check_budget_option(budget: float | None, option: str = "--budget") -> float | None:
+    """The value of a ``--budget`` option, checked before any work: None or ``inf`` mean no
+    limit, a positive number is seconds; 0, a negative number or ``nan`` exit 2 with one line
+    (:func:`ltheory.dims.budget.check_budget`)."""
+    try:
+        return check_budget(budget, option)
+    except LtheoryError as exc:
+        raise fail(str(exc)) from None
+
+
+def compute(H: Any, names: list[str], budget: float | None, method: str = "auto",
+            start: float | None = None) -> dict[str, DimensionResult]:
     """The dimensions ``names`` of H (explicit or composed), each witness re-checked by the
-    independent checker before it is shown."""
+    independent checker before it is shown.
+
+    ``budget`` is the time of the whole command in seconds (None: no limit), counted from
+    ``start`` (a ``time.perf_counter()`` value: the moment the command started, so loading the
+    class counts; default now).  Each dimension gets an even share of the time left
+    (:class:`~ltheory.dims.budget.Deadline`; time one does not use passes to the next): its
+    engine :data:`ENGINE_SHARE` of it; the witness check may then use all the time left to the
+    command (a found witness is worth checking before a later engine starts), or at least
+    :data:`VERIFY_GRACE` of the share.  A witness whose check cannot finish is not shown: the
+    dimension is reported with the lower bound 0 (certified by the empty witness, checked) and
+    its proven upper bound, ``stats["unverified"]`` holding the engine's unchecked lower
+    bound, and :func:`result_json` marks it ``"verified": false`` -- never an unchecked value.
+    """
+    deadline = Deadline(budget, start)
     out = {}
-    for key in names:
-        res = DIMENSIONS[key].compute(H, budget=budget, method=method)
-        verify(H, res)
+    for i, key in enumerate(names):
+        share = deadline.share(len(names) - i)
+        t = time.perf_counter()
+        res = DIMENSIONS[key].compute(
+            H, budget=None if share is None else max(share * ENGINE_SHARE, MIN_SHARE),
+            method=method)
+        # A witness found is worth checking before any later engine starts: the check may use
+        # the time left to the whole command (and a grace past it), later dimensions then get
+        # what remains.
+        until = None if share is None else max(t + share, deadline.deadline or 0.0,
+                                               time.perf_counter() + VERIFY_GRACE * share)
+        try:
+            verify(H, res, budget=Budget.until(until))
+        except BudgetExceededError:
+            res = _unverified(H, res)
+            verify(H, res)  # the empty witness: checked at once
         out[key] = res
     return out
 
 
+def _unverified(H: HypothesisClass, res: DimensionResult) -> DimensionResult:
+    """``res`` with its witness, whose check ran out of time, replaced by the empty witness
+    (lower bound 0 for a non-empty class; the engine's lower bound kept in stats only)."""
+    empty: Any = {"vc": [], "tdim": {"points": [], "hypotheses": []}}.get(res.kind)
+    if res.kind == "ldim":
+        empty = {"hypothesis": (H.matrix[0] + ord("0")).astype("uint8").tobytes().decode()}
+    stats = dict(res.stats) | {"unverified": {
+        "lower": res.lower, "reason": "the time budget ran out before the witness was "
+                                      "re-checked; lower bound 0 (empty witness) reported"}}
+    return DimensionResult.proven(res.kind, 0, res.upper, empty, seconds=res.seconds,
+                                  stats=stats)
+
+
+def dump_json(doc: Any) -> str:
+    """The one JSON document a ``--json`` command prints: strict JSON (``allow_nan=False``),
+    so an infinity or NaN that reached the output is a loud error, never ``Infinity``."""
+    return json.dumps(doc, allow_nan=False)
+
+
 def cell(r: DimensionResult) -> str:
-    """The value, or ``lower..upper`` when a budget stopped the computation."""
-    return str(r.value) if r.exact else f"{r.lower}..{r.upper}"
+    """The value, or ``lower..upper`` when a budget stopped the computation (marked
+    "unverified" when the witness check ran out of time)."""
+    text = str(r.value) if r.exact else f"{r.lower}..{r.upper}"
+    return text + " (unverified)" if "unverified" in r.stats else text
 
 
 def result_json(r: DimensionResult) -> dict[str, Any]:
     """DESIGN.md's R: ``{"value", "exact", "lower", "upper", "witness", "seconds", "stats",
-    "verified"}`` (every result shown by the CLI has been re-checked)."""
-    return r.to_json() | {"verified": True}
+    "verified"}``.  Every witness shown has been re-checked; ``"verified": false`` says that
+    the engine's witness could not be re-checked within the budget, so the lower bound shown
+    is 0 (:func:`compute`)."""
+    return r.to_json() | {"verified": "unverified" not in r.stats}
