@@ -55,8 +55,9 @@ def check_budget_option(budget: float | None, option: str = "--budget") -> float
     (:func:`ltheory.dims.budget.check_budget`)."""
     try:
         return check_budget(budget, option)
-    except LtheoryError as exc:
-        raise fail(str(exc)) from None
+    except LtheoryError:
+        raise fail(f"{option} must be a positive number of seconds, or inf for no limit; got "
+                   f"{budget!r}") from None
 
 
 def compute(H: Any, names: list[str], budget: float | None, method: str = "auto",

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from ltheory.core.hypothesis_class import HypothesisClass
-from ltheory.errors import ClassFileError, InvalidInputError
+from ltheory.errors import BudgetExceededError, ClassFileError, InvalidInputError
+from ltheory.validation import check_memory
 
 FORMAT = "ltheory.class/1"
 
@@ -100,6 +101,12 @@ def class_to_json(H: HypothesisClass, name: str | None = None) -> dict[str, Any]
 #: Largest class file read (bytes), checked before reading: 10^4 hypotheses on 10^4 points
 #: take ~100 MB.
 MAX_FILE_BYTES = 256 * 1024 * 1024
+
+#: Peak memory of loading a class file, per byte of the file (measured on the 200 MB file of
+#: thresholds on 14,142 points: 1.0 GB peak RSS, ~5 bytes a byte: the bytes read, the decoded
+#: text, the parsed strings, one joined copy and the 0/1 matrix), checked against the memory
+#: available before reading (:func:`ltheory.validation.check_memory`).
+LOAD_BYTES_PER_FILE_BYTE = 6
 
 #: Deepest nesting of JSON arrays/objects accepted (a class file needs 2; ``meta`` may nest a
 #: little more), checked before decoding: deeper documents made the decoder raise RecursionError.
@@ -203,6 +210,10 @@ def load_class(path: str | os.PathLike[str]) -> HypothesisClass:
         if size > MAX_FILE_BYTES:
             raise ClassFileError(f"{p}: {size:,} bytes; class files of at most "
                                  f"{MAX_FILE_BYTES:,} bytes are read")
+        try:
+            check_memory(LOAD_BYTES_PER_FILE_BYTE * size, f"{p}: loading this class file")
+        except BudgetExceededError as exc:
+            raise ClassFileError(str(exc)) from None
         with p.open("rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)  # a special file may report size 0
     except FileNotFoundError:

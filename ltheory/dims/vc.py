@@ -64,7 +64,8 @@ from ltheory.dims.budget import Budget, BudgetExpired
 from ltheory.dims.reduce import on_distinct_columns
 from ltheory.dims.result import DimensionResult
 from ltheory.dims.symmetry import PointSymmetry, orbits_from_generators, point_symmetry
-from ltheory.errors import InvalidInputError
+from ltheory.errors import BudgetExceededError, InvalidInputError
+from ltheory.validation import check_memory
 
 _MAX_BEAM = 1 << 14
 
@@ -129,6 +130,7 @@ class _VCSearch:
         self._mft: np.ndarray | None = None
         self._colsums: np.ndarray | None = None
         self._colpacked: np.ndarray | None = None
+        self.memory_stop: str | None = None  # why the search stopped for memory, if it did
         self._eye = [np.eye(1 << k, dtype=np.float32) for k in range(7)]
         self._mf: np.ndarray | None = None  # M as float, for the beam's block products
 
@@ -162,8 +164,18 @@ class _VCSearch:
         cell matrix is a plain BLAS product (the transposed one-hot times M ran 30x slower:
         measured 225 ms vs 7 ms on halfspaces g=12, 12,790 x 144, 8 cells)."""
         if self._mft is None:
+            self._fits(4 * self.M.size, "the float32 copy of the class matrix")
             self._mft = np.ascontiguousarray(self.M.T, dtype=np.float32)
         return self._mft
+
+    def _fits(self, nbytes: int, what: str) -> None:
+        """Stop the search (its bounds so far stand) rather than allocate a copy that would
+        not fit in the memory available: ``stats["memory"]`` says which."""
+        try:
+            check_memory(nbytes, what)
+        except BudgetExceededError as exc:
+            self.memory_stop = str(exc)
+            raise BudgetExpired from None
 
     def _cell_counts(self, codes: np.ndarray, k: int, cand: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray]:
@@ -342,6 +354,8 @@ class _VCSearch:
     def _Mdense(self, dtype: type) -> np.ndarray:
         """The class matrix (hypotheses x points) as a contiguous float array, made once."""
         if self._mf is None or self._mf.dtype != dtype:
+            self._fits(np.dtype(dtype).itemsize * self.M.size,
+                       "the dense float copy of the class matrix (beam search)")
             self._mf = np.ascontiguousarray(self.M, dtype=dtype)
         return self._mf
 
@@ -537,6 +551,8 @@ def vc_exact(H: HypothesisClass, budget: float | None = None,
     lower = len(best)
     witness = [H.domain[i] for i in sorted(best)]
     stats["nodes"] = search.nodes
+    if search.memory_stop is not None:
+        stats["memory"] = search.memory_stop
     return DimensionResult.proven("vc", lower, upper, witness, seconds=time.perf_counter() - t0,
                                   stats=stats)
 
