@@ -139,16 +139,38 @@ def test_cli_budget_counts_from_the_start(monkeypatch: pytest.MonkeyPatch) -> No
 
 # ------------------------------------------------------------------ the engines' loops
 def test_full_domain_ladder_reads_the_clock() -> None:
-    H = catalog.family("thresholds", n=64)
+    T = catalog.family("thresholds", n=64)
+    # two hypotheses of every size (suffixes and prefixes): the chain is searched, not forced
+    H = T.union(HypothesisClass.from_matrix(T.matrix[:, ::-1], T.domain))
     assert full_domain_ladder(H) is not None
     with pytest.raises(BudgetExpired):
         full_domain_ladder(H, _Expired())
 
 
+def test_forced_chain_fast_path() -> None:
+    """One hypothesis of each size: the chain is forced (checked in one numpy pass)."""
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 9, 17, 64):
+        T = catalog.family("thresholds", n=n)
+        H = T.permute_points(rng.permutation(n).tolist())
+        top = full_domain_ladder(H)
+        assert top is not None
+        res = threshold_exact(H)
+        assert res.value == n and res.exact
+        verify(H, res)
+    # sizes 1, 2, 3 once each, but {0} is not inside {1, 2}: no chain, T < 3
+    H = HypothesisClass.from_strings(["100", "011", "111"])
+    assert full_domain_ladder(H) is None
+    res = threshold_exact(H)
+    assert res.value < 3 and res.exact
+    verify(H, res)
+
+
 def test_threshold_out_of_time_at_the_chain_gives_trivial_bounds(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(threshold_mod, "Budget", _Expired)
-    H = catalog.family("thresholds", n=64)
+    T = catalog.family("thresholds", n=64)
+    H = T.union(HypothesisClass.from_matrix(T.matrix[:, ::-1], T.domain))  # chain not forced
     res = threshold_exact(H, budget=5)
     assert (res.lower, res.upper, res.exact) == (1, 64, False)
     assert res.stats["full_domain_chain"] == "undecided"

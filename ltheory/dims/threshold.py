@@ -380,6 +380,9 @@ def full_domain_ladder(H: HypothesisClass, budget: Budget | None = None
     full_row = np.flatnonzero(sizes == n)
     if not len(full_row):
         return None
+    counts = np.bincount(sizes, minlength=n + 1)
+    if (counts[1:] == 1).all():
+        return _forced_chain(packed, sizes, n)
     index: dict[int, int] = {}
     nonzero = np.flatnonzero(sizes >= 1)
     for a in range(0, len(nonzero), 1024):  # ~30 ms a block on 14,142 points
@@ -423,11 +426,34 @@ def full_domain_ladder(H: HypothesisClass, budget: Budget | None = None
     return None
 
 
+def _forced_chain(packed: np.ndarray, sizes: np.ndarray, n: int
+                  ) -> tuple[list[int], list[int]] | None:
+    """:func:`full_domain_ladder` when H has exactly one hypothesis of each size 1..n: the chain
+    can only be those, largest first, so it is one vectorised test -- each set contains the
+    next (A_{i+1} minus A_i is empty; the sizes differ by one) -- and x_i is the one bit of
+    A_i minus A_{i+1} (thresholds on 14,142 points: ~0.1 s instead of a search over 2*10^8
+    bits as Python ints)."""
+    order = np.argsort(-sizes, kind="stable")
+    order = order[sizes[order] >= 1]       # sizes n, n-1, ..., 1 (one row each)
+    rows = packed[order]
+    if (rows[1:] & ~rows[:-1]).any():      # some A_{i+1} is not inside A_i: no chain
+        return None
+    lost = np.empty((n, rows.shape[1]), dtype=np.uint8)
+    lost[:-1] = rows[:-1] ^ rows[1:]       # exactly one bit each: the point A_i loses
+    lost[-1] = rows[-1]                    # x_n: the one point of A_n
+    byte = np.argmax(lost != 0, axis=1)
+    bit = np.log2(lost[np.arange(n), byte]).astype(np.int64)
+    points = (8 * byte + bit).tolist()
+    return points, order.tolist()
+
+
 def ladder_witness(H: HypothesisClass, points: list[int], hyps: list[int]) -> dict[str, Any]:
     """The JSON witness of a ladder given as point and hypothesis (row) indices of H."""
-    rows = (H.matrix[np.asarray(hyps, dtype=np.intp)] + ord("0")).astype(np.uint8)
+    n = H.domain_size
+    text = (H.matrix[np.asarray(hyps, dtype=np.intp)] + ord("0")).astype(np.uint8).tobytes(
+        ).decode("ascii")                  # one conversion, then slices (k rows of n)
     return {"points": [H.domain[x] for x in points],
-            "hypotheses": [r.tobytes().decode("ascii") for r in rows]}
+            "hypotheses": [text[i * n:(i + 1) * n] for i in range(len(hyps))]}
 
 
 @on_distinct_columns
