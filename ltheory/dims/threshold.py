@@ -450,8 +450,9 @@ def _forced_chain(packed: np.ndarray, sizes: np.ndarray, n: int
 def ladder_witness(H: HypothesisClass, points: list[int], hyps: list[int]) -> dict[str, Any]:
     """The JSON witness of a ladder given as point and hypothesis (row) indices of H."""
     n = H.domain_size
-    text = (H.matrix[np.asarray(hyps, dtype=np.intp)] + ord("0")).astype(np.uint8).tobytes(
-        ).decode("ascii")                  # one conversion, then slices (k rows of n)
+    chars = H.matrix[np.asarray(hyps, dtype=np.intp)]  # a copy: made characters in place
+    chars += ord("0")
+    text = str(memoryview(chars), "ascii")             # one decode, then k slices of n
     return {"points": [H.domain[x] for x in points],
             "hypotheses": [text[i * n:(i + 1) * n] for i in range(len(hyps))]}
 
