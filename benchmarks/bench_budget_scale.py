@@ -6,7 +6,7 @@
 Generates thresholds on n points (n + 1 hypotheses; n = 14,142 gives a 200 MB file) with the
 catalog's own family builder and class-file writer into ``--dir`` (never into the repository),
 then runs, each in a fresh process (``python -m ltheory.cli``), wall time and peak RSS measured
-by ``os.wait4``:
+by ``/usr/bin/time``:
 
 * loading alone (``ltheory.load_class``), its time and peak RSS;
 * ``dims FILE --only KEY --budget B --json`` for each dimension, and ``dims FILE --budget B
@@ -58,7 +58,7 @@ def generate(n: int, path: Path) -> float:
             "save_class(H, sys.argv[1])\n")
     t = time.perf_counter()
     subprocess.run([sys.executable, "-c", code, str(path)], check=True,
-                   env=_env(str(ROOT)))
+                   env=_env(str(ROOT)), cwd=str(ROOT))
     return time.perf_counter() - t
 
 
@@ -67,20 +67,24 @@ def _env(src: str) -> dict[str, str]:
 
 
 def measure(args: list[str], src: str) -> dict[str, Any]:
-    """Run ``python ARGS`` with ``src`` first on the path: wall seconds, peak RSS (MB), exit
-    code, and stdout parsed as JSON when it is."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    """Run ``python ARGS`` in ``src`` (its own tree first on the path: ``python -m`` puts the
+    working directory first) under ``/usr/bin/time``: wall seconds, peak RSS (MB) of that
+    process alone (``ru_maxrss`` read by a small parent: a child forked from this big process
+    would inherit its high-water mark), exit code, and stdout parsed as JSON when it is."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r") as timing:
         t = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, *args], stdout=out, stderr=err, env=_env(src))
-        _, status, usage = os.wait4(proc.pid, 0)
+        code = subprocess.call(["/usr/bin/time", "-f", "%e %M", "-o", timing.name,
+                                sys.executable, *args], stdout=out, stderr=err,
+                               env=_env(src), cwd=src)
         wall = time.perf_counter() - t
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        _, rss_kb = timing.read().split()[-2:]
         out.seek(0)
         err.seek(0)
         text = out.read().decode()
         row: dict[str, Any] = {"wall_seconds": round(wall, 3),
-                               "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
-                               "exit": proc.returncode, "stderr": err.read().decode()[-300:]}
+                               "peak_rss_mb": round(int(rss_kb) / 1024, 1),
+                               "exit": code, "stderr": err.read().decode()[-300:]}
     try:
         row["json"] = json.loads(text)
     except ValueError:

@@ -247,3 +247,23 @@ def test_dims_json_on_a_class_file_within_budget(tmp_path) -> None:
     assert res.exit_code == 0
     doc = json.loads(res.stdout)
     assert doc["tdim"]["value"] == 300 and doc["tdim"]["verified"] is True
+
+
+def test_budget_counts_from_process_start_under_main(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under the ``ltheory`` entry point the budget counts from the process start (start-up
+    and imports included); commands run in-process count from their own start."""
+    monkeypatch.setattr(common, "PROCESS_START", None)
+    now = time.perf_counter()
+    assert common.command_start() >= now
+    monkeypatch.setattr(common, "PROCESS_START", now - 2.0)
+    assert common.command_start() == now - 2.0
+    age = common.process_age()
+    assert age is None or age >= 0
+
+
+def test_output_reserve_shrinks_the_next_shares(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [10.0]
+    monkeypatch.setattr(budget_mod.time, "perf_counter", lambda: now[0])
+    d = Deadline(6.0, start=10.0)
+    assert d.share(2, reserve=2.0) == pytest.approx(2.0)
+    assert common._witness_chars({"points": ["a", "bc"], "hypotheses": ["0101"]}) == 7

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 import typer
 
-from ltheory.cli import audit, catalog, check, clique, compose, demo, dims, table
+from ltheory.cli import audit, catalog, check, clique, common, compose, demo, dims, table
 from ltheory.errors import LtheoryError
 
 __all__ = ["app", "main"]
@@ -39,7 +40,13 @@ for _module in COMMANDS:
 def main() -> None:
     """Console-script entry point: never lets a traceback escape for ltheory's own errors, and
     reports a command-line usage error (missing argument, unknown option) as one line on stderr
-    with exit code 2, like every other bad input."""
+    with exit code 2, like every other bad input.
+
+    It also records when the process started, so that a ``--budget`` counts the interpreter's
+    start-up and imports too (:func:`ltheory.cli.common.command_start`)."""
+    age = common.process_age()
+    if age is not None:
+        common.PROCESS_START = time.perf_counter() - age
     try:
         code = app(standalone_mode=False)
     except typer.Abort:

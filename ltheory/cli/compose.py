@@ -12,7 +12,6 @@ SAT otherwise).  Exit codes: 0 success, 2 bad input (one line on stderr).
 from __future__ import annotations
 
 import json
-import time
 from typing import Annotated, Any
 
 import typer
@@ -24,8 +23,9 @@ from ltheory import catalog
 from ltheory.cli.common import (
     cell,
     check_budget_option,
+    command_start,
     compute,
-    dump_json,
+    echo_json,
     fail,
     parse_only,
     result_json,
@@ -56,7 +56,7 @@ def command(
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
 ) -> None:
     """Exact dimensions of the composed class G(H1, ..., Hk), each with a verified witness."""
-    start = time.perf_counter()  # the budget counts from here: loading the classes included
+    start = command_start()  # the budget counts from here (process start under `ltheory`)
     names = parse_only(only)
     budget = check_budget_option(budget)
     try:
@@ -75,7 +75,7 @@ def command(
             "components": [{"spec": s, "size": len(c)} for s, c in zip(specs, classes,
                                                                          strict=True)]}}
         doc.update({key: result_json(r) for key, r in results.items()})
-        typer.echo(dump_json(doc))
+        echo_json(doc)
         return
     table = Table(title=Text(f"{C.name}: {C.G.name} of "
                              f"{' x '.join(str(len(c)) for c in classes)} "

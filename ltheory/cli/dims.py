@@ -12,7 +12,6 @@ gets an even share of what is left, witness check included (:func:`ltheory.cli.c
 from __future__ import annotations
 
 import json
-import time
 from typing import Annotated, Any
 
 import typer
@@ -24,8 +23,9 @@ from ltheory import catalog
 from ltheory.cli.common import (
     cell,
     check_budget_option,
+    command_start,
     compute,
-    dump_json,
+    echo_json,
     fail,
     parse_only,
     result_json,
@@ -48,7 +48,7 @@ def command(
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
 ) -> None:
     """Exact VC, Littlestone and threshold dimensions of a class, each with a verified witness."""
-    start = time.perf_counter()  # the budget counts from here: loading the class included
+    start = command_start()  # the budget counts from here (process start under `ltheory`)
     names = parse_only(only)
     budget = check_budget_option(budget)
     try:
@@ -60,7 +60,7 @@ def command(
         doc: dict[str, Any] = {"class": {"name": H.name or spec, "domain_size": H.domain_size,
                                          "size": len(H)}}
         doc.update({key: result_json(r) for key, r in results.items()})
-        typer.echo(dump_json(doc))
+        echo_json(doc)
         return
     # user text (class names, labels in witnesses) is shown literally, never read as markup
     table = Table(title=Text(f"{H.name or spec}: {len(H)} hypotheses on {H.domain_size} points"))

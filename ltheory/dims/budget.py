@@ -94,13 +94,13 @@ class Deadline:
         """Seconds left (negative once passed), or None without a limit."""
         return None if self.deadline is None else self.deadline - time.perf_counter()
 
-    def share(self, steps_left: int) -> float | None:
+    def share(self, steps_left: int, reserve: float = 0.0) -> float | None:
         """The seconds the next of ``steps_left`` steps may take (at least :data:`MIN_SHARE`),
-        or None without a limit."""
+        with ``reserve`` seconds kept back for after them, or None without a limit."""
         left = self.remaining()
         if left is None:
             return None
-        return max(left / max(steps_left, 1), MIN_SHARE)
+        return max((left - reserve) / max(steps_left, 1), MIN_SHARE)
 
 
 class BudgetExpired(Exception):
