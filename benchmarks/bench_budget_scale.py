@@ -45,7 +45,9 @@ t1 = time.perf_counter()
 H = load_class(sys.argv[1])
 t2 = time.perf_counter()
 rest = H.matrix.nbytes + H.packed.nbytes
-print(json.dumps({"import_seconds": t1 - t, "load_seconds": t2 - t1, "hypotheses": len(H),
+import ltheory
+print(json.dumps({"module": ltheory.__file__, "import_seconds": t1 - t,
+                  "load_seconds": t2 - t1, "hypotheses": len(H),
                   "points": H.domain_size, "at_rest_bytes": rest}))
 """
 
@@ -144,7 +146,9 @@ def markdown(res: dict[str, Any]) -> str:
         t = res.get(tag)
         if t is None:
             continue
-        lines += [f"## {tag} ({t['source']})", "",
+        when = (f", measured earlier at load average {t['load_average']}"
+                if t.get("load_average") else "")
+        lines += [f"## {tag} ({t['source']}{when})", "",
                   f"Loading alone: {t['load'].get('load_seconds', float('nan')):.2f} s "
                   f"(imports {t['load'].get('import_seconds', float('nan')):.2f} s), peak RSS "
                   f"{t['load']['peak_rss_mb']:,.0f} MB.", "",
@@ -182,6 +186,8 @@ def main() -> None:
     ap.add_argument("--dir", default=tempfile.gettempdir())
     ap.add_argument("--before", default=None, help="another source tree to compare")
     ap.add_argument("--skip-generate", action="store_true")
+    ap.add_argument("--reuse-before", action="store_true",
+                    help="keep the 'before' runs of the last results file")
     args = ap.parse_args()
     path = Path(args.dir) / f"ltheory_thresholds_{args.n}.json"
     small = Path(args.dir) / f"ltheory_thresholds_{args.n // 2}.json"
@@ -196,6 +202,10 @@ def main() -> None:
     if args.before:
         print(f"before ({args.before}):", flush=True)
         res["before"] = run_tree(args.before, path, args.budget)
+    elif args.reuse_before and (OUT / "budget_scale.json").exists():
+        last = json.loads((OUT / "budget_scale.json").read_text())
+        if "before" in last:
+            res["before"] = last["before"] | {"load_average": last.get("load_average")}
     print(f"after ({ROOT}):", flush=True)
     res["after"] = run_tree(str(ROOT), path, args.budget)
     rows = memory_per_cell(path, small, str(ROOT))
