@@ -267,3 +267,23 @@ def test_output_reserve_shrinks_the_next_shares(monkeypatch: pytest.MonkeyPatch)
     d = Deadline(6.0, start=10.0)
     assert d.share(2, reserve=2.0) == pytest.approx(2.0)
     assert common._witness_chars({"points": ["a", "bc"], "hypotheses": ["0101"]}) == 7
+
+
+def test_nested_columns_rule_against_brute_force() -> None:
+    """VC <= 1 when the points' columns form a chain: exact values agree with brute force on
+    chain classes (thresholds with points permuted, sub-classes) and on random classes."""
+    from tests.reference import vc_reference
+
+    rng = np.random.default_rng(11)
+    classes = []
+    for n in (2, 3, 5, 8):
+        T = catalog.family("thresholds", n=n).permute_points(rng.permutation(n).tolist())
+        classes.append(T)
+        classes.append(T.subclass(rng.random(len(T)) < 0.6) if len(T) > 2 else T)
+    classes += [random_class(6, 5, seed=s) for s in range(6)]
+    for H in classes:
+        if len(H) == 0:
+            continue
+        res = vc_exact(H)
+        assert res.exact and res.value == vc_reference(H)
+        verify(H, res)
