@@ -287,3 +287,16 @@ def test_nested_columns_rule_against_brute_force() -> None:
         res = vc_exact(H)
         assert res.exact and res.value == vc_reference(H)
         verify(H, res)
+
+
+def test_cooccurrence_in_blocks_reads_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ltheory.dims import symmetry
+
+    M = random_class(50, 9, seed=12).matrix
+    monkeypatch.setattr(symmetry, "COOCCURRENCE_BLOCK_ENTRIES", 20)  # blocks of 2 rows
+    want = M.astype(np.int64).T @ M.astype(np.int64)
+    assert np.array_equal(symmetry._cooccurrence(M, None), want)
+    assert symmetry._cooccurrence(M, time.perf_counter() - 1) is None
+    H = catalog.family("parities", n=3)
+    sym = symmetry.point_symmetry(H, time.perf_counter() - 1)
+    assert sym.order == 1.0 and not sym.complete  # the trivial group: sound
