@@ -100,11 +100,12 @@ def summarise(doc: dict[str, Any], key: str) -> dict[str, Any]:
             "verified": r.get("verified"), "seconds": r["seconds"]}
 
 
-def run_tree(src: str, path: Path, budget: float) -> dict[str, Any]:
+def run_tree(src: str, path: Path, budget: float, repeat: int = 1) -> dict[str, Any]:
     out: dict[str, Any] = {"source": src}
     load = measure(["-c", LOAD, str(path)], src)
     out["load"] = load.pop("json", {}) | {k: load[k] for k in ("wall_seconds", "peak_rss_mb")}
-    for only in ("vc", "ldim", "tdim", None):
+    runs = ["vc", "ldim", "tdim"] + [None] * repeat
+    for i, only in enumerate(runs):
         args = ["-m", "ltheory.cli", "dims", str(path), "--budget", str(budget), "--json"]
         if only is not None:
             args += ["--only", only]
@@ -112,8 +113,10 @@ def run_tree(src: str, path: Path, budget: float) -> dict[str, Any]:
         doc = row.pop("json", None)
         if doc is not None:
             row["results"] = {k: summarise(doc, k) for k in ("vc", "ldim", "tdim") if k in doc}
-        out[only or "all"] = row
-        print(f"  {only or 'all'}: {row['wall_seconds']} s, {row['peak_rss_mb']} MB, "
+        name = only or ("all" if i == 3 else f"all (run {i - 2})")
+        row["load_average"] = [round(x, 2) for x in os.getloadavg()]
+        out[name] = row
+        print(f"  {name}: {row['wall_seconds']} s, {row['peak_rss_mb']} MB, "
               f"{row.get('results')}", flush=True)
     return out
 
@@ -152,9 +155,9 @@ def markdown(res: dict[str, Any]) -> str:
                   f"Loading alone: {t['load'].get('load_seconds', float('nan')):.2f} s "
                   f"(imports {t['load'].get('import_seconds', float('nan')):.2f} s), peak RSS "
                   f"{t['load']['peak_rss_mb']:,.0f} MB.", "",
-                  "| command | wall s | peak RSS MB | results (value, exact, lower..upper, "
-                  "verified, engine s) |", "|---|---|---|---|"]
-        for key in ("vc", "ldim", "tdim", "all"):
+                  "| command | wall s | peak RSS MB | load avg (1 min) | results (value, exact, "
+                  "lower..upper, verified, engine s) |", "|---|---|---|---|---|"]
+        for key in [k for k in t if k in ("vc", "ldim", "tdim") or k.startswith("all")]:
             row = t[key]
             cells = "; ".join(f"{k}: {r['value']} {'exact' if r['exact'] else 'bounds'} "
                               f"{r['lower']}..{r['upper']} "
@@ -162,10 +165,15 @@ def markdown(res: dict[str, Any]) -> str:
                               f" {r['seconds']:.2f} s"
                               for k, r in row.get("results", {}).items()) or row.get(
                                   "stderr", "")[-120:]
-            name = f"--only {key}" if key != "all" else "all three"
-            lines.append(f"| {name} | {row['wall_seconds']} | {row['peak_rss_mb']:,.0f} | "
+            name = f"--only {key}" if not key.startswith("all") else "all three" + key[3:]
+            la = row.get("load_average", ["?"])[0]
+            lines.append(f"| {name} | {row['wall_seconds']} | {row['peak_rss_mb']:,.0f} | {la} | "
                          f"{cells} |")
-        lines.append("")
+        alls = [t[k]["wall_seconds"] for k in t if k.startswith("all")]
+        limit = b + 1 + 0.1 * b
+        lines += ["", f"All three dimensions within the contract ({limit:.1f} s): "
+                  f"{sum(w <= limit for w in alls)} of {len(alls)} runs (worst {max(alls)} s).",
+                  ""]
     mem = res.get("memory")
     if mem:
         lines += ["## Memory per hypothesis x point", "",
@@ -186,6 +194,7 @@ def main() -> None:
     ap.add_argument("--dir", default=tempfile.gettempdir())
     ap.add_argument("--before", default=None, help="another source tree to compare")
     ap.add_argument("--skip-generate", action="store_true")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of the all-three command")
     ap.add_argument("--reuse-before", action="store_true",
                     help="keep the 'before' runs of the last results file")
     args = ap.parse_args()
@@ -201,13 +210,13 @@ def main() -> None:
     res["file_bytes"] = path.stat().st_size
     if args.before:
         print(f"before ({args.before}):", flush=True)
-        res["before"] = run_tree(args.before, path, args.budget)
+        res["before"] = run_tree(args.before, path, args.budget)  # slow: one run each
     elif args.reuse_before and (OUT / "budget_scale.json").exists():
         last = json.loads((OUT / "budget_scale.json").read_text())
         if "before" in last:
             res["before"] = last["before"] | {"load_average": last.get("load_average")}
     print(f"after ({ROOT}):", flush=True)
-    res["after"] = run_tree(str(ROOT), path, args.budget)
+    res["after"] = run_tree(str(ROOT), path, args.budget, args.repeat)
     rows = memory_per_cell(path, small, str(ROOT))
     large = rows["large"]
     per_cell = large["load_peak_bytes_per_cell"]
