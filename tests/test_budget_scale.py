@@ -300,3 +300,29 @@ def test_cooccurrence_in_blocks_reads_the_clock(monkeypatch: pytest.MonkeyPatch)
     H = catalog.family("parities", n=3)
     sym = symmetry.point_symmetry(H, time.perf_counter() - 1)
     assert sym.order == 1.0 and not sym.complete  # the trivial group: sound
+
+
+def test_memory_guard_refuses_before_allocating(monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path) -> None:
+    """A class file whose load would not fit is refused before it is read; the VC search
+    stops with its bounds rather than make a copy that would not fit."""
+    from ltheory import validation
+    from ltheory.core import class_file
+    from ltheory.core.class_file import load_class, save_class
+    from ltheory.errors import ClassFileError
+
+    path = tmp_path / "c.json"
+    save_class(catalog.family("thresholds", n=50), path)
+    monkeypatch.setattr(validation, "available_memory", lambda: 1000)
+    with pytest.raises(ClassFileError, match="GiB of memory"):
+        load_class(path)
+    read = []
+    monkeypatch.setattr(class_file.Path, "open", lambda *a, **k: read.append(a) or 1 / 0)
+    with pytest.raises(ClassFileError):
+        load_class(path)
+    assert not read  # refused before opening the file
+
+    H = random_class(64, 40, seed=4)  # its VC search needs the float copy of the matrix
+    res = vc_exact(H, symmetry=False)
+    assert not res.exact and "GiB of memory" in res.stats["memory"]
+    verify(H, res)
