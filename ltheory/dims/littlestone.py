@@ -236,6 +236,11 @@ class LittlestoneSolver:
             if a not in (0, V) and self.at_least(a, d - 1) and self.at_least(V ^ a, d - 1):
                 return {"point": self.H.domain[x],
                         "children": {"0": self.tree(V ^ a, d - 1), "1": self.tree(a, d - 1)}}
+        if d == 1:  # any split will do (each side is a leaf): the first point V is split on
+            x = self.active_points(V)[0]
+            a = self.cols[x] & V
+            return {"point": self.H.domain[x],
+                    "children": {"0": self.tree(V ^ a, 0), "1": self.tree(a, 0)}}
         splits = [(x, self.cols[x] & V) for x in self.active_points(V)]
         memo = self.memo
 
