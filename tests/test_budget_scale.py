@@ -326,3 +326,15 @@ def test_memory_guard_refuses_before_allocating(monkeypatch: pytest.MonkeyPatch,
     res = vc_exact(H, symmetry=False)
     assert not res.exact and "GiB of memory" in res.stats["memory"]
     verify(H, res)
+
+
+def test_chain_found_after_the_budget_writes_no_large_witness(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(threshold_mod, "Budget", _Expired)
+    H = catalog.family("thresholds", n=64)
+    assert threshold_exact(H, budget=5).exact  # a small ladder is still written out
+    monkeypatch.setattr(threshold_mod, "WITNESS_AFTER_BUDGET_CELLS", 100)
+    res = threshold_exact(H, budget=5)
+    assert (res.lower, res.upper) == (1, 64)
+    assert res.stats["full_domain_chain"] == "found after the budget"
+    verify(H, res)
