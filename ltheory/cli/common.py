@@ -18,16 +18,19 @@ from ltheory.dims.budget import MIN_SHARE, Budget, Deadline, check_budget
 from ltheory.dims.result import DimensionResult
 from ltheory.errors import BudgetExceededError, LtheoryError
 
-__all__ = ["ENGINE_SHARE", "VERIFY_GRACE", "cell", "check_budget_option", "compute",
-           "dump_json", "echo_json", "fail", "parse_only", "result_json"]
+__all__ = ["ENGINE_SHARE", "VERIFY_GRACE", "VERIFY_MIN_SECONDS", "cell", "check_budget_option",
+           "command_start", "compute", "dump_json", "echo_json", "fail", "parse_only",
+           "result_json"]
 
 #: Of each dimension's share of the command's time, the part its exact engine may use; the rest
 #: is kept for re-checking the witness (:func:`compute`).
 ENGINE_SHARE = 0.85
 
-#: A witness check may run past its dimension's share by this fraction of the share before the
-#: result is reported as unverified (:func:`compute`).
+#: A witness check may run past its dimension's share by this fraction of the share, and at
+#: least :data:`VERIFY_MIN_SECONDS`, before the result is reported as unverified
+#: (:func:`compute`): a witness of a few points checks in milliseconds even late.
 VERIFY_GRACE = 0.1
+VERIFY_MIN_SECONDS = 0.05
 
 
 def fail(message: str) -> typer.Exit:
@@ -140,8 +143,9 @@ def compute(H: Any, names: list[str], budget: float | None, method: str = "auto"
         # A witness found is worth checking before any later engine starts: the check may use
         # the time left to the whole command but the printing of the witnesses before it (and
         # a grace past it); its own printing is kept back from the dimensions after it.
-        until = None if share is None else max(deadline.deadline - reserve,
-                                               time.perf_counter() + VERIFY_GRACE * share)
+        until = None if share is None else max(
+            deadline.deadline - reserve,
+            time.perf_counter() + max(VERIFY_GRACE * share, VERIFY_MIN_SECONDS))
         try:
             verify(H, res, budget=Budget.until(until))
         except BudgetExceededError:

@@ -127,14 +127,21 @@ class _Ctx:
         self.H = H
         self.index = _LabelIndex(H.domain)
         self.budget = budget
-        self._rows: set[bytes] | None = None
+        self._rows: frozenset[bytes] | None = None
 
     @property
-    def rows(self) -> set[bytes]:
+    def rows(self) -> frozenset[bytes]:
+        """The class's rows, packed, as a set: built from ``H.matrix`` by this module once per
+        class (kept on the immutable class: the checks of one command share it; 0.15 s for
+        14,143 x 14,142)."""
         if self._rows is None:
-            packed = np.packbits(np.asarray(self.H.matrix, dtype=np.uint8), axis=1,
-                                 bitorder="little")
-            self._rows = {row.tobytes() for row in packed}
+            cached = self.H.__dict__.get("_certificate_rows")
+            if cached is None:
+                packed = np.packbits(np.asarray(self.H.matrix, dtype=np.uint8), axis=1,
+                                     bitorder="little")
+                cached = frozenset(row.tobytes() for row in packed)
+                self.H.__dict__["_certificate_rows"] = cached
+            self._rows = cached
         return self._rows
 
     def tick(self, what: str) -> None:
