@@ -174,6 +174,12 @@ def markdown(res: dict[str, Any]) -> str:
         lines += ["", f"All three dimensions within the contract ({limit:.1f} s): "
                   f"{sum(w <= limit for w in alls)} of {len(alls)} runs (worst {max(alls)} s).",
                   ""]
+    lines += ["Reading: `bounds lo..hi` are proven bounds (the budget ran out first); "
+              "`UNVERIFIED` means the engine's witness could not be re-checked within the "
+              "budget, so the dimension is shown as 0..upper (the unchecked value is in "
+              "`stats.unverified`), never as an unchecked exact value.  Single-dimension runs "
+              "have the whole budget for one dimension.  The test machine's 2 cores are shared: "
+              "the 1-minute load average of each run is shown.", ""]
     mem = res.get("memory")
     if mem:
         lines += ["## Memory per hypothesis x point", "",
@@ -214,7 +220,7 @@ def main() -> None:
     elif args.reuse_before and (OUT / "budget_scale.json").exists():
         last = json.loads((OUT / "budget_scale.json").read_text())
         if "before" in last:
-            res["before"] = last["before"] | {"load_average": last.get("load_average")}
+            res["before"] = {"load_average": last.get("load_average")} | last["before"]
     print(f"after ({ROOT}):", flush=True)
     res["after"] = run_tree(str(ROOT), path, args.budget, args.repeat)
     rows = memory_per_cell(path, small, str(ROOT))
