@@ -338,3 +338,29 @@ def test_chain_found_after_the_budget_writes_no_large_witness(
     assert (res.lower, res.upper) == (1, 64)
     assert res.stats["full_domain_chain"] == "found after the budget"
     verify(H, res)
+
+
+def test_main_counts_from_process_start_only_as_the_process_command(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import ltheory.cli as cli
+
+    seen: list[float | None] = []
+    real = common.command_start
+
+    def spy() -> float:
+        seen.append(common.PROCESS_START)
+        return real()
+
+    monkeypatch.setattr("ltheory.cli.dims.command_start", spy)
+    monkeypatch.setattr(cli.sys, "argv", ["ltheory", "dims", "thresholds n=4", "--json"])
+    monkeypatch.setattr(cli, "_IMPORTED", time.perf_counter() - 100)  # imported long ago
+    with pytest.raises(SystemExit):
+        cli.main()
+    assert seen == [None]  # in-process: the command counts from its own start
+    monkeypatch.setattr(cli, "_IMPORTED", time.perf_counter())      # just imported
+    monkeypatch.setattr(common, "process_age", lambda: 0.5)
+    with pytest.raises(SystemExit):
+        cli.main()
+    assert seen[1] is not None and seen[1] <= time.perf_counter() - 0.5
+    assert common.PROCESS_START is None  # reset after the command
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["vc"]["exact"]

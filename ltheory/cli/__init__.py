@@ -29,6 +29,8 @@ from ltheory.errors import LtheoryError
 
 __all__ = ["app", "build_app", "main"]
 
+_IMPORTED = time.perf_counter()  # when this module was imported (see main)
+
 #: one module per command (``ltheory.cli.NAME``), in the order ``ltheory --help`` lists them
 COMMAND_MODULES = ("dims", "table", "catalog", "demo", "check", "audit", "clique", "compose")
 
@@ -69,14 +71,18 @@ def main() -> None:
     reports a command-line usage error (missing argument, unknown option) as one line on stderr
     with exit code 2, like every other bad input.
 
-    It also records when the process started, so that a ``--budget`` counts the interpreter's
-    start-up and imports too (:func:`ltheory.cli.common.command_start`)."""
+    When it runs as the process's command (called within a second of this module's import,
+    in a process started shortly before), it also records when the process started, so that a
+    ``--budget`` counts the interpreter's start-up and imports too
+    (:func:`ltheory.cli.common.command_start`); called in-process later, the commands count
+    from their own start."""
+    now = time.perf_counter()
     age = common.process_age()
-    if age is not None:
-        common.PROCESS_START = time.perf_counter() - age
+    if age is not None and now - _IMPORTED < 1.0 and age - (now - _IMPORTED) < 5.0:
+        common.PROCESS_START = now - age
     first = sys.argv[1] if len(sys.argv) > 1 else None
-    runner = build_app(first) if first in COMMAND_MODULES else __getattr__("app")
     try:
+        runner = build_app(first) if first in COMMAND_MODULES else __getattr__("app")
         code = runner(standalone_mode=False)
     except typer.Abort:
         print("error: aborted", file=sys.stderr)
@@ -98,6 +104,8 @@ def main() -> None:
         sys.exit(2)
     except OSError as exc:  # the output could not be written (a full device, a closed pipe)
         _output_failed(exc)
+    finally:
+        common.PROCESS_START = None
     try:
         sys.stdout.flush()
     except OSError as exc:
