@@ -336,7 +336,13 @@ class HypothesisClass:
                                name=self.name, _trusted=True)
 
     def with_name(self, name: str | None) -> HypothesisClass:
-        return HypothesisClass(self.matrix, self._domain, name=name, _trusted=True)
+        """The same class under another name; shares the (read-only) matrices instead of
+        packing and deduplicating them again (0.25 s on 14,143 x 14,142)."""
+        out = object.__new__(HypothesisClass)
+        out._domain, out._n = self._domain, self._n
+        out._packed, out._matrix = self._packed, self._matrix
+        out.name = name
+        return out
 
 
 def _as_array(matrix: Any) -> np.ndarray:
