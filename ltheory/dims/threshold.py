@@ -77,6 +77,10 @@ from ltheory.errors import InvalidInputError
 #: ~0.5 s) is not worth overrunning the budget for.
 WITNESS_AFTER_BUDGET_CELLS = 1 << 20
 
+#: Seconds per cell (n^2) of writing out a ladder through every point (measured 0.3-0.5 s for
+#: 14,142 points); a larger ladder is written only when this fits the time left.
+WITNESS_SECONDS_PER_CELL = 2.5e-9
+
 #: Share of the budget (and at most this many seconds) given to the Littlestone dimension whose
 #: upper bound caps the search (T <= 2^(Ldim+1) - 1).
 LDIM_CAP_SECONDS = 1.0
@@ -497,7 +501,9 @@ def threshold_exact(H: HypothesisClass, budget: float | None = None,
         chain_decided = True
     except BudgetExpired:
         top, chain_decided = None, False   # undecided: only T <= |X| is known
-    if top is not None and bud.expired() and n * n > WITNESS_AFTER_BUDGET_CELLS:
+    left = bud.remaining()
+    if (top is not None and n * n > WITNESS_AFTER_BUDGET_CELLS and left is not None
+            and left < WITNESS_SECONDS_PER_CELL * n * n):
         # The chain was found, but too late to write a witness of n strings of n bits within
         # the budget (14,142 points: 200 MB, ~0.5 s): the bounds the witness in hand proves.
         res = _trivial_bounds(H, n, time.perf_counter() - t0, False)
