@@ -77,9 +77,10 @@ from ltheory.errors import InvalidInputError
 #: ~0.5 s) is not worth overrunning the budget for.
 WITNESS_AFTER_BUDGET_CELLS = 1 << 20
 
-#: Seconds per cell (n^2) of writing out a ladder through every point (measured 0.3-0.5 s for
-#: 14,142 points); a larger ladder is written only when this fits the time left.
-WITNESS_SECONDS_PER_CELL = 2.5e-9
+#: Seconds per cell (n^2) of writing out a ladder through every point and checking it (measured
+#: 0.3-0.5 s each for 14,142 points); a larger ladder is written only when this fits the time
+#: left -- a witness that cannot be checked in time is shown by no caller.
+WITNESS_SECONDS_PER_CELL = 6e-9
 
 #: Share of the budget (and at most this many seconds) given to the Littlestone dimension whose
 #: upper bound caps the search (T <= 2^(Ldim+1) - 1).
