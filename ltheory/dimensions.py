@@ -205,7 +205,13 @@ def threshold_dimension(H: Any, budget: float | None = None,
     return DIMENSIONS["tdim"].compute(H, budget, method)
 
 
-def verify(H: HypothesisClass | ComposedClass, result: DimensionResult) -> None:
+def verify(H: HypothesisClass | ComposedClass, result: DimensionResult,
+           budget: Any = None) -> None:
     """Re-check ``result``'s witness against ``H`` from scratch (explicit or composed class);
-    raises :class:`~ltheory.errors.CertificateError` if it does not certify ``result.lower``."""
-    verify_any(H, result)
+    raises :class:`~ltheory.errors.CertificateError` if it does not certify ``result.lower``.
+
+    ``budget`` (a :class:`ltheory.dims.budget.Budget`, or None): on an explicit class the check
+    reads its clock and stops with :class:`~ltheory.errors.BudgetExceededError` when it runs
+    out -- the witness is then not certified (``ltheory dims`` reports the result as
+    unverified)."""
+    verify_any(H, result, budget)

@@ -26,10 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from ltheory.errors import InvalidInputError
+from ltheory.errors import BudgetExceededError, InvalidInputError
 
-__all__ = ["check_choice", "check_delta", "check_epsilon", "check_epsilon_delta", "check_int",
-           "check_level", "check_seed"]
+__all__ = ["available_memory", "check_choice", "check_delta", "check_epsilon",
+           "check_epsilon_delta", "check_int", "check_level", "check_memory", "check_seed"]
 
 
 def _number(value: Any, name: str, what: str) -> float:
@@ -114,3 +114,31 @@ def check_choice(value: Any, name: str, choices: Iterable[Any]) -> Any:
         shown = ", ".join(repr(c) for c in options)
         raise InvalidInputError(f"{name} must be one of {shown}; got {value!r}")
     return value
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the system can still give without swapping (``MemAvailable`` of
+    /proc/meminfo on Linux, else the free physical pages), or None when it cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import os
+
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not a POSIX system
+        return None
+
+
+def check_memory(nbytes: float, what: str) -> None:
+    """Raise :class:`~ltheory.errors.BudgetExceededError` *before* allocating when ``nbytes``
+    (an estimate of the peak) exceed the memory available (:func:`available_memory`); nothing
+    when the available memory cannot be read."""
+    free = available_memory()
+    if free is not None and nbytes > free:
+        raise BudgetExceededError(f"{what} needs about {nbytes / 2**30:.1f} GiB of memory, but "
+                                  f"only {free / 2**30:.1f} GiB are available")

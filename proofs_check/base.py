@@ -53,7 +53,10 @@ class Evidence:
         return {"class": self.subject, "params": to_jsonable(self.params),
                 "values": to_jsonable(self.values), "bound": to_jsonable(self.bound),
                 "holds": self.holds, "slack": to_jsonable(self.slack),
-                "tightness": None if self.tightness is None else round(float(self.tightness), 6),
+                # an infinite tightness is
+                # the documented string "inf" (ltheory.jsonable), never the non-JSON Infinity
+                "tightness": None if self.tightness is None else to_jsonable(
+                    round(float(self.tightness), 6)),
                 "witness": to_jsonable(self.witness), "note": self.note}
 
 
@@ -99,7 +102,7 @@ class CheckResult:
         return {"id": c.id, "source": c.source, "statement": c.statement, "text": c.text,
                 "bound": str(c.bound) if c.bound is not None else None, "holds": self.holds,
                 "status": self.status, "kind": c.kind, "falsifiable": c.falsifiable,
-                "tightness": None if t is None else round(t, 6),
+                "tightness": None if t is None else to_jsonable(round(float(t), 6)),
                 "seconds": round(self.seconds, 3), "rows": [r.to_json() for r in self.rows]}
 
 

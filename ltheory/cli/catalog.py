@@ -3,7 +3,6 @@ parameters and known values with their citations."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
@@ -13,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ltheory import catalog
-from ltheory.cli.common import fail
+from ltheory.cli.common import dump_json, fail
 from ltheory.errors import LtheoryError
 
 NAME = "catalog"
@@ -40,7 +39,7 @@ def command(
     except LtheoryError as exc:
         raise fail(str(exc)) from None
     if as_json:
-        typer.echo(json.dumps([_info_json(i) for i in infos] if family is None
+        typer.echo(dump_json([_info_json(i) for i in infos] if family is None
                               else _info_json(infos[0])))
         return
     console = Console()

@@ -5,14 +5,13 @@ papers' statements evaluated on concrete classes (:mod:`proofs_check`); exit 1 i
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from ltheory.cli.common import fail
+from ltheory.cli.common import dump_json, fail
 from ltheory.errors import LtheoryError
 from ltheory.progress import progress_bar
 
@@ -43,7 +42,7 @@ def command(
         if ids:
             raise fail("--list takes no check ids (it lists every seed statement)")
         if as_json:
-            typer.echo(json.dumps(coverage_json()))
+            typer.echo(dump_json(coverage_json()))
         else:
             typer.echo(listing())
         return
@@ -58,7 +57,7 @@ def command(
     except OSError as exc:
         raise fail(f"cannot write the report: {exc.strerror or exc} ({exc.filename})") from None
     if as_json:
-        typer.echo(json.dumps(to_json(results)))
+        typer.echo(dump_json(to_json(results)))
     else:
         Console().print(markdown(results, figures), markup=False, highlight=False)
     if any(r.holds is False for r in results):

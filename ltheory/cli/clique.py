@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -14,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ltheory import catalog
-from ltheory.cli.common import fail
+from ltheory.cli.common import check_budget_option, dump_json, fail
 from ltheory.errors import LtheoryError
 from ltheory.graphs.explorer import explore, plot_dichotomy
 
@@ -28,8 +27,9 @@ def command(
     fractional: Annotated[bool, typer.Option("--fractional",
                                              help="also the fractional clique number")
                           ] = False,
-    budget: Annotated[float | None, typer.Option(help="seconds per computation; past it, "
-                                                 "proven bounds are reported")] = None,
+    budget: Annotated[float | None, typer.Option(help="seconds per computation (inf: no "
+                                                 "limit; 0, negative or nan: an error); past "
+                                                 "it, proven bounds are reported")] = None,
     max_vertices: Annotated[int, typer.Option(help="largest contradiction graph to build")
                             ] = 200_000,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
@@ -39,6 +39,7 @@ def command(
     with a verified certificate (Alon, Moran, Schefler, Yehudayoff 2024)."""
     if max_vertices < 1:
         raise fail(f"--max-vertices must be a positive integer, got {max_vertices}")
+    budget = check_budget_option(budget)
     try:
         H = catalog.from_spec(spec)
         report = explore(H, m, fractional=fractional, budget=budget,
@@ -50,7 +51,7 @@ def command(
     except OSError as exc:
         raise fail(f"cannot write the plot: {exc}") from None
     if as_json:
-        typer.echo(json.dumps(report.to_json()))
+        typer.echo(dump_json(report.to_json()))
         return
     console = Console()
     table = Table(title=Text(f"{report.name}: {report.size} hypotheses on "

@@ -20,7 +20,16 @@ from rich.table import Table
 from rich.text import Text
 
 from ltheory import catalog
-from ltheory.cli.common import cell, compute, fail, parse_only, result_json
+from ltheory.cli.common import (
+    cell,
+    check_budget_option,
+    command_start,
+    compute,
+    echo_json,
+    fail,
+    parse_only,
+    result_json,
+)
 from ltheory.core.boolean import Aggregation
 from ltheory.core.compose import ComposedClass
 from ltheory.dimensions import DIMENSIONS
@@ -40,18 +49,22 @@ def command(
                     ] = None,
     sat: Annotated[bool, typer.Option("--sat", help="use the SAT search (never materialise)")
                    ] = False,
-    budget: Annotated[float | None, typer.Option(help="time limit in seconds per dimension; "
-                                                 "past it, proven bounds are reported")] = None,
+    budget: Annotated[float | None, typer.Option(
+        help="time limit in seconds for the whole command (loading and every dimension, "
+             "witness checks included); past it, proven bounds are reported. inf: no limit; "
+             "0, negative or nan: an error")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
 ) -> None:
     """Exact dimensions of the composed class G(H1, ..., Hk), each with a verified witness."""
+    start = command_start()  # the budget counts from here (process start under `ltheory`)
     names = parse_only(only)
+    budget = check_budget_option(budget)
     try:
         G = Aggregation.parse(aggregation)
         classes = [catalog.from_spec(s) for s in specs]
         C = ComposedClass(G, classes)
         C.name = f"{C.G.name}({', '.join(specs)})"
-        results = compute(C, names, budget, method="sat" if sat else "auto")
+        results = compute(C, names, budget, method="sat" if sat else "auto", start=start)
     except LtheoryError as exc:
         raise fail(str(exc)) from None
     if as_json:
@@ -62,7 +75,7 @@ def command(
             "components": [{"spec": s, "size": len(c)} for s, c in zip(specs, classes,
                                                                          strict=True)]}}
         doc.update({key: result_json(r) for key, r in results.items()})
-        typer.echo(json.dumps(doc))
+        echo_json(doc)
         return
     table = Table(title=Text(f"{C.name}: {C.G.name} of "
                              f"{' x '.join(str(len(c)) for c in classes)} "

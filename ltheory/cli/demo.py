@@ -3,7 +3,6 @@ classes, marked where they agree with the catalog's cited values."""
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Annotated
 
@@ -12,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ltheory import catalog
-from ltheory.cli.common import cell, compute, fail, result_json
+from ltheory.cli.common import cell, compute, dump_json, fail, result_json
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dimensions import DIMENSIONS
 from ltheory.dims.result import DimensionResult
@@ -62,7 +61,7 @@ def command(as_json: Annotated[bool, typer.Option("--json", help="print one JSON
             raise fail(f"{spec}: {exc}") from None
         rows.append((spec, H, results))
     if as_json:
-        typer.echo(json.dumps([{"class": {"name": spec, "domain_size": H.domain_size,
+        typer.echo(dump_json([{"class": {"name": spec, "domain_size": H.domain_size,
                                           "size": len(H)},
                                 **{key: result_json(r) for key, r in res.items()}}
                                for spec, H, res in rows]))

@@ -13,7 +13,6 @@ record that disagreement (a finding), 2 for bad input.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -22,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ltheory.cli.common import fail, parse_only
+from ltheory.cli.common import check_budget_option, dump_json, fail, parse_only
 from ltheory.dimensions import DIMENSIONS
 from ltheory.errors import LtheoryError
 from ltheory.progress import progress_bar
@@ -115,8 +114,9 @@ def command(
         help="PARAM=RANGE ..., e.g. n=1..8, n=2,4,8, k=2 (cartesian product)")] = None,
     only: Annotated[str | None, typer.Option(help="comma-separated subset of vc,ldim,tdim")
                     ] = None,
-    budget: Annotated[float, typer.Option(help="seconds per dimension per member (0: no "
-                                          "limit); past it, proven bounds are reported")
+    budget: Annotated[float, typer.Option(help="seconds per dimension per member (0 or inf: "
+                                          "no limit; negative or nan: an error); past it, "
+                                          "proven bounds are reported")
                       ] = DEFAULT_BUDGET,
     clique: Annotated[int | None, typer.Option(help="also ω_M, the clique number of the "
                                                "contradiction graph G_M (M = 1..16)")] = None,
@@ -128,10 +128,11 @@ def command(
     """Exact dimensions of a family's members over parameter ranges, against the cited
     formulas."""
     keys = parse_only(only)
+    limit = None if budget == 0 else check_budget_option(budget)
     try:
         with progress_bar(f"{family} members", quiet=quiet) as progress:
             table = dimension_table(family, ranges or [], only=keys, progress=progress,
-                                    budget=None if budget == 0 else budget, clique=clique)
+                                    budget=limit, clique=clique)
         if plot is not None:
             plot_table(table, plot)
     except LtheoryError as exc:
@@ -139,7 +140,7 @@ def command(
     except OSError as exc:
         raise fail(f"cannot write the plot {str(plot)!r}: {exc.strerror or exc}") from None
     if as_json:
-        typer.echo(json.dumps(table.to_json()))
+        typer.echo(dump_json(table.to_json()))
     else:
         _print(table)
     if table.findings:

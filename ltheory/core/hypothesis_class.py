@@ -241,6 +241,16 @@ class HypothesisClass:
     def _label_index(self) -> dict[str, int]:
         return {lab: i for i, lab in enumerate(self._domain)}
 
+    def packed_columns(self) -> np.ndarray:
+        """The columns packed along the hypotheses (|X| x ceil(|H|/8) uint8, little bit order;
+        :func:`pack_columns`), computed once per class."""
+        cache = self.__dict__.get("_packed_columns")
+        if cache is None:
+            cache = pack_columns(self.matrix)
+            cache.setflags(write=False)
+            self.__dict__["_packed_columns"] = cache
+        return cache
+
     def column_bitsets(self) -> list[int]:
         """For each point x, the Python int whose bit j is h_j(x) (hypotheses in stored order)."""
         return _column_bitsets(self)
@@ -326,7 +336,13 @@ class HypothesisClass:
                                name=self.name, _trusted=True)
 
     def with_name(self, name: str | None) -> HypothesisClass:
-        return HypothesisClass(self.matrix, self._domain, name=name, _trusted=True)
+        """The same class under another name; shares the (read-only) matrices instead of
+        packing and deduplicating them again (0.25 s on 14,143 x 14,142)."""
+        out = object.__new__(HypothesisClass)
+        out._domain, out._n = self._domain, self._n
+        out._packed, out._matrix = self._packed, self._matrix
+        out.name = name
+        return out
 
 
 def _as_array(matrix: Any) -> np.ndarray:
@@ -352,6 +368,21 @@ def _domain_len(domain: Sequence[Any] | int) -> int:
     return len(domain)  # type: ignore[arg-type]
 
 
+def pack_columns(M: np.ndarray) -> np.ndarray:
+    """The columns of a 0/1 uint8 matrix packed along the rows, little bit order: row j of the
+    result is ``np.packbits(M[:, j], bitorder="little")``.
+
+    Built from eight strided row slices (bit b from rows b, b + 8, ...) and one transpose of
+    the packed result: ``np.packbits(M.T, axis=1)`` walks the transposed matrix with a stride
+    and took 1.9 s on 14,143 x 14,142 where this takes ~0.4 s (issue 40)."""
+    m, n = M.shape
+    out = np.zeros(((m + 7) // 8, n), dtype=np.uint8)
+    for b in range(min(8, m)):
+        rows = M[b::8]
+        out[:len(rows)] |= rows << np.uint8(b)
+    return np.ascontiguousarray(out.T)
+
+
 def _column_bitsets(H: HypothesisClass) -> list[int]:
     cache = H.__dict__.get("_colbits")
     if cache is None:
@@ -359,7 +390,7 @@ def _column_bitsets(H: HypothesisClass) -> list[int]:
         if m == 0:
             cache = [0] * H.domain_size
         else:
-            cols = np.packbits(H.matrix.T, axis=1, bitorder="little")
+            cols = H.packed_columns()
             cache = [int.from_bytes(c.tobytes(), "little") for c in cols]
         H.__dict__["_colbits"] = cache
     return cache

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ltheory.core.hypothesis_class import HypothesisClass
+from ltheory.core.hypothesis_class import HypothesisClass, pack_columns
 from ltheory.dims.budget import check_budget
 from ltheory.dims.result import DimensionResult
 
@@ -89,7 +89,7 @@ def _lift_tree(node: dict[str, Any], back: Callable[[str], str]) -> dict[str, An
                                       for b, c in node["children"].items()}}
 
 
-def distinct_columns(M: np.ndarray) -> np.ndarray:
+def distinct_columns(M: np.ndarray, packed: np.ndarray | None = None) -> np.ndarray:
     """The index of the first occurrence of every distinct column of a 0/1 matrix, increasing.
 
     Columns are packed along the hypotheses (one byte per 8 rows) and compared as byte strings
@@ -97,22 +97,30 @@ def distinct_columns(M: np.ndarray) -> np.ndarray:
     m, n = M.shape
     if n <= 1 or m == 0:
         return np.arange(min(n, 1) if m == 0 else n)
-    cols = np.ascontiguousarray(np.packbits(M.T, axis=1, bitorder="little"))
+    cols = pack_columns(M) if packed is None else packed
     keys = cols.view(f"V{cols.shape[1]}").ravel()
     _, first = np.unique(keys, return_index=True)
     return np.sort(first)
 
 
 def merge_equal_columns(H: HypothesisClass) -> ColumnReduction:
-    """H with every class of clone points (equal columns) merged into its first point."""
-    keep = distinct_columns(H.matrix)
+    """H with every class of clone points (equal columns) merged into its first point.
+
+    Computed once per class (H is immutable): the dimensions of one command share it."""
+    cached = H.__dict__.get("_column_reduction")
+    if cached is not None:
+        return cached
+    keep = distinct_columns(H.matrix, H.packed_columns() if len(H) else None)
     if len(keep) == H.domain_size:
-        return ColumnReduction(H, H, keep)
-    merged = HypothesisClass(H.matrix[:, keep], [H.domain[i] for i in keep.tolist()],
-                             name=H.name, _trusted=True)
-    if len(merged) != len(H):  # pragma: no cover - a removed column copies a kept one
-        raise AssertionError("merging clone points identified two hypotheses")
-    return ColumnReduction(H, merged, keep)
+        red = ColumnReduction(H, H, keep)
+    else:
+        merged = HypothesisClass(H.matrix[:, keep], [H.domain[i] for i in keep.tolist()],
+                                 name=H.name, _trusted=True)
+        if len(merged) != len(H):  # pragma: no cover - a removed column copies a kept one
+            raise AssertionError("merging clone points identified two hypotheses")
+        red = ColumnReduction(H, merged, keep)
+    H.__dict__["_column_reduction"] = red
+    return red
 
 
 def on_distinct_columns(engine: Callable[..., DimensionResult]

@@ -64,7 +64,8 @@ from ltheory.dims.budget import Budget, BudgetExpired
 from ltheory.dims.reduce import on_distinct_columns
 from ltheory.dims.result import DimensionResult
 from ltheory.dims.symmetry import PointSymmetry, orbits_from_generators, point_symmetry
-from ltheory.errors import InvalidInputError
+from ltheory.errors import BudgetExceededError, InvalidInputError
+from ltheory.validation import check_memory
 
 _MAX_BEAM = 1 << 14
 
@@ -82,6 +83,13 @@ _BLOCK_ENTRIES = 1 << 21
 
 #: Largest one-hot matrix (hypotheses x cells) built for counting by matrix product.
 _ONE_HOT_CELLS = 1 << 22
+
+#: Entries of one block of the pair test in :meth:`_VCSearch._last_pair` (rows x candidates).
+_PAIR_BLOCK_ENTRIES = 1 << 22
+
+#: Classes with more cells (hypotheses x points) count cells on the uint8 matrix, never making
+#: the float32 copy (4 bytes a cell) up front (:meth:`_VCSearch._cell_counts`).
+_WIDE_CELLS = 1 << 26
 
 
 def _code_dtype(k: int) -> type:
@@ -118,13 +126,76 @@ class _VCSearch:
         self.symmetry: PointSymmetry | None = None
         self.group: Any = None  # self.symmetry as a sympy group (None: trivial or unused)
         self._refuted: dict[int, set[int]] = {}  # d -> first points whose branch is exhausted
-        self.M16 = M.astype(np.int16)
-        # Points x hypotheses, contiguous: a row selection of it times the one-hot cell matrix
-        # is a plain BLAS product (the transposed one-hot times M ran 30x slower: measured
-        # 225 ms vs 7 ms on halfspaces g=12, 12,790 x 144, 8 cells).
-        self.MfT = np.ascontiguousarray(M.T, dtype=np.float32)
+        self._m16: np.ndarray | None = None
+        self._mft: np.ndarray | None = None
+        self._colsums: np.ndarray | None = None
+        self._colpacked: np.ndarray | None = None
+        self.memory_stop: str | None = None  # why the search stopped for memory, if it did
         self._eye = [np.eye(1 << k, dtype=np.float32) for k in range(7)]
         self._mf: np.ndarray | None = None  # M as float, for the beam's block products
+
+    # The derived copies of the class matrix are made on first use, not up front: on a wide
+    # class (14,143 x 14,142) they cost 1.6 s and 1.2 GB before the first budget check, and a
+    # search stopped early by its budget may never need them (issue 40).
+    @property
+    def M16(self) -> np.ndarray:
+        """The class matrix as int16 (for sums by cell)."""
+        if self._m16 is None:
+            self._m16 = self.M.astype(np.int16)
+        return self._m16
+
+    def columns_nested(self) -> bool:
+        """Whether the points' columns (each as the set of hypotheses that are 1 on it) form a
+        chain under inclusion.  Then no two points are shattered: shattering {y, z} needs an h
+        with h(y) = 1, h(z) = 0 and an h' with h'(y) = 0, h'(z) = 1, i.e. neither column
+        inside the other.  Sorted by size, a family is a chain iff each set lies inside the
+        next (distinct sets of one size are not nested): one pass over the packed columns
+        (thresholds on 14,142 points: ~10 ms, where the pair search for VC = 2 is 10^12
+        operations)."""
+        if self.budget is not None and self.budget.expired():
+            return False
+        cols = self.column_packed
+        order = np.argsort(self.column_sums, kind="stable")
+        for a in range(0, len(order) - 1, 4096):  # blocks of points, the clock read between
+            if a and self.budget is not None and self.budget.expired():
+                return False
+            lo, hi = order[a:a + 4096], order[a + 1:a + 4097]
+            if (cols[lo[:len(hi)]] & ~cols[hi]).any():
+                return False
+        return True
+
+    @property
+    def column_packed(self) -> np.ndarray:
+        """The columns packed along the hypotheses (points x bytes, little bit order)."""
+        if self._colpacked is None:
+            self._colpacked = self.H.packed_columns()
+        return self._colpacked
+
+    @property
+    def column_sums(self) -> np.ndarray:
+        """Hypotheses that are 1 on each point (int64)."""
+        if self._colsums is None:
+            self._colsums = self.M.sum(axis=0, dtype=np.int64)
+        return self._colsums
+
+    @property
+    def MfT(self) -> np.ndarray:
+        """Points x hypotheses, contiguous float32: a row selection of it times the one-hot
+        cell matrix is a plain BLAS product (the transposed one-hot times M ran 30x slower:
+        measured 225 ms vs 7 ms on halfspaces g=12, 12,790 x 144, 8 cells)."""
+        if self._mft is None:
+            self._fits(4 * self.M.size, "the float32 copy of the class matrix")
+            self._mft = np.ascontiguousarray(self.M.T, dtype=np.float32)
+        return self._mft
+
+    def _fits(self, nbytes: int, what: str) -> None:
+        """Stop the search (its bounds so far stand) rather than allocate a copy that would
+        not fit in the memory available: ``stats["memory"]`` says which."""
+        try:
+            check_memory(nbytes, what)
+        except BudgetExceededError as exc:
+            self.memory_stop = str(exc)
+            raise BudgetExpired from None
 
     def _cell_counts(self, codes: np.ndarray, k: int, cand: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray]:
@@ -136,6 +207,19 @@ class _VCSearch:
         self.work += self.m * len(cand)
         sizes = np.bincount(codes, minlength=1 << k)
         ones = None
+        if k == 0:  # one cell: the column sums, no copy of the matrix
+            return sizes, self.column_sums[cand][None, :]
+        if self._mft is None and self.M.size > _WIDE_CELLS:
+            # a wide class: per cell, popcounts of the packed columns and the cell's rows
+            # (1/8 byte a cell; ~30 ms a cell on 14,143 x 14,142, where the float32 copy
+            # took 1.6 s and 800 MB and summing uint8 rows 1.8 s a cell)
+            ones = np.zeros((len(sizes), len(cand)), dtype=np.int64)
+            cols = self.column_packed
+            sub = cols if len(cand) == len(cols) else cols[cand]
+            for c in np.flatnonzero(sizes).tolist():
+                mask = np.packbits(codes == c, bitorder="little")
+                ones[c] = np.bitwise_count(sub & mask).sum(axis=1, dtype=np.int64)
+            return sizes, ones
         if k < len(self._eye) and (self.m << k) <= _ONE_HOT_CELLS:
             prod = _product(self.MfT[cand], self._eye[k][codes])
             if prod is not None:
@@ -290,6 +374,8 @@ class _VCSearch:
     def _Mdense(self, dtype: type) -> np.ndarray:
         """The class matrix (hypotheses x points) as a contiguous float array, made once."""
         if self._mf is None or self._mf.dtype != dtype:
+            self._fits(np.dtype(dtype).itemsize * self.M.size,
+                       "the dense float copy of the class matrix (beam search)")
             self._mf = np.ascontiguousarray(self.M, dtype=dtype)
         return self._mf
 
@@ -305,19 +391,30 @@ class _VCSearch:
         sizes = np.bincount(codes, minlength=nc)
         bounds = np.concatenate(([0], np.cumsum(sizes)))
         X = self.MfT[cand][:, np.argsort(codes, kind="stable")]  # candidates x hypotheses
-        ok = np.triu(np.ones((C, C), dtype=bool), 1)
-        for c in range(nc):
-            A = X[:, bounds[c]:bounds[c + 1]]
-            P = _product(A, A.T)             # float32, exact below 2^24 hypotheses
-            if P is None:
-                P = A.astype(np.int64) @ A.T.astype(np.int64)
-            s = A.sum(axis=1)
-            sy, sz = s[:, None], s[None, :]
-            ok &= (P > 0) & (sy > P) & (sz > P) & (sizes[c] - sy - sz + P > 0)
-            if not ok.any():
-                return None
-        i, j = np.argwhere(ok)[0]
-        return [int(cand[i]), int(cand[j])]
+        cells = [X[:, bounds[c]:bounds[c + 1]] for c in range(nc)]
+        sums = [A.sum(axis=1) for A in cells]
+        # Pairs (y, z), y < z, in blocks of rows y: memory per block ~_PAIR_BLOCK_ENTRIES
+        # entries, not C^2 (14,142 candidates: 800 MB a product), and the clock read between
+        # blocks (one block of a wide class can take seconds).
+        rows = max(1, _PAIR_BLOCK_ENTRIES // max(C, 1))
+        for y0 in range(0, C - 1, rows):
+            if y0 and self.budget is not None and self.budget.expired():
+                raise BudgetExpired
+            y1 = min(C - 1, y0 + rows)
+            ok = np.arange(C)[None, :] > np.arange(y0, y1)[:, None]
+            for c in range(nc):
+                A = cells[c]
+                P = _product(A[y0:y1], A.T)      # float32, exact below 2^24 hypotheses
+                if P is None:
+                    P = A[y0:y1].astype(np.int64) @ A.T.astype(np.int64)
+                sy, sz = sums[c][y0:y1, None], sums[c][None, :]
+                ok &= (P > 0) & (sy > P) & (sz > P) & (sizes[c] - sy - sz + P > 0)
+                if not ok.any():
+                    break
+            if ok.any():
+                i, j = np.argwhere(ok)[0]
+                return [int(cand[y0 + i]), int(cand[j])]
+        return None
 
     def find(self, d: int) -> list[int] | None:
         """A shattered set of size d, or None if there is none (exhaustive).
@@ -474,6 +571,8 @@ def vc_exact(H: HypothesisClass, budget: float | None = None,
     lower = len(best)
     witness = [H.domain[i] for i in sorted(best)]
     stats["nodes"] = search.nodes
+    if search.memory_stop is not None:
+        stats["memory"] = search.memory_stop
     return DimensionResult.proven("vc", lower, upper, witness, seconds=time.perf_counter() - t0,
                                   stats=stats)
 
@@ -485,6 +584,9 @@ def _search(search: _VCSearch, upper: int, symmetry: bool, stats: dict[str, Any]
     beam_work = dfs_work = 0
     try:
         best = search.greedy()
+        if len(best) <= 1 < upper and search.columns_nested():
+            upper = 1  # no two points shattered (see columns_nested): VC <= 1
+            stats["upper_reason"] = "the points' columns are nested (a chain): VC <= 1"
         # The root's test alone, before any heuristic or symmetry step (each costs a pass over
         # every point, a nauty call up to seconds on wide classes): no candidates for a larger
         # set (points n=2,048: no point has two hypotheses on each side) settles the value, and

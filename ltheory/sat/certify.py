@@ -188,12 +188,13 @@ def verify_composed(C: ComposedClass, result: Any) -> None:
         raise CertificateError(f"unknown result kind {kind!r}; expected vc, ldim or tdim")
 
 
-def verify_any(H: HypothesisClass | ComposedClass, result: Any) -> None:
-    """:func:`verify_composed` for a ComposedClass, ``certificates.verify`` otherwise."""
+def verify_any(H: HypothesisClass | ComposedClass, result: Any, budget: Any = None) -> None:
+    """:func:`verify_composed` for a ComposedClass, ``certificates.verify`` otherwise (within
+    ``budget`` for an explicit class, see there)."""
     if isinstance(H, ComposedClass):
         verify_composed(H, result)
         return
-    verify(H, result)
+    verify(H, result, budget=budget)
 
 
 def strip_components(witness: Any) -> Any:
