@@ -270,3 +270,35 @@ def test_budget_helpers_refuse_bad_epsilon(epsilon: float) -> None:
     for f in (min_runs_to_reject, runs_to_detect):
         with pytest.raises(InvalidInputError, match="epsilon must be a finite number >"):
             f(epsilon)
+
+
+@pytest.mark.parametrize("args, code", [
+    (["laplace", "--runs", "2000", "--curve", "--claim", "eps:1000"], 0),
+    (["laplace", "--runs", "2000", "--curve", "--claim", "zcdp:1e308"], 0),
+    (["randomized_response", "-p", "epsilon=3", "--runs", "4000", "--curve", "--claim",
+      "rdp:1e999=1"], 1),
+    (["randomized_response", "-p", "epsilon=3", "--runs", "4000", "--curve", "--claim",
+      "rdp:inf=1"], 1),
+    (["laplace", "--runs", "2000", "--curve", "--claim", "gdp:1e200"], 0),
+    (["histogram", "-p", "epsilon=1e-300", "--runs", "2000", "--claimed-epsilon", "1"], 0),
+    (["discrete_gaussian", "-p", "sigma=1e-200", "--runs", "2000", "--claimed-epsilon", "1"],
+     2),
+])
+def test_command_line_at_the_extremes(args: list[str], code: int) -> None:
+    """The issue's command lines: the right verdict (0 consistent, 1 violation, 2 bad input),
+    strict JSON, and nothing on stderr but a one-line error — no traceback, no RuntimeWarning
+    (an order ∞ claim against a 3-DP mechanism was "consistent": no constraint at all)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "ltheory.cli", "audit", *args, "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == code, run.stderr
+    if code == 2:
+        assert run.stderr.startswith("error: ") and len(run.stderr.strip().splitlines()) == 1
+    else:
+        assert run.stderr == ""
+
+        def refuse(c: str) -> None:
+            raise AssertionError(f"not JSON: {c}")
+        json.loads(run.stdout, parse_constant=refuse)
