@@ -18,7 +18,12 @@ certify at its expected counts with the same number of certification runs and le
 (``bench_dpsgd_audit.ceiling``), and the runs at which that ceiling reaches 0.85 of the
 accountant's ε.  A row whose certified ε exceeds the accountant's at some δ would be a finding.
 
+Part ``--part float``: ``audit`` with its defaults (``arithmetic="float"``: floating-point leaks
+looked for, the pipeline computes in float32) at the accountant's (ε, 1e-5), 10^6 runs per row,
+and a hand-made witness of the leak at (1, 1, 1) (``float_witness``).
+
 Run:  PYTHONPATH=. nice -n 10 python benchmarks/bench_jax_privacy_dpsgd.py [--quick]
+      [--only I ...] [--part curve|float]     (rows run are merged into the existing results)
 Writes benchmarks/results/jax_privacy_dpsgd.{json,md}.
 """
 
@@ -39,7 +44,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_dpsgd_audit import ceiling, runs_for_ceiling, threshold_events  # noqa: E402
 
-from ltheory.privacy import audit_curve  # noqa: E402
+from ltheory.privacy import audit, audit_curve  # noqa: E402
 from ltheory.privacy.adapters.jax_privacy_dpsgd import (  # noqa: E402
     JaxPrivacyDPSGD,
     jax_privacy_version,
@@ -53,7 +58,7 @@ TARGET = 0.85
 
 ROWS = [
     ("poisson (1, 1, 1)", dict(q=1.0, sigma=1.0, steps=1), 10**8),
-    ("poisson (0.01, 1, 100)", dict(q=0.01, sigma=1.0, steps=100), 4 * 10**6),
+    ("poisson (0.01, 1, 100)", dict(q=0.01, sigma=1.0, steps=100), 8 * 10**7),
     ("fixed B=1 of n=4, sigma=2, T=4",
      dict(batch_selection="fixed", sigma=2.0, steps=4, batch_size=1, dataset_size=4), 4 * 10**6),
     ("balls-in-bins K=4, sigma=1, T=4",
@@ -118,6 +123,45 @@ def row(label: str, kwargs: dict, runs: int) -> dict:
     return out
 
 
+FLOAT_RUNS = 10**6
+
+
+def float_row(label: str, kwargs: dict, runs: int) -> dict:
+    """``audit`` with its defaults (``arithmetic="float"``: floating-point leaks looked for) at
+    the accountant's (ε, 1e-5)."""
+    m = JaxPrivacyDPSGD(**kwargs)
+    d0, d1 = m.default_pair()
+    t = time.perf_counter()
+    r = audit(m, d0, d1, claimed_epsilon=m.accountant_epsilon, claimed_delta=1e-5, runs=runs,
+              seed=0, executor="serial")
+    out = {"label": label, "config": kwargs, "runs": runs,
+           "seconds": round(time.perf_counter() - t, 1),
+           "accountant_epsilon": m.accountant_epsilon, "verdict": r.verdict,
+           "certified_epsilon": r.epsilon_lower_bound, "floating_point": bool(r.floating_point),
+           "event": str(r.event), "counts": r.counts.get("certification")}
+    print(json.dumps({k: out[k] for k in ("label", "runs", "verdict", "certified_epsilon",
+                                          "floating_point", "seconds")}), flush=True)
+    return out
+
+
+def float_witness(runs: int = 10**6, seed: int = 7) -> dict:
+    """The float32 leak at (1, 1, 1) by hand: y = −θ₁·e₀ (lr = C = 1) is the noisy gradient
+    sum fl(g + z) (g = 1 with the canary, 0 without).  E = {|y| < 1/2 and y not a multiple of
+    2^-24}: with the canary y = fl(1 + z), and for z in (−3/2, −1/2) the exact 1 + z is a
+    multiple of 2^-24 (z's own spacing there), so P1(E) = 0; without it y = z, on a finer grid."""
+    m = JaxPrivacyDPSGD(q=1.0, sigma=1.0, steps=1)
+    rng = np.random.default_rng(seed)
+    y0 = m.increments(m.iterates((), runs, rng))[:, 0]
+    y1 = m.increments(m.iterates(("canary",), runs, rng))[:, 0]
+
+    def event(y: np.ndarray) -> int:
+        return int(((np.abs(y) < 0.5) & (y * 2**24 != np.round(y * 2**24))).sum())
+
+    return {"config": {"q": 1.0, "sigma": 1.0, "steps": 1}, "runs_each": runs, "seed": seed,
+            "event": "|y| < 1/2 and y not a multiple of 2^-24, y = -theta_1[0] / (lr C)",
+            "count_without_canary": event(y0), "count_with_canary": event(y1)}
+
+
 def _f(x, nd=3) -> str:
     if x is None:
         return "—"
@@ -153,10 +197,27 @@ def markdown(res: dict) -> str:
                 f"| {_f(r['certified_epsilon'][i])} | **{_f(r['fraction'][i], 2)}** | "
                 f"{_f(ceil)} | {_f(cf, 2)} | {need_s} | {r['runs']:.0e} | "
                 f"{r['runs_per_second']:.2e} | {r['seconds']} |")
-    lines += ["", "Findings: " + ("none — no certified ε exceeds the accountant's."
-                                   if not any(any(r["exceeds_accountant"])
-                                              for r in res["rows"])
-                                   else "see the rows where certified > accountant."), ""]
+    lines += ["", "Real arithmetic (`arithmetic=\"real\"`): " + (
+        "no certified ε exceeds the accountant's." if not any(
+            any(r["exceeds_accountant"]) for r in res["rows"])
+        else "**some certified ε exceeds the accountant's** (rows above)."), ""]
+    if res.get("float_rows"):
+        lines += ["## Floating point (`audit` with its defaults, claim (accountant ε, 1e-5))",
+                  "", "| configuration | accountant ε | certified ε | verdict | "
+                  "floating-point event | runs | seconds |", "|---|---|---|---|---|---|---|"]
+        for r in res["float_rows"]:
+            ev = r["event"] if len(r["event"]) < 160 else r["event"][:157] + "…"
+            ev = ev.replace("|", "\\|")
+            lines.append(f"| {r['label']} | {_f(r['accountant_epsilon'])} | "
+                         f"{_f(r['certified_epsilon'])} | **{r['verdict']}** | "
+                         f"{ev if r['floating_point'] else '—'} | {r['runs']:.0e} | "
+                         f"{r['seconds']} |")
+        lines.append("")
+    if res.get("float_witness"):
+        w = res["float_witness"]
+        lines += [f"Witness (seed {w['seed']}, {w['runs_each']:.0e} runs each, (q, σ, T) = "
+                  f"(1, 1, 1)): event {w['event']}: {w['count_without_canary']} runs without "
+                  f"the canary, {w['count_with_canary']} with it.", ""]
     return "\n".join(lines)
 
 
@@ -164,30 +225,32 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="10^5 runs per row (smoke test)")
     ap.add_argument("--only", type=int, nargs="*", help="row indices to run")
+    ap.add_argument("--part", choices=("curve", "float"), default="curve")
     args = ap.parse_args()
     import jax
 
-    rows = []
-    for i, (label, kwargs, runs) in enumerate(ROWS):
-        if args.only and i not in args.only:
-            continue
-        rows.append(row(label, kwargs, 10**5 if args.quick else runs))
-    res = {"jax_privacy": jax_privacy_version(), "jax": jax.__version__,
-           "machine": f"{platform.machine()}, {platform.python_version()}",
-           "quick": args.quick, "rows": rows}
-    if args.quick:
-        print(markdown(res))
-        return
-    OUT.mkdir(exist_ok=True)
+    picked = [(lab, kw, n) for i, (lab, kw, n) in enumerate(ROWS)
+              if not args.only or i in args.only]
     path = OUT / "jax_privacy_dpsgd.json"
-    if args.only and path.exists():             # merge the rows run into the existing file
-        old = json.loads(path.read_text())
-        done = {r["label"] for r in rows}
-        res["rows"] = [r for r in old["rows"] if r["label"] not in done] + rows
-        order = [lab for lab, _, _ in ROWS]
-        res["rows"].sort(key=lambda r: order.index(r["label"]) if r["label"] in order else 99)
-    path.write_text(json.dumps(res, indent=1))
-    (OUT / "jax_privacy_dpsgd.md").write_text(markdown(res))
+    res = json.loads(path.read_text()) if path.exists() and not args.quick else {}
+    res.update({"jax_privacy": jax_privacy_version(), "jax": jax.__version__,
+                "machine": f"{platform.machine()}, Python {platform.python_version()}"})
+    order = [lab for lab, _, _ in ROWS]
+    key = "rows" if args.part == "curve" else "float_rows"
+    if args.part == "curve":
+        new = [row(lab, kw, 10**5 if args.quick else n) for lab, kw, n in picked]
+    else:
+        new = [float_row(lab, kw, 10**5 if args.quick else FLOAT_RUNS) for lab, kw, _ in picked]
+        res["float_witness"] = float_witness(10**5 if args.quick else 10**6)
+    done = {r["label"] for r in new}
+    merged = [r for r in res.get(key, []) if r["label"] not in done] + new
+    merged.sort(key=lambda r: order.index(r["label"]) if r["label"] in order else 99)
+    res[key] = merged
+    res.setdefault("rows", [])
+    if not args.quick:
+        OUT.mkdir(exist_ok=True)
+        path.write_text(json.dumps(res, indent=1))
+        (OUT / "jax_privacy_dpsgd.md").write_text(markdown(res))
     print(markdown(res))
 
 
