@@ -24,6 +24,7 @@ and a hand-made witness of the leak at (1, 1, 1) (``float_witness``).
 
 Run:  PYTHONPATH=. nice -n 10 python benchmarks/bench_jax_privacy_dpsgd.py [--quick]
       [--only I ...] [--part curve|float]     (rows run are merged into the existing results)
+      --part exact: recompute the exact-pair columns (exact ε, ceiling) of the stored rows.
 Writes benchmarks/results/jax_privacy_dpsgd.{json,md}.
 """
 
@@ -80,6 +81,80 @@ def speed(m: JaxPrivacyDPSGD) -> float:
     return 2 * n / (time.perf_counter() - t)
 
 
+def replace_pair_pld(q: float, sigma: float, steps: int, interval: float = 1e-4):
+    """dp-accounting's PLD (pessimistic, discretisation ``interval``) of the exact pair of fixed
+    batches under replace-one, per step (1 − q)N(1·[incl.], σ²) against the counter-canary's
+    (1 − q)N(0, σ²) + qN(−1, σ²), i.e. P1 = (1 − q)N(0, σ²) + qN(1, σ²) and
+    P0 = (1 − q)N(0, σ²) + qN(−1, σ²), composed T times (the pair is symmetric: x ↦ −x).
+    The loss log P1/P0 increases in x; it is evaluated at each cell's right end and rounded up."""
+    from dp_accounting.pld import privacy_loss_distribution as pldm
+    from scipy.special import ndtr
+
+    a = 1.0 + 14.0 * sigma
+    x = np.linspace(-a, a, 400_001)
+
+    def logp(mu: float) -> np.ndarray:
+        z0, z1 = -x * x / (2 * sigma**2), -(x - mu) ** 2 / (2 * sigma**2)
+        return z1 if q == 1.0 else np.logaddexp(np.log1p(-q) + z0, np.log(q) + z1)
+
+    loss = logp(1.0) - logp(-1.0)
+    cdf = (1 - q) * ndtr(x / sigma) + q * ndtr((x - 1) / sigma)
+    mass = np.diff(cdf, prepend=0.0)          # cell (x_{i−1}, x_i]; the left tail in cell 0
+    k = np.ceil(loss / interval).astype(np.int64)
+    pmf: dict[int, float] = {}
+    for kk, mm in zip(k[mass > 0].tolist(), mass[mass > 0].tolist(), strict=True):
+        pmf[kk] = pmf.get(kk, 0.0) + mm
+    one = pldm.PrivacyLossDistribution.create_from_rounded_probability(
+        pmf, float(1 - cdf[-1]), interval, pessimistic_estimate=True)
+    return one.self_compose(steps) if steps > 1 else one
+
+
+def pld_thresholds(pld) -> tuple[np.ndarray, np.ndarray]:
+    """(P_a(E), P_b(E)) of the threshold events {L ≥ l} of a PLD, both directions (as
+    ``bench_dpsgd_audit.threshold_events`` reads the subsampled Gaussian's)."""
+    pa, pb = [], []
+    for pmf in (pld._pmf_remove, pld._pmf_add):
+        probs = np.asarray(pmf._probs, dtype=float)
+        loss = (pmf._lower_loss + np.arange(len(probs))) * pmf._discretization
+        tail_p = np.cumsum(probs[::-1])[::-1] + pmf._infinity_mass
+        tail_q = np.cumsum((np.exp(-loss) * probs)[::-1])[::-1]
+        keep = np.unique(np.linspace(0, len(probs) - 1, 20_000).astype(int))
+        pa.append(tail_p[keep])
+        pb.append(np.minimum(tail_q[keep], 1.0))
+    return np.concatenate(pa), np.concatenate(pb)
+
+
+def exact_columns(m: JaxPrivacyDPSGD, runs: int, claimed: dict) -> dict:
+    """Exact ε, ceiling (and its fraction of the accountant's ε) and the runs for a ceiling of
+    0.85 × the accountant's ε, where the exact pair is known: Poisson with K = 1 and Gaussian
+    noise (``DPSGDCanary``'s law) and fixed batches (``replace_pair_pld``)."""
+    out = {"exact_epsilon": None, "ceiling_epsilon": None, "ceiling_fraction": None,
+           "runs_for_ceiling_target": None, "exact_source": None}
+    if m.exact_claim is not None:
+        pa, pb = threshold_events(DPSGDCanary(m.q, m.sigma, m.steps, release="all"))
+        exact = [m.exact_claim.epsilon_at(d) for d in DELTAS]
+        out["exact_source"] = "DPSGDCanary.exact_claim (PLD of the subsampled Gaussian)"
+    elif m.batch_selection == "fixed" and m.noise == "gaussian":
+        pld = replace_pair_pld(m.q, m.sigma, m.steps)
+        pa, pb = pld_thresholds(pld)
+        exact = [pld.get_epsilon_for_delta(d) for d in DELTAS]
+        out["exact_source"] = "PLD of the replace-one pair (replace_pair_pld)"
+    else:
+        return out
+    _, n_cert = split_runs(runs, 0.1)
+    ceil = [ceiling(pa, pb, n_cert, d) for d in DELTAS]
+    out["exact_epsilon"] = exact
+    out["ceiling_epsilon"] = ceil
+    out["ceiling_fraction"] = [max(c, 0.0) / claimed[d] for c, d in zip(ceil, DELTAS,
+                                                                         strict=True)]
+    out["runs_for_ceiling_target"] = [
+        "reached" if c >= TARGET * claimed[d]
+        else "unreachable" if e < TARGET * claimed[d]       # the exact ε itself is below
+        else runs_for_ceiling(pa, pb, d, TARGET * claimed[d])
+        for c, e, d in zip(ceil, exact, DELTAS, strict=True)]
+    return out
+
+
 def row(label: str, kwargs: dict, runs: int) -> dict:
     m = JaxPrivacyDPSGD(**kwargs)
     t = time.perf_counter()
@@ -105,18 +180,7 @@ def row(label: str, kwargs: dict, runs: int) -> dict:
            "exceeds_accountant": [bool(cert[d] > claimed[d]) for d in DELTAS],
            "exact_epsilon": None, "ceiling_epsilon": None, "ceiling_fraction": None,
            "runs_for_ceiling_target": None}
-    if m.exact_claim is not None:
-        canary = DPSGDCanary(m.q, m.sigma, m.steps, release="all")
-        pa, pb = threshold_events(canary)
-        _, n_cert = split_runs(runs, 0.1)
-        ceil = [ceiling(pa, pb, n_cert, d) for d in DELTAS]
-        out["exact_epsilon"] = [m.exact_claim.epsilon_at(d) for d in DELTAS]
-        out["ceiling_epsilon"] = ceil
-        out["ceiling_fraction"] = [max(c, 0.0) / claimed[d] for c, d in zip(ceil, DELTAS,
-                                                                             strict=True)]
-        out["runs_for_ceiling_target"] = [
-            None if c >= TARGET * claimed[d] else runs_for_ceiling(pa, pb, d, TARGET * claimed[d])
-            for c, d in zip(ceil, DELTAS, strict=True)]
+    out.update(exact_columns(m, runs, claimed))
     print(json.dumps({k: out[k] for k in ("label", "runs", "seconds", "runs_per_second",
                                           "accountant_epsilon", "certified_epsilon", "fraction",
                                           "ceiling_epsilon")}), flush=True)
@@ -180,20 +244,20 @@ def markdown(res: dict) -> str:
              f"all iterates observed, output = their log-likelihood ratio. Claim: the profile "
              f"of the PLD accountant `jax_privacy.accounting` composes for the configuration; "
              f"its ε at 1e-5 is `compute_epsilon`'s.", "",
-             "| configuration | accountant | δ | accountant ε | certified ε | fraction | "
-             "ceiling ε | ceiling / accountant | runs for ceiling 0.85 | runs | runs/s | "
-             "seconds |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| configuration | accountant | δ | accountant ε | exact ε | certified ε | "
+             "fraction | ceiling ε | ceiling / accountant | runs for ceiling 0.85 | runs | "
+             "runs/s | seconds |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in res["rows"]:
         for i, d in enumerate(r["deltas"]):
             ceil = r["ceiling_epsilon"][i] if r["ceiling_epsilon"] else None
             cf = r["ceiling_fraction"][i] if r["ceiling_fraction"] else None
             need = r["runs_for_ceiling_target"][i] if r["runs_for_ceiling_target"] else None
-            need_s = "—" if need is None else f"{need:.1e}"
-            if r["ceiling_epsilon"] is not None and need is None:
-                need_s = "reached"
+            need_s = ("—" if need is None else need if isinstance(need, str)
+                      else f"{need:.1e}")
             lines.append(
                 f"| {r['label']} | {r['accountant']} | {d:g} | {_f(r['accountant_epsilon'][i])} "
+                f"| {_f(r['exact_epsilon'][i] if r.get('exact_epsilon') else None)} "
                 f"| {_f(r['certified_epsilon'][i])} | **{_f(r['fraction'][i], 2)}** | "
                 f"{_f(ceil)} | {_f(cf, 2)} | {need_s} | {r['runs']:.0e} | "
                 f"{r['runs_per_second']:.2e} | {r['seconds']} |")
@@ -225,7 +289,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="10^5 runs per row (smoke test)")
     ap.add_argument("--only", type=int, nargs="*", help="row indices to run")
-    ap.add_argument("--part", choices=("curve", "float"), default="curve")
+    ap.add_argument("--part", choices=("curve", "float", "exact"), default="curve",
+                    help="exact: recompute the exact-pair columns of the stored rows only")
     args = ap.parse_args()
     import jax
 
@@ -237,13 +302,22 @@ def main() -> None:
                 "machine": f"{platform.machine()}, Python {platform.python_version()}"})
     order = [lab for lab, _, _ in ROWS]
     key = "rows" if args.part == "curve" else "float_rows"
-    if args.part == "curve":
+    if args.part == "exact":
+        for r in res.get("rows", []):
+            m = JaxPrivacyDPSGD(**r["config"])
+            r.update(exact_columns(m, r["runs"], dict(zip(r["deltas"], r["accountant_epsilon"],
+                                                          strict=True))))
+        new = []
+        key = "rows"
+    elif args.part == "curve":
         new = [row(lab, kw, 10**5 if args.quick else n) for lab, kw, n in picked]
     else:
         new = [float_row(lab, kw, 10**5 if args.quick else FLOAT_RUNS) for lab, kw, _ in picked]
         res["float_witness"] = float_witness(10**5 if args.quick else 10**6)
     done = {r["label"] for r in new}
     merged = [r for r in res.get(key, []) if r["label"] not in done] + new
+    res.setdefault("exact_epsilon_note", "exact ε: Poisson K = 1 — DPSGDCanary.exact_claim; "
+                   "fixed batches — PLD of the replace-one pair; others unknown")
     merged.sort(key=lambda r: order.index(r["label"]) if r["label"] in order else 99)
     res[key] = merged
     res.setdefault("rows", [])
