@@ -110,6 +110,11 @@ def test_accountant_refusal_names_the_configuration(monkeypatch):
         _ = m.accountant_epsilon
 
 
+def test_an_accountant_too_large_to_build_is_refused():
+    with pytest.raises(InvalidInputError, match="PLD accountant would build"):
+        _ = JaxPrivacyDPSGD(q=0.5, sigma=0.01, steps=10).accountant_epsilon
+
+
 def test_bad_dataset(full_batch):
     with pytest.raises(InvalidInputError, match="dataset of this pipeline"):
         full_batch.sample((COUNTER,), 10, np.random.default_rng(0))

@@ -445,6 +445,18 @@ class JaxPrivacyDPSGD(Mechanism):
             return self._cache["accounted"]
         _, _, _, jp = _jax()
         acc = jp.accounting
+        params = self._dp_params()
+        from ltheory.privacy.dpsgd import MAX_PLD_CELLS, pld_cells
+
+        rounds = {"poisson": math.ceil(self.steps / self.cycle_length), "fixed": self.steps,
+                  "balls_in_bins": 1}[self.batch_selection]
+        nm = float(params.noise_multipliers) / (2.0 if self.batch_selection == "fixed" else 1.0)
+        cells = pld_cells(nm, rounds, PLD_INTERVAL)
+        if cells > MAX_PLD_CELLS:
+            raise InvalidInputError(
+                f"jax-privacy's PLD accountant would build about {cells:.1e} cells for "
+                f"{self.name} (noise multiplier {nm:g} over {rounds} rounds; at most "
+                f"{MAX_PLD_CELLS:.0e}): use a larger sigma")
         made: list[Any] = []
 
         class _Keep(acc.PldAccountantConfig):          # the accountant the library composes
@@ -458,7 +470,7 @@ class JaxPrivacyDPSGD(Mechanism):
                     if self.batch_selection == "balls_in_bins"
                     else acc.DpsgdTrainingAccountant(config))
         try:
-            eps = float(training.compute_epsilon(self.steps, self._dp_params()))
+            eps = float(training.compute_epsilon(self.steps, params))
         except (ValueError, AssertionError, NotImplementedError) as e:
             raise InvalidInputError(f"jax-privacy's accountant cannot account {self.name}: "
                                     f"{e}") from None
