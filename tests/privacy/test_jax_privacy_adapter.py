@@ -34,6 +34,13 @@ def test_accountant_claim_is_the_pld_of_the_subsampled_gaussian(full_batch):
     assert full_batch.default_pair() == ((), (CANARY,))
 
 
+def test_conformance():
+    from ltheory.testing import check_mechanism
+
+    r = check_mechanism(JaxPrivacyDPSGD(q=0.5, sigma=1.0, steps=3))
+    assert set(r.checks.values()) == {"ok"}, r.checks
+
+
 def test_release_law_and_reproducibility(full_batch):
     # the LLR of N(1, 1) against N(0, 1) is x − 1/2: mean ∓1/2, variance 1 on either side
     a = full_batch.sample((), 20_000, np.random.default_rng(1))
