@@ -51,6 +51,12 @@ def test_release_law_and_reproducibility(full_batch):
     np.testing.assert_array_equal(a, again)
 
 
+def test_final_release_is_the_sum_of_the_steps():
+    m = JaxPrivacyDPSGD(q=1.0, sigma=1.0, steps=4, release="final")
+    out = m.sample((CANARY,), 20_000, np.random.default_rng(4))
+    assert out.mean() == pytest.approx(4.0, abs=0.06) and out.var() == pytest.approx(4.0, rel=0.05)
+
+
 def test_poisson_inclusion_rate_and_matrix_factorisation_noise():
     m = JaxPrivacyDPSGD(q=0.5, sigma=1.0, steps=6, noise="matrix_factorization", bands=2)
     assert m.cycle_length == 2 and m.strategy_matrix is not None
