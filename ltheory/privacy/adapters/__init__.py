@@ -3,9 +3,10 @@
 Each adapter is a mechanism in the sense of DESIGN.md ("Python API"): callable as
 ``mechanism(dataset, rng)``, with a vectorised ``sample(dataset, n, rng)`` and its library's privacy
 claim as data (``.claim = (ε, δ)``), so ``ltheory.privacy.audit`` can check the claim of code we did
-not write.  The libraries are the optional extras ``diffprivlib`` and ``opendp``
-(``pip install 'ltheory[diffprivlib]'``, which pins a compatible scikit-learn, and
-``pip install 'ltheory[opendp]'``):
+not write.  The libraries are the optional extras ``diffprivlib``, ``opendp`` and ``jax``
+(``pip install 'ltheory[diffprivlib]'``, which pins a compatible scikit-learn,
+``pip install 'ltheory[opendp]'`` and ``pip install 'ltheory[jax]'``, which pins jax-privacy,
+jax and jaxlib):
 
 * ``ltheory.privacy.adapters.diffprivlib_mechanisms`` — IBM diffprivlib's ``Laplace``,
   ``Geometric``, ``Gaussian``, ``Exponential`` and ``Snapping`` mechanisms;
@@ -15,6 +16,10 @@ not write.  The libraries are the optional extras ``diffprivlib`` and ``opendp``
 * ``ltheory.privacy.adapters.opendp_measurements`` — OpenDP's Laplace, Gaussian, geometric,
   randomized-response and noisy-max measurements, and its zCDP Gaussian (float, or the discrete
   Gaussian on integers) with the claim ``ZCDP(ρ)`` as a curve;
+* ``ltheory.privacy.adapters.jax_privacy_dpsgd`` — jax-privacy's DP-SGD pipeline (its batch
+  selection, ``clipped_grad`` and noise addition, Gaussian or matrix-factorisation) on a
+  gradient canary, many runs vectorised with ``jax.vmap``, against the ε of jax-privacy's own
+  accountant (``JaxPrivacyDPSGD``);
 * ``ltheory.privacy.adapters.floatbits`` — bit-level features of floating-point outputs
   (exponent, trailing zero bits and low-order bits of the significand) as a post-processing
   wrapper, to test the floating-point weakness of naive Laplace noise (Mironov 2012).
@@ -45,6 +50,7 @@ _EXPORTS = {
     "OpenDPGeometric": "opendp_measurements",
     "OpenDPRandomizedResponse": "opendp_measurements",
     "OpenDPNoisyMax": "opendp_measurements",
+    "JaxPrivacyDPSGD": "jax_privacy_dpsgd",
     "BitFeatures": "floatbits",
     "float_features": "floatbits",
 }

@@ -35,7 +35,7 @@ def require(module: str) -> ModuleType:
             return importlib.import_module(module)
     except ImportError:
         top = module.split(".")[0]
-        extra = {"sklearn": "diffprivlib"}.get(top, top)
+        extra = {"sklearn": "diffprivlib", "jax_privacy": "jax", "optax": "jax"}.get(top, top)
         raise InvalidInputError(f"{top} is not installed; install the optional extra: "
                                 f"pip install 'ltheory[{extra}]'") from None
 
