@@ -55,7 +55,7 @@ def build_app(only: str | None = None) -> typer.Typer:
 
 def _print_version(value: bool) -> None:
     if value:
-        from importlib.metadata import version   # the installed package's (= ltheory.__version__)
+        from importlib.metadata import version  # the installed package's (= ltheory.__version__)
 
         print(f"ltheory {version('ltheory')}")
         raise typer.Exit()

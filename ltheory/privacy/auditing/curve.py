@@ -108,7 +108,8 @@ from ltheory.privacy.auditing.target import as_target
 from ltheory.privacy.claims import PrivacyClaim, as_claim, checked_delta
 from ltheory.validation import check_int, check_level
 
-__all__ = ["DELTAS", "EVENTS", "CurveReport", "audit_curve", "lower_hull", "profile_tradeoff"]
+__all__ = ["DELTAS", "EVENTS", "CurveReport", "audit_curve", "certified_epsilon", "lower_hull",
+           "profile_tradeoff"]
 
 #: Seconds the curve's event selection takes per selection run under a time budget
 #: (``stages.Runner.sample``): measured 1.2e-5 on the Laplace mechanism at 6e5 runs, with margin.
@@ -437,7 +438,7 @@ class CurveReport:
         d = float(delta)
         if not 0.0 <= d < 1.0:
             raise InvalidInputError(f"delta must be in [0, 1), got {delta!r}")
-        return _eps_lb(self.pieces, d)
+        return certified_epsilon(self.pieces, d)
 
     def to_json(self) -> dict:
         """The report as a JSON-ready dict (event objects left out; ``events`` describe them)."""
@@ -475,7 +476,7 @@ def _from_jsonable(v: Any, top: bool) -> Any:
     return v
 
 
-def _eps_lb(pieces: Any, delta: float) -> float:
+def certified_epsilon(pieces: Any, delta: float) -> float:
     """The certified ``ε_lb(δ) = max(0, max_i ln((p_lower_i − δ)/p_upper_i))``: never below
     the trivial bound 0 (as ``audit``'s), 0 where no piece has ``p_lower > δ`` and a ratio
     above 1, ``inf`` where a piece has ``p_upper = 0``."""
@@ -549,7 +550,7 @@ def _pieces(chosen: list[_Chosen], c0: np.ndarray, c1: np.ndarray, split: RunSpl
                      "more_likely_under": "d0" if d == 0 else "d1", "chosen_for": ch.why,
                      "d0": int(c0[i]), "d1": int(c1[i]), "p_lower": lo, "p_upper": up,
                      "level": levels[i],
-                     "certified_epsilon_at_0": _eps_lb(pieces[-2:-1], 0.0)})
+                     "certified_epsilon_at_0": certified_epsilon(pieces[-2:-1], 0.0)})
     return pieces, rows
 
 
@@ -642,7 +643,7 @@ def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
     dlb = (np.maximum(0.0, hockey_stick_lower(lo, up, e).max(axis=0)) if pieces
            else np.zeros(e.shape))
     dcl = _claim_delta(claim, e)
-    elb = [_eps_lb(pieces, d) for d in delta_grid]
+    elb = [certified_epsilon(pieces, d) for d in delta_grid]
     ecl = [float(claim.epsilon_at(d)) for d in delta_grid]
     dex, eex, ratio = _exact_curves(exact, e, delta_grid, elb, dlb, alpha, notes)
     points, hull, f, tgap, source = _tradeoff_check(pieces, claim)
@@ -662,7 +663,7 @@ def _report(name: str, claim: PrivacyClaim, alpha: float, runs: int, seed: int,
     floating = gp is not None and is_float_event(chosen[gp["event"]].candidate.event)
     if floating and verdict == "violation":
         notes.insert(0, violation_note(chosen[gp["event"]].candidate.event,
-                                       _eps_lb([gp], 0.0)))
+                                       certified_epsilon([gp], 0.0)))
     return CurveReport(
         mechanism=name, claim=claim.to_json(), claim_text=str(claim), verdict=verdict,
         gap=float(gap), gap_epsilon=gap_eps, gap_event=_piece_event(gp, rows),
@@ -687,7 +688,7 @@ def _epsilon_grid(pieces: list[dict], gap_eps: float | None, eps_grid: tuple | N
     """The caller's ε grid, or 0 … a bit past the largest certified ε (and the gap's ε)."""
     if eps_grid is not None:
         return eps_grid
-    eps_top = _eps_lb(pieces, 0.0)
+    eps_top = certified_epsilon(pieces, 0.0)
     top = 1.1 * eps_top if math.isfinite(eps_top) and eps_top > 0 else 1.0
     if gap_eps is not None:
         top = max(top, 1.1 * gap_eps)

@@ -60,7 +60,7 @@ from scipy import stats as sps
 from ltheory.errors import InvalidInputError
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import one_run
-from ltheory.privacy.auditing.curve import DELTAS, event_levels, lower_hull
+from ltheory.privacy.auditing.curve import DELTAS, certified_epsilon, event_levels, lower_hull
 from ltheory.privacy.auditing.events import threshold_grid
 from ltheory.privacy.auditing.projection import (
     certified_bound,
@@ -408,15 +408,6 @@ def _sizes(n_in: int, n_out: int) -> dict:
     return {0: (n_in, n_out), 1: (n_out, n_in)}
 
 
-def _eps_lb(pieces: list[dict], delta: float) -> float:
-    best = 0.0
-    for p in pieces:
-        a, b = p["p_lower"], p["p_upper"]
-        if a > delta:
-            best = max(best, math.inf if b <= 0 else math.log((a - delta) / b))
-    return best
-
-
 def _many_run(x_in: np.ndarray, x_out: np.ndarray, delta: float, alpha: float,
               rng: np.random.Generator, share: float | None, selection: str, k: int,
               deltas: tuple[float, ...], notes: list[str]) -> dict:
@@ -480,13 +471,13 @@ def _many_run(x_in: np.ndarray, x_out: np.ndarray, delta: float, alpha: float,
         rows.append({"event": ev.describe(), "more_likely": "in" if ev.direction == 0
                      else "out", "in": ci, "out": co, "p_lower": lo, "p_upper": up,
                      "level": lv, "lower_share": w if len(chosen) == 1 else 0.5})
-    eps = _eps_lb(pieces, delta)
-    best = max(pieces, key=lambda p: (_eps_lb([p], delta), not p["complement"]))
+    eps = certified_epsilon(pieces, delta)
+    best = max(pieces, key=lambda p: (certified_epsilon([p], delta), not p["complement"]))
     # the ceiling: all the scores certifying one event at level α, estimated as selection did
     t2, probs2 = _candidates(sel_in, sel_out, model if model == "gaussian" else "empirical")
     ceiling = max(float(np.max(v)) for w2 in LOWER_SHARES
                   for v, _ in _projected(probs2, _sizes(n_in, n_out), delta, alpha, w2))
-    top = _eps_lb(pieces, 0.0)
+    top = certified_epsilon(pieces, 0.0)
     top = 1.1 * top if math.isfinite(top) and top > 0 else 1.0
     e = np.linspace(0.0, top, EPSILON_POINTS)
     lo = np.array([p["p_lower"] for p in pieces])
@@ -504,7 +495,7 @@ def _many_run(x_in: np.ndarray, x_out: np.ndarray, delta: float, alpha: float,
         "selection": {"in": s_in, "out": s_out, "share": share},
         "certification": {"in": nc_in, "out": nc_out},
         "ceiling": ceiling if math.isfinite(ceiling) else None, "analyses": {},
-        "epsilon_curve": tuple(_eps_lb(pieces, d) for d in deltas),
+        "epsilon_curve": tuple(certified_epsilon(pieces, d) for d in deltas),
         "epsilons": tuple(float(x) for x in e),
         "delta_lower_bound": tuple(float(x) for x in dlb),
         "tradeoff_envelope": tuple(hull), "events": tuple(rows), "reduction": reduction,
