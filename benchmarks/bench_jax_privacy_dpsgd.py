@@ -262,7 +262,7 @@ def markdown(res: dict) -> str:
                 f"| {r['label']} | {r['accountant']} | {d:g} | {_f(r['accountant_epsilon'][i])} "
                 f"| {_f(r['exact_epsilon'][i] if r.get('exact_epsilon') else None)} "
                 f"| {_f(r['certified_epsilon'][i])} | **{_f(r['fraction'][i], 2)}** | "
-                f"{_f(ceil)} | {_f(cf, 2)} | {need_s} | {r['runs']:.0e} | "
+                f"{_f(ceil)} | {_f(cf, 2)} | {need_s} | {r['runs']:.2g} | "
                 f"{r['runs_per_second']:.2e} | {r['seconds']} |")
     lines += ["", "Real arithmetic (`arithmetic=\"real\"`): " + (
         "no certified ε exceeds the accountant's." if not any(
@@ -277,7 +277,7 @@ def markdown(res: dict) -> str:
             ev = ev.replace("|", "\\|")
             lines.append(f"| {r['label']} | {_f(r['accountant_epsilon'])} | "
                          f"{_f(r['certified_epsilon'])} | **{r['verdict']}** | "
-                         f"{ev if r['floating_point'] else '—'} | {r['runs']:.0e} | "
+                         f"{ev if r['floating_point'] else '—'} | {r['runs']:.2g} | "
                          f"{r['seconds']} |")
         lines.append("")
     if res.get("float_witness"):
