@@ -99,7 +99,7 @@ def _fake_clock(monkeypatch, chunk_seconds: float) -> None:
 @pytest.mark.parametrize("free, chunk_seconds, pool", [
     (1, 10.0, False),      # a loaded machine: never a pool, however slow the chunks
     (2, 1e-3, False),      # fast chunks: the start-up would not pay
-    (2, 1.0, True),        # slow chunks, two cores free: 1 + 18/2 s < 0.75 x 18 s
+    (2, 1.0, True),        # slow chunks, two cores free: 0.25 + 18/2 s < 0.75 x 18 s
 ])
 def test_adaptive_executor_starts_a_pool_only_when_it_pays(monkeypatch, free: int,
                                                            chunk_seconds: float,
