@@ -50,6 +50,24 @@ POOL_START_SECONDS = 0.25
 POOL_GAIN = 0.75
 
 
+def _fork_unsafe() -> bool:
+    """Whether forking this process could deadlock a child: JAX (the jax-privacy adapter) runs
+    threads of its own, and a fork copies their locks held (JAX warns of it)."""
+    import sys
+
+    return "jax" in sys.modules
+
+
+def local_pool(workers: int) -> ProcessPoolExecutor:
+    """A local process pool: forked workers, or spawned ones once JAX is loaded."""
+    if _fork_unsafe():
+        import multiprocessing
+
+        return ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(max_workers=workers)
+
+
 def free_cores() -> int:
     """Cores free for a pool: ``os.cpu_count()`` less the 1-minute load average beyond our own
     busy process (at least 1; the core count where the load average is unavailable)."""
@@ -101,8 +119,10 @@ class AdaptiveExecutor(Executor):
         serial = self.fastest * max(self.left, 0)
         workers = free_cores()
         pooled = POOL_START_SECONDS + serial / workers
-        if workers >= 2 and pooled < POOL_GAIN * serial:
-            self.pool = ProcessPoolExecutor(max_workers=workers)
+        if _fork_unsafe():             # JAX loaded: a spawned pool re-imports it (seconds)
+            self.note = "ran serially: JAX is loaded (a forked pool could deadlock)"
+        elif workers >= 2 and pooled < POOL_GAIN * serial:
+            self.pool = local_pool(workers)
             self.note = (f"process pool of {workers} workers for the last {self.left} chunks "
                          f"(a chunk takes {self.fastest:.2g} s: {pooled:.1f} s estimated "
                          f"against {serial:.1f} s serially)")
@@ -165,7 +185,7 @@ def resolve_executor(executor: Any, mechanism: Any, total_runs: int) -> tuple[Ex
         chunks = math.ceil(total_runs / chunk_runs(mechanism))
         if executor == "process":
             if picklable:
-                return ProcessPoolExecutor(max_workers=os.cpu_count() or 1), True, ""
+                return local_pool(os.cpu_count() or 1), True, ""
             return SerialExecutor(), True, "mechanism not picklable: ran serially"
         if total_runs >= AUTO_POOL_MIN_RUNS or chunks >= AUTO_POOL_MIN_CHUNKS:
             return AdaptiveExecutor(chunks, picklable), True, ""

@@ -105,6 +105,7 @@ def test_adaptive_executor_starts_a_pool_only_when_it_pays(monkeypatch, free: in
                                                            chunk_seconds: float,
                                                            pool: bool) -> None:
     monkeypatch.setattr(executors, "free_cores", lambda: free)
+    monkeypatch.setattr(executors, "_fork_unsafe", lambda: False)
     _fake_clock(monkeypatch, chunk_seconds)
     ex = executors.AdaptiveExecutor(chunks=20)
     results = [ex.submit(pow, 2, k) for k in range(6)]
@@ -120,6 +121,7 @@ def test_adaptive_executor_starts_a_pool_only_when_it_pays(monkeypatch, free: in
 def test_adaptive_default_gives_the_serial_report(monkeypatch) -> None:
     """The default's choice never changes the report (each chunk has its own seed)."""
     monkeypatch.setattr(executors, "free_cores", lambda: 2)
+    monkeypatch.setattr(executors, "_fork_unsafe", lambda: False)
     monkeypatch.setattr(executors, "POOL_START_SECONDS", 0.0)    # force the pool
     monkeypatch.setattr(executors, "POOL_GAIN", 10.0)
     m = _SlowLaplace(0.5)
@@ -133,3 +135,19 @@ def test_free_cores_is_within_the_machine() -> None:
     import os
 
     assert 1 <= executors.free_cores() <= (os.cpu_count() or 1)
+
+
+def test_no_forked_pool_once_jax_is_loaded(monkeypatch) -> None:
+    """JAX's threads make a fork unsafe (a docs example deadlocked): the default stays serial
+    however much a pool would pay, and executor='process' spawns its workers."""
+    monkeypatch.setattr(executors, "free_cores", lambda: 2)
+    monkeypatch.setattr(executors, "_fork_unsafe", lambda: True)
+    _fake_clock(monkeypatch, 1.0)
+    ex = executors.AdaptiveExecutor(chunks=20)
+    [ex.submit(pow, 2, k).result() for k in range(4)]
+    assert ex.pool is None and "JAX" in ex.note
+    pool = executors.local_pool(1)
+    try:
+        assert pool._mp_context.get_start_method() == "spawn"
+    finally:
+        pool.shutdown()
