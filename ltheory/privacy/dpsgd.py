@@ -90,6 +90,19 @@ def pld_cells(sigma: float, steps: int, interval: float = 1e-4) -> float:
     return 1e5 * sigma ** -2 * max(1.0, steps / 10) ** 0.5 * (1e-4 / interval)
 
 
+def log_mixture_ratio(z: np.ndarray, p: float) -> np.ndarray:
+    """``log(1 − p + p·e^z)`` elementwise: the privacy loss of a step that includes the canary
+    with probability p, z the loss when it is included.  ``log1p(p·expm1(z))``, and
+    ``z + log(p + (1 − p)e^{−z})`` where z > 30 (no overflow at any z)."""
+    z = np.asarray(z, dtype=float)
+    with np.errstate(over="ignore"):
+        v = np.log1p(p * np.expm1(z))
+    big = z > 30
+    if big.any():
+        v[big] = z[big] + np.log(p + (1 - p) * np.exp(-z[big]))
+    return v
+
+
 def _positive(value: Any, name: str) -> float:
     try:
         v = float(value)
@@ -302,14 +315,7 @@ class DPSGDCanary(Mechanism):
     def _llr_steps(self, x: np.ndarray) -> np.ndarray:
         """``log(1 − q + q·exp((2x − 1)/(2σ²)))`` per step (x in units of C), as
         ``log1p(q·expm1(a))``, with ``a + log(q + (1 − q)e^{−a})`` where a is large."""
-        q, s = self.q, self.sigma
-        a = (2 * x - 1) / (2 * s * s)
-        with np.errstate(over="ignore"):
-            v = np.log1p(q * np.expm1(a))
-        big = a > 30
-        if big.any():
-            v[big] = a[big] + np.log(q + (1 - q) * np.exp(-a[big]))
-        return v
+        return log_mixture_ratio((2 * x - 1) / (2 * self.sigma ** 2), self.q)
 
     def log_likelihood_ratio(self, iterates: Any) -> np.ndarray:
         """The post-processing ``release="all"`` outputs by default: the log-likelihood ratio

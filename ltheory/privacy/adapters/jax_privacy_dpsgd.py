@@ -384,12 +384,9 @@ class JaxPrivacyDPSGD(Mechanism):
         z = (2 * a * r - a * a) / (2 * s2)
         if p == 1.0:
             return z
-        with np.errstate(over="ignore"):
-            v = np.log1p(p * np.expm1(z))
-        big = z > 30
-        if big.any():
-            v[big] = z[big] + np.log(p + (1 - p) * np.exp(-z[big]))
-        return v
+        from ltheory.privacy.dpsgd import log_mixture_ratio
+
+        return log_mixture_ratio(z, p)
 
     def statistic(self, iterates: np.ndarray) -> np.ndarray:
         """The output of each run (module docstring): the log-likelihood ratio of the release
