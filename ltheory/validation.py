@@ -63,6 +63,19 @@ def check_epsilon_delta(epsilon: Any, delta: Any = 0.0, names: tuple[str, str] =
     return check_epsilon(epsilon, names[0]), check_delta(delta, names[1])
 
 
+def check_real(value: Any, name: str, lo: float, hi: float, lo_open: bool = True) -> float:
+    """``value`` as a finite float in (lo, hi] (``lo_open``) or [lo, hi]; bools refused."""
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"{name} must be a number, got {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(f) or f > hi or f < lo \
+            or (lo_open and f == lo):
+        side = "(" if lo_open else "["
+        raise InvalidInputError(f"{name} must be in {side}{lo:g}, {hi:g}], got {value!r}")
+    return f
+
+
 def check_level(value: Any, name: str = "alpha") -> float:
     """A probability level strictly between 0 and 1 (a test's α, a shrinkage level)."""
     a = _number(value, name, "a level in (0, 1)")

@@ -20,6 +20,9 @@ jax and jaxlib):
   selection, ``clipped_grad`` and noise addition, Gaussian or matrix-factorisation) on a
   gradient canary, many runs vectorised with ``jax.vmap``, against the ε of jax-privacy's own
   accountant (``JaxPrivacyDPSGD``);
+* ``ltheory.privacy.adapters.jax_privacy_training`` — one real training run: an MLP on
+  scikit-learn's digits trained with jax-privacy's DP-SGD, with input-space and gradient-space
+  canaries audited in one run (``audit_digits_training``; extras ``jax`` and ``learners``);
 * ``ltheory.privacy.adapters.floatbits`` — bit-level features of floating-point outputs
   (exponent, trailing zero bits and low-order bits of the significand) as a post-processing
   wrapper, to test the floating-point weakness of naive Laplace noise (Mironov 2012).
@@ -51,6 +54,8 @@ _EXPORTS = {
     "OpenDPRandomizedResponse": "opendp_measurements",
     "OpenDPNoisyMax": "opendp_measurements",
     "JaxPrivacyDPSGD": "jax_privacy_dpsgd",
+    "audit_digits_training": "jax_privacy_training",
+    "TrainingAuditReport": "jax_privacy_training",
     "BitFeatures": "floatbits",
     "float_features": "floatbits",
 }

@@ -88,9 +88,9 @@ from ltheory.errors import InvalidInputError
 from ltheory.privacy.adapters._common import require
 from ltheory.privacy.claims import PrivacyClaim, ProfileClaim
 from ltheory.privacy.mechanisms import Dataset, Mechanism
-from ltheory.validation import check_choice, check_delta, check_int
+from ltheory.validation import check_choice, check_delta, check_int, check_real
 
-__all__ = ["CANARY", "COUNTER", "JaxPrivacyDPSGD", "jax_privacy_version"]
+__all__ = ["CANARY", "COUNTER", "JaxPrivacyDPSGD", "jax_modules", "jax_privacy_version"]
 
 #: the canary record (its clipped gradient is +C·e₀)
 CANARY = "canary"
@@ -111,22 +111,12 @@ def jax_privacy_version() -> str:
     return str(require("jax_privacy").__version__)
 
 
-def _jax() -> tuple[Any, Any, Any, Any]:
-    """(jax, jax.numpy, optax, jax_privacy), imported on first use."""
+def jax_modules() -> tuple[Any, Any, Any, Any]:
+    """(jax, jax.numpy, optax, jax_privacy), imported on first use (``InvalidInputError``
+    naming the extra ``jax`` if absent)."""
     jp = require("jax_privacy")
     jax = require("jax")
     return jax, require("jax.numpy"), require("optax"), jp
-
-
-def _number(v: Any, name: str, lo: float, hi: float, lo_open: bool = True) -> float:
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"{name} must be a number, got {v!r}") from None
-    if isinstance(v, bool) or not math.isfinite(f) or f > hi or f < lo or (lo_open and f == lo):
-        side = "(" if lo_open else "["
-        raise InvalidInputError(f"{name} must be in {side}{lo:g}, {hi:g}], got {v!r}")
-    return f
 
 
 class JaxPrivacyDPSGD(Mechanism):
@@ -159,10 +149,10 @@ class JaxPrivacyDPSGD(Mechanism):
         self.noise = check_choice(noise, "noise", ("gaussian", "matrix_factorization"))
         self.model = check_choice(model, "model", self.model_kinds)
         self.release = check_choice(release, "release", ("all", "final"))
-        self.sigma = _number(sigma, "sigma", 0.0, 1e6)
+        self.sigma = check_real(sigma, "sigma", 0.0, 1e6)
         self.steps = check_int(steps, "steps", minimum=1, maximum=100_000)
-        self.clip = _number(clip, "clip", 0.0, 1e6)
-        self.learning_rate = _number(learning_rate, "learning_rate", 0.0, 1e6)
+        self.clip = check_real(clip, "clip", 0.0, 1e6)
+        self.learning_rate = check_real(learning_rate, "learning_rate", 0.0, 1e6)
         self.delta = check_delta(delta)
         if self.delta <= 0:
             raise InvalidInputError("delta must be in (0, 1): DP-SGD is not pure DP")
@@ -202,7 +192,7 @@ class JaxPrivacyDPSGD(Mechanism):
             if batch_size is not None:
                 raise InvalidInputError("batch_size applies to batch_selection='fixed'; Poisson "
                                         "sampling takes q")
-            self.q = _number(q, "q", 0.0, 1.0)
+            self.q = check_real(q, "q", 0.0, 1.0)
             self.dataset_size = check_int(4 if dataset_size is None else dataset_size,
                                           "dataset_size", minimum=2, maximum=64)
             self.batch_size = None
@@ -230,7 +220,7 @@ class JaxPrivacyDPSGD(Mechanism):
         factorisation, from jax-privacy's Toeplitz coefficients; None for Gaussian noise."""
         if self.noise == "gaussian":
             return None
-        _, _, _, jp = _jax()
+        _, _, _, jp = jax_modules()
         coef = np.asarray(jp.matrix_factorization.toeplitz.optimal_max_error_strategy_coefs(
             self.bands), dtype=float)[: self.bands]
         t = self.steps
@@ -283,7 +273,7 @@ class JaxPrivacyDPSGD(Mechanism):
     def _masks(self, special: str | None, runs: int, rng: np.random.Generator) -> np.ndarray:
         """(runs, T, n) booleans: example i is in run r's batch at step t, drawn by jax-privacy's
         strategy (module docstring: one call for all the chunk's runs)."""
-        _, _, _, jp = _jax()
+        _, _, _, jp = jax_modules()
         bs = jp.batch_selection
         t, n = self.steps, self.dataset_size
         out = np.zeros((runs, t, n), dtype=bool)
@@ -313,7 +303,7 @@ class JaxPrivacyDPSGD(Mechanism):
         iterates, (runs, T)."""
         if "train" in self._cache:
             return self._cache["train"]
-        jax, jnp, optax, jp = _jax()
+        jax, jnp, optax, jp = jax_modules()
         sigma, clip, lr = self.sigma, self.clip, self.learning_rate
         if self.noise == "gaussian":
             def privatizer(key: Any) -> Any:
@@ -357,7 +347,7 @@ class JaxPrivacyDPSGD(Mechanism):
         if not isinstance(rng, np.random.Generator):
             raise InvalidInputError(f"rng must be a numpy.random.Generator, got "
                                     f"{type(rng).__name__}")
-        jax, jnp, _, _ = _jax()
+        jax, jnp, _, _ = jax_modules()
         train = self._trainer()
         x = jnp.asarray(self._features(special))
         chunk = self.audit_chunk_runs
@@ -378,8 +368,10 @@ class JaxPrivacyDPSGD(Mechanism):
         it = np.asarray(iterates, dtype=float)
         return -np.diff(it, axis=1, prepend=0.0) / (self.learning_rate * self.clip)
 
-    def _slot_llr(self, r: np.ndarray, a: float) -> np.ndarray:
-        """log(1 − p + p·exp((2a·r − a²)/(2σ²))) per slot, p the inclusion probability."""
+    def slot_llr(self, r: np.ndarray, a: float) -> np.ndarray:
+        """log(1 − p + p·exp((2a·r − a²)/(2σ²))) per slot, p the inclusion probability: the
+        log-likelihood ratio of one increment r (in units of C) with a canary of gradient a·C
+        in the slot against none."""
         p, s2 = self.q, self.sigma ** 2
         z = (2 * a * r - a * a) / (2 * s2)
         if p == 1.0:
@@ -399,7 +391,7 @@ class JaxPrivacyDPSGD(Mechanism):
         groups = np.arange(t) % k
 
         def mixture(a: float) -> np.ndarray:
-            per = self._slot_llr(r, a)
+            per = self.slot_llr(r, a)
             sums = np.stack([per[:, groups == j].sum(axis=1) for j in range(k)], axis=1)
             top = sums.max(axis=1, keepdims=True)
             return (top + np.log(np.exp(sums - top).mean(axis=1, keepdims=True)))[:, 0]
@@ -415,7 +407,7 @@ class JaxPrivacyDPSGD(Mechanism):
     # ------------------------------------------------------------------ claims
     def _dp_params(self) -> Any:
         """jax-privacy's ``DpParams`` for this configuration."""
-        _, _, _, jp = _jax()
+        _, _, _, jp = jax_modules()
         acc = jp.accounting
         if self.batch_selection == "fixed":
             return acc.DpParams(noise_multipliers=self.sigma, num_samples=self.dataset_size,
@@ -440,7 +432,7 @@ class JaxPrivacyDPSGD(Mechanism):
         accountant; ``InvalidInputError`` naming the configuration when it refuses."""
         if "accounted" in self._cache:
             return self._cache["accounted"]
-        _, _, _, jp = _jax()
+        _, _, _, jp = jax_modules()
         acc = jp.accounting
         params = self._dp_params()
         from ltheory.privacy.dpsgd import MAX_PLD_CELLS, pld_cells
