@@ -3,7 +3,7 @@
 Since round 7, the row's final audit certifies a cut of the sign count "how many of the 20
 coordinates lie on their d0 side of the fitted median" (``count_model``); since round 10 mostly
 of the one-sign count "how many of the 20 coordinates lie above their median", which needs no
-fitted signs (``dpsniper_round10.md``). In round 7 one bound,
+fitted signs (rounds 7 and 10 in docs/reference/auditor.md, History). In round 7 one bound,
 which came from the model's first version, exceeded that event's exact log-ratio. This script
 repeats the row's audit (``audit_search(total_runs=2e7)`` with the suite's settings) over many
 seeds. For each one it computes the exact probabilities of the events the audit certified:
