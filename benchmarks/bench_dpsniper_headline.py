@@ -25,12 +25,16 @@ import argparse
 import json
 import math
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
+from benchmarks.bench_dpsniper_ceilings import (
+    laplace_cells,
+    noisy_max_value_cells,
+    oriented_count_cells,
+)
 from ltheory.privacy.auditing.ceiling import certification_ceiling
 from ltheory.privacy.auditing.core import audit
 from ltheory.privacy.auditing.exact import aligned
@@ -39,13 +43,6 @@ from ltheory.privacy.mechanisms import SparseVector
 from ltheory.privacy.statdp_mechanisms import dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from bench_dpsniper_ceilings import (  # noqa: E402
-    laplace_cells,
-    noisy_max_value_cells,
-    oriented_count_cells,
-)
-
 EPS = 0.1
 ALPHA = 0.05
 OUT = HERE / "results" / "dpsniper_headline.json"

@@ -29,22 +29,19 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 from scipy.stats import laplace
 
+from benchmarks.bench_dpsniper_suite import ALPHA, EPS, PLANNED_EVENTS
+from ltheory.privacy.auditing.count_model import signed_count_pmf
+from ltheory.privacy.auditing.events import Score
+from ltheory.privacy.auditing.search import audit_search
+from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from bench_dpsniper_suite import ALPHA, EPS, PLANNED_EVENTS  # noqa: E402
-
-from ltheory.privacy.auditing.count_model import signed_count_pmf  # noqa: E402
-from ltheory.privacy.auditing.events import Score  # noqa: E402
-from ltheory.privacy.auditing.search import audit_search  # noqa: E402
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite  # noqa: E402
 
 
 def event_probabilities(event, scale: float, d0: float, d1: float) -> tuple[float, float] | None:

@@ -41,7 +41,6 @@ import json
 import math
 import os
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -49,14 +48,12 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import norm
 
+from ltheory.privacy import audit_scores, inclusion_mask
+from ltheory.privacy.auditing import one_run
+from ltheory.privacy.auditing.scores import LOWER_SHARES
+from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from ltheory.privacy import audit_scores, inclusion_mask  # noqa: E402
-from ltheory.privacy.auditing import one_run  # noqa: E402
-from ltheory.privacy.auditing.scores import LOWER_SHARES  # noqa: E402
-from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper  # noqa: E402
-
 ALPHA, DELTA = 0.05, 1e-5
 MUS = (1.0, 2.0, 4.0)
 NS = (10**3, 10**4, 10**5)

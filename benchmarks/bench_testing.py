@@ -34,8 +34,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench_learners_a import Report  # one report helper for the benchmarks (run as scripts)
-
+from benchmarks.bench_learners_a import Report  # one report helper for the benchmarks
 from ltheory.errors import InvalidInputError
 from ltheory.privacy import audit
 from ltheory.privacy.mechanisms import (

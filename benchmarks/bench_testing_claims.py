@@ -41,16 +41,17 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_learners_a import Report
-from bench_testing import controls, exact_cases
 from scipy.optimize import brentq
 from scipy.stats import norm
 
+from benchmarks.bench_learners_a import Report
+from benchmarks.bench_testing import controls, exact_cases
 from ltheory.privacy.claims import PrivacyClaim
 from ltheory.testing import PrivacyViolation, assert_private
 from ltheory.testing.sequential import FRACTIONS
 
-RESULTS = Path(__file__).resolve().parent / "results"
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
 
 
 class GaussProfile(PrivacyClaim):
@@ -244,7 +245,7 @@ def _pure_runs(fa_seeds: int) -> dict:
 def _before(checkout: str, fa_seeds: int) -> dict:
     """:func:`_pure_runs` with the ``ltheory`` of another checkout (a subprocess whose
     PYTHONPATH starts with it)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([checkout, str(Path(__file__).parent)])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([checkout, str(ROOT)])}
     out = subprocess.run([sys.executable, __file__, "--pure-json", str(fa_seeds)], env=env,
                          capture_output=True, text=True, check=True, cwd=checkout)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -302,7 +303,7 @@ def _approx_runs(seeds: int) -> dict:
 
 def approx(R: Report, seeds: int, before_checkout: str) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([before_checkout,
-                                                        str(Path(__file__).parent)])}
+                                                        str(ROOT)])}
     done = subprocess.run([sys.executable, __file__, "--approx-json", str(seeds)], env=env,
                           capture_output=True, text=True, check=True, cwd=before_checkout)
     before = json.loads(done.stdout.strip().splitlines()[-1])
