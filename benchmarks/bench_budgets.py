@@ -1,7 +1,7 @@
 """Budgets as a contract (issue 30): the worst overshoot of ``budget=b`` over a corpus of wide
 and hard classes, for each dimension.
 
-    python benchmarks/bench_budgets.py [--budgets 1,2] [--quick]
+    python -m benchmarks.bench_budgets [--budgets 1,2] [--quick]
 
 For every class of the corpus, every dimension (vc, ldim, tdim) and every budget b, the exact
 engine runs with ``budget=b`` (through :data:`ltheory.dimensions.DIMENSIONS`); the wall time t,

@@ -15,7 +15,7 @@
 
 The Gaussian is the library's ``GaussianMechanism`` with its exact claim ``GDP``.
 
-Run:  PYTHONPATH=. python benchmarks/bench_curve_audit.py [--part tight|half|sound|all] [--quick]
+Run:  python -m benchmarks.bench_curve_audit [--part tight|half|sound|all] [--quick]
 Writes benchmarks/results/curve_audit.{json,md} (the parts run) and curve_audit_half_sigma.png.
 """
 

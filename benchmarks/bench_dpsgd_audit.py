@@ -23,7 +23,7 @@ log-likelihood ratio of all iterates) and "final" (the last iterate):
    curve and the false claim's, and the runs at which one Neyman–Pearson event's expected
    certified curve rises above the false claim (bisection).
 
-Run:  PYTHONPATH=. python benchmarks/bench_dpsgd_audit.py [--quick] [--part head|false|all]
+Run:  python -m benchmarks.bench_dpsgd_audit [--quick] [--part head|false|all]
       [--raised]   (--part false --raised: rerun only the rows with raised budgets, merged in)
 Writes benchmarks/results/dpsgd_audit.{json,md}.
 """

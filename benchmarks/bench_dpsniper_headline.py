@@ -13,8 +13,8 @@ what any event on that pair could certify with those runs (the physical limit at
 ``ceiling.py``).  It is computed where the pair's output distribution is known exactly or through a
 sufficient statistic (the rows of ``bench_dpsniper_ceilings.py``); blank elsewhere.
 
-Run:   python benchmarks/bench_dpsniper_headline.py --runs 2e6 --seeds 2024 1 2 3 4 5 6 7 8
-       python benchmarks/bench_dpsniper_headline.py --table      # markdown from the JSON
+Run:   python -m benchmarks.bench_dpsniper_headline --runs 2e6 --seeds 2024 1 2 3 4 5 6 7 8
+       python -m benchmarks.bench_dpsniper_headline --table      # markdown from the JSON
 Writes ``results/dpsniper_headline.json`` (one record per row, budget, seed and mode; rerunning
 a record replaces it) and ``results/dpsniper_headline.md``.
 """
@@ -167,7 +167,14 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--modes", nargs="+", default=["search", "handed"])
     ap.add_argument("--table", action="store_true")
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke test: Laplace and SVT1 at 2e5 runs, one seed, into results/quick/")
     args = ap.parse_args()
+    global OUT
+    if args.quick:      # never overwrite the committed figures
+        OUT = HERE / "results" / "quick" / "dpsniper_headline.json"
+        OUT.parent.mkdir(parents=True, exist_ok=True)
+        args.runs, args.seeds, args.only = [2e5], [2024], args.only or ["Laplace", "SVT1"]
     if not args.table:
         names = args.only or list(dpsniper_suite(EPS))
         rows = load()
@@ -187,7 +194,7 @@ def main() -> None:
                               f"{r['bound']:.4f} ceiling {r['ceiling'] or float('nan'):.4f} "
                               f"{r['seconds']:6.1f}s {r['pair']}", flush=True)
                     save(rows)
-    (HERE / "results" / "dpsniper_headline.md").write_text(table(load()) + "\n")
+    OUT.with_suffix(".md").write_text(table(load()) + "\n")
     print(table(load()))
 
 

@@ -18,7 +18,7 @@ Three parts, each a list of rows in ``benchmarks/results/floating.json`` (merged
   may certify more: a floating-point leak), ReportNoisyMax1 and SVT1 (integer outputs: no bit
   family, identical by construction).
 
-Run:  nice -n 10 python benchmarks/bench_floating.py [--part leaks controls power] [--quick]
+Run:  nice -n 10 python -m benchmarks.bench_floating [--part leaks controls power] [--quick]
       (``--part`` with no names rewrites ``floating.md`` from the JSON)
 """
 

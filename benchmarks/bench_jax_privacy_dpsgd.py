@@ -22,7 +22,7 @@ Part ``--part float``: ``audit`` with its defaults (``arithmetic="float"``: floa
 looked for, the pipeline computes in float32) at the accountant's (ε, 1e-5), 10^6 runs per row,
 and a hand-made witness of the leak at (1, 1, 1) (``float_witness``).
 
-Run:  PYTHONPATH=. nice -n 10 python benchmarks/bench_jax_privacy_dpsgd.py [--quick]
+Run:  nice -n 10 python -m benchmarks.bench_jax_privacy_dpsgd [--quick]
       [--only I ...] [--part curve|float]     (rows run are merged into the existing results)
       --part exact: recompute the exact-pair columns (exact ε, ceiling) of the stored rows.
 Writes benchmarks/results/jax_privacy_dpsgd.{json,md}.

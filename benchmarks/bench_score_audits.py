@@ -31,7 +31,7 @@ Ceilings (the best any event could certify at that sample size, true distributio
   lowest of the 2n scores (k on a grid of 60 thresholds t: k = 2n·(Q(t − μ) + Q(t))/2,
   correct = 2n·Q(t − μ)/2 per side, rounded).
 
-    python benchmarks/bench_score_audits.py [--seeds 5] [--quick]
+    python -m benchmarks.bench_score_audits [--seeds 5] [--quick]
 """
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ the harness passes ``arithmetic="float"`` for float entries and ``"real"`` for r
 to ``assert_private`` when its signature takes it); on older code it passes nothing.
 
 Run:
-    PYTHONPATH=. python benchmarks/bench_zoo.py --quick            # a small subset, minutes
-    PYTHONPATH=. python benchmarks/bench_zoo.py                    # the closing figures (hours)
+    python -m benchmarks.bench_zoo --quick            # a small subset, minutes
+    python -m benchmarks.bench_zoo                    # the closing figures (hours)
     options: --part violations|controls|soundness|all  --only NAME (repeatable)  --seeds K
              --need M  --cap RUNS  --control-seeds S  --control-runs N  --soundness-seeds S
              --executor serial|auto  --float-oracles (re-estimate the float leaks' oracles)
