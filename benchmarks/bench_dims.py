@@ -7,7 +7,8 @@
     python -m benchmarks.bench_dims --only tdim --tdim-plain   # threshold part, with baseline
 
 Writes what it prints to benchmarks/results/dims.md and the figures to dims.json
-(``--only vc|tdim``: dims_vc / dims_tdim; ``--quick``: benchmarks/results/quick/, git-ignored).
+(``--only vc|tdim|vc-planted``: dims_vc / dims_tdim / dims_vc_planted; ``--quick``:
+benchmarks/results/quick/, git-ignored).
 
 Targets (from the issue):
   * Ldim of a seeded random class, 200 hypotheses on 20 points (p = 1/2): >= 100x faster than

@@ -344,6 +344,10 @@ def main():
     ap.add_argument("--raised", action="store_true",
                     help="false claims: rerun only the rows of FALSE_BUDGETS (merged in)")
     a = ap.parse_args()
+    global OUT
+    if a.quick:      # a smoke test never overwrites the committed figures
+        OUT = OUT / "quick"
+        OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / "dpsgd_audit.json"
     res = json.loads(path.read_text()) if path.exists() else {}
     t = time.perf_counter()

@@ -6,6 +6,9 @@ confidence 0.9).  Every run counts toward the budget: pilots + the final audit â
 
 Run:  nice -n 10 python -m benchmarks.bench_dpsniper_suite [--runs 2e6 2e7] [--only SVT1 ...]
       [--quick]  (2Â·10^6 only, written to benchmarks/results/quick/)
+
+Writes benchmarks/results/dpsniper_suite.{json,md} (both budgets, seed 2024; ~12 minutes); the
+ceiling column is read from results/dpsniper_ceilings.json (``bench_dpsniper_ceilings``).
 """
 
 from __future__ import annotations

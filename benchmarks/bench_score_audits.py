@@ -127,6 +127,9 @@ def main() -> None:
     ap.add_argument("--jax-python", default="/tmp/jaxenv/bin/python")
     ap.add_argument("--out", default=str(RESULTS / "score_audits"))
     a = ap.parse_args()
+    if a.quick and a.out == ap.get_default("out"):   # never over the committed figures
+        (RESULTS / "quick").mkdir(parents=True, exist_ok=True)
+        a.out = str(RESULTS / "quick" / "score_audits")
     ns = NS[:2] if a.quick else NS
     rows = []
     jax_version = None

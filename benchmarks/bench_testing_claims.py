@@ -24,7 +24,11 @@
 Run:  nice -n 10 python -m benchmarks.bench_testing_claims [--quick]
       [--only half,false,curve,pure,approx]
 Writes benchmarks/results/testing_claims.{json,md} (``--quick``: results/quick/; ``--only``:
-testing_claims_<sections>.{json,md}).
+testing_claims_<sections>.{json,md}).  The committed figures are three ``--only`` runs:
+``--only half,curve,pure,approx`` (testing_claims_half_curve_pure_approx.{json,md}),
+``--only false`` (testing_claims_false.{json,md}) and ``--only approx``
+(testing_claims_approx.{json,md}); ``testing_claims.md`` is their index, written by hand (a run
+without ``--only`` would replace it).
 """
 
 from __future__ import annotations
