@@ -1,6 +1,21 @@
 """Measured figures for the privacy auditor (issue 5): soundness, tightness, detection, throughput.
 
-Run:  python benchmarks/bench_audit.py [--quick]
+Run:  python -m benchmarks.bench_audit [--quick]     (prints the figures as JSON, writes nothing)
+
+The soundness exceedance runs (how often a bound exceeds the pair's exact ε; at most α = 5% is
+allowed) each write one file of ``benchmarks/results/`` (``--quick``: ``results/quick/``):
+
+    python -m benchmarks.bench_audit --soundness-defaults         -> soundness_defaults.json
+        (``audit()`` at its defaults, 200 audits per case; ~9 minutes)
+    python -m benchmarks.bench_audit --soundness-planned --audits 500  -> soundness_planned.json
+        (``audit_search(total_runs=2e5)``, 500 searches per case; ~20 minutes)
+    python -m benchmarks.bench_audit --soundness-structure        -> soundness_structure.json
+        (the structure-score families, 200 audits per case and test; ~3 hours)
+    python -m benchmarks.bench_audit --soundness-structure --cases 0 1 --audits 20000 \
+        --certify auto            -> soundness_structure_0_1_20000seeds_auto.json  (~7 minutes)
+
+Other ``--cases`` / ``--audits`` / ``--certify`` give files named after them
+(``soundness_structure_<cases>_<N>seeds_<tests>.json``); only the four above are committed.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ Learners (fixed hyper-parameters, no tuning on the test split):
 * 1R                  non-private best one-rule
 * BoostedStumps       non-private AdaBoost over one-rules, 50 rounds
 
-Run:  python benchmarks/bench_boosting.py [--quick]
+Run:  python -m benchmarks.bench_boosting [--quick]
 Writes benchmarks/results/boosting_accuracy.{png,json,md}.
 """
 

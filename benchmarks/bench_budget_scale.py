@@ -1,6 +1,6 @@
 """Budgets at scale (issue 40): ``ltheory dims FILE --budget B`` on a 200 MB class file.
 
-    python benchmarks/bench_budget_scale.py [--n 14142] [--budget 5] [--dir /tmp]
+    python -m benchmarks.bench_budget_scale [--n 14142] [--budget 5] [--dir /tmp]
                                             [--before SRC] [--skip-generate]
 
 Generates thresholds on n points (n + 1 hypotheses; n = 14,142 gives a 200 MB file) with the

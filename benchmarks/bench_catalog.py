@@ -1,10 +1,10 @@
 """Benchmarks of the catalog (issue 16): halfspace enumeration, dimensions of large grids, tables.
 Run by hand:
 
-    python benchmarks/bench_catalog.py                 # build + dims + tables (+ LP baseline)
-    python benchmarks/bench_catalog.py --cross-check   # also: LP vs combinatorial on every grid
+    python -m benchmarks.bench_catalog                 # build + dims + tables (+ LP baseline)
+    python -m benchmarks.bench_catalog --cross-check   # also: LP vs combinatorial on every grid
                                                        # with g^dim <= 36 and random point sets
-    python benchmarks/bench_catalog.py --quick         # small budgets, no LP baseline
+    python -m benchmarks.bench_catalog --quick         # small budgets, no LP baseline
 
 Writes what it prints to benchmarks/results/catalog.md and the figures to catalog.json
 (``--quick``: benchmarks/results/quick/, git-ignored).
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     say(f"load {os.getloadavg()[0]:.1f} at end; total {time.perf_counter() - t0:.0f} s")
     out = RESULTS / "quick" if args.quick else RESULTS
     out.mkdir(parents=True, exist_ok=True)
-    cmd = "python benchmarks/bench_catalog.py " + " ".join(argv if argv is not None
+    cmd = "python -m benchmarks.bench_catalog " + " ".join(argv if argv is not None
                                                              else sys.argv[1:])
     (out / "catalog.md").write_text(f"# {cmd.strip()}\n\n```\n" + "\n".join(LINES) + "\n```\n",
                                     encoding="utf-8")

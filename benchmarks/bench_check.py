@@ -1,7 +1,7 @@
 """Time of ``ltheory check`` per paper, in quick and full mode (issue 7: full within 10 minutes on
 2 cores, ``--quick`` within 2 minutes for CI).
 
-Run:  PYTHONPATH=. python benchmarks/bench_check.py [--quick-only] [--json] [--mutants]   (from the
+Run:  python -m benchmarks.bench_check [--quick-only] [--json] [--mutants]   (from the
 checkout root, so that its proofs_check is the one measured, not an installed copy)
 
 ``--mutants`` also runs the mutation harness (:mod:`proofs_check.mutation`) in each mode and

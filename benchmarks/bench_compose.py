@@ -1,7 +1,7 @@
 """Benchmarks for composed classes G(H_1, ..., H_k) (issue 3).  Run by hand:
 
-    python benchmarks/bench_compose.py            # everything (~10 minutes)
-    python benchmarks/bench_compose.py --quick    # smaller budgets, fewer cases
+    python -m benchmarks.bench_compose            # everything (~10 minutes)
+    python -m benchmarks.bench_compose --quick    # smaller budgets, fewer cases
 
 1. Littlestone and threshold dimension of MAJ3(H, H, H), H a seeded random class
    (``random m=M n=N p=0.5 seed=S``, 40-60 hypotheses on 12-16 points, up to 216,000 products):

@@ -15,7 +15,7 @@
 
 The Gaussian is the library's ``GaussianMechanism`` with its exact claim ``GDP``.
 
-Run:  PYTHONPATH=. python benchmarks/bench_curve_audit.py [--part tight|half|sound|all] [--quick]
+Run:  python -m benchmarks.bench_curve_audit [--part tight|half|sound|all] [--quick]
 Writes benchmarks/results/curve_audit.{json,md} (the parts run) and curve_audit_half_sigma.png.
 """
 
@@ -285,6 +285,10 @@ def main():
     ap.add_argument("--part", default="all", choices=["tight", "half", "sound", "loose", "all"])
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
+    global OUT
+    if a.quick:      # a smoke test never overwrites the committed figures
+        OUT = OUT / "quick"
+        OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / "curve_audit.json"
     res = json.loads(path.read_text()) if path.exists() else {}
     if a.part in ("tight", "all"):

@@ -1,13 +1,14 @@
 """Benchmarks of the exact dimension algorithms (issue: foundation).  Run by hand:
 
-    python benchmarks/bench_dims.py            # everything, including the slow baseline (~1 min)
-    python benchmarks/bench_dims.py --quick    # skip the frozenset baseline
-    python benchmarks/bench_dims.py --vc-seeds 32   # the VC heuristic's tail over more seeds
-    python benchmarks/bench_dims.py --only vc-planted --vc-seeds 32   # the tail alone
-    python benchmarks/bench_dims.py --only tdim --tdim-plain   # threshold part, with baseline
+    python -m benchmarks.bench_dims            # everything, including the slow baseline (~1 min)
+    python -m benchmarks.bench_dims --quick    # skip the frozenset baseline
+    python -m benchmarks.bench_dims --vc-seeds 32   # the VC heuristic's tail over more seeds
+    python -m benchmarks.bench_dims --only vc-planted --vc-seeds 32   # the tail alone
+    python -m benchmarks.bench_dims --only tdim --tdim-plain   # threshold part, with baseline
 
 Writes what it prints to benchmarks/results/dims.md and the figures to dims.json
-(``--only vc|tdim``: dims_vc / dims_tdim; ``--quick``: benchmarks/results/quick/, git-ignored).
+(``--only vc|tdim|vc-planted``: dims_vc / dims_tdim / dims_vc_planted; ``--quick``:
+benchmarks/results/quick/, git-ignored).
 
 Targets (from the issue):
   * Ldim of a seeded random class, 200 hypotheses on 20 points (p = 1/2): >= 100x faster than
@@ -265,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     say(f"load average at the end (1, 5, 15 min): {os.getloadavg()}")
     stem = f"dims_{args.only.replace('-', '_')}" if args.only else "dims"
-    cmd = "python benchmarks/bench_dims.py" + (" --quick" if args.quick else "") + (
+    cmd = "python -m benchmarks.bench_dims" + (" --quick" if args.quick else "") + (
         f" --vc-seeds {args.vc_seeds}" if args.vc_seeds != 8 else "") + (
         " --tdim-plain" if args.tdim_plain else "") + (" --heavy" if args.heavy else "") + (
         f" --only {args.only}" if args.only else "")

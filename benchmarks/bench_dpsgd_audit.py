@@ -23,7 +23,7 @@ log-likelihood ratio of all iterates) and "final" (the last iterate):
    curve and the false claim's, and the runs at which one Neyman–Pearson event's expected
    certified curve rises above the false claim (bisection).
 
-Run:  PYTHONPATH=. python benchmarks/bench_dpsgd_audit.py [--quick] [--part head|false|all]
+Run:  python -m benchmarks.bench_dpsgd_audit [--quick] [--part head|false|all]
       [--raised]   (--part false --raised: rerun only the rows with raised budgets, merged in)
 Writes benchmarks/results/dpsgd_audit.{json,md}.
 """
@@ -344,6 +344,10 @@ def main():
     ap.add_argument("--raised", action="store_true",
                     help="false claims: rerun only the rows of FALSE_BUDGETS (merged in)")
     a = ap.parse_args()
+    global OUT
+    if a.quick:      # a smoke test never overwrites the committed figures
+        OUT = OUT / "quick"
+        OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / "dpsgd_audit.json"
     res = json.loads(path.read_text()) if path.exists() else {}
     t = time.perf_counter()

@@ -13,8 +13,8 @@ what any event on that pair could certify with those runs (the physical limit at
 ``ceiling.py``).  It is computed where the pair's output distribution is known exactly or through a
 sufficient statistic (the rows of ``bench_dpsniper_ceilings.py``); blank elsewhere.
 
-Run:   python benchmarks/bench_dpsniper_headline.py --runs 2e6 --seeds 2024 1 2 3 4 5 6 7 8
-       python benchmarks/bench_dpsniper_headline.py --table      # markdown from the JSON
+Run:   python -m benchmarks.bench_dpsniper_headline --runs 2e6 --seeds 2024 1 2 3 4 5 6 7 8
+       python -m benchmarks.bench_dpsniper_headline --table      # markdown from the JSON
 Writes ``results/dpsniper_headline.json`` (one record per row, budget, seed and mode; rerunning
 a record replaces it) and ``results/dpsniper_headline.md``.
 """
@@ -25,12 +25,16 @@ import argparse
 import json
 import math
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
+from benchmarks.bench_dpsniper_ceilings import (
+    laplace_cells,
+    noisy_max_value_cells,
+    oriented_count_cells,
+)
 from ltheory.privacy.auditing.ceiling import certification_ceiling
 from ltheory.privacy.auditing.core import audit
 from ltheory.privacy.auditing.exact import aligned
@@ -39,13 +43,6 @@ from ltheory.privacy.mechanisms import SparseVector
 from ltheory.privacy.statdp_mechanisms import dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from bench_dpsniper_ceilings import (  # noqa: E402
-    laplace_cells,
-    noisy_max_value_cells,
-    oriented_count_cells,
-)
-
 EPS = 0.1
 ALPHA = 0.05
 OUT = HERE / "results" / "dpsniper_headline.json"
@@ -170,7 +167,14 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--modes", nargs="+", default=["search", "handed"])
     ap.add_argument("--table", action="store_true")
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke test: Laplace and SVT1 at 2e5 runs, one seed, into results/quick/")
     args = ap.parse_args()
+    global OUT
+    if args.quick:      # never overwrite the committed figures
+        OUT = HERE / "results" / "quick" / "dpsniper_headline.json"
+        OUT.parent.mkdir(parents=True, exist_ok=True)
+        args.runs, args.seeds, args.only = [2e5], [2024], args.only or ["Laplace", "SVT1"]
     if not args.table:
         names = args.only or list(dpsniper_suite(EPS))
         rows = load()
@@ -190,7 +194,7 @@ def main() -> None:
                               f"{r['bound']:.4f} ceiling {r['ceiling'] or float('nan'):.4f} "
                               f"{r['seconds']:6.1f}s {r['pair']}", flush=True)
                     save(rows)
-    (HERE / "results" / "dpsniper_headline.md").write_text(table(load()) + "\n")
+    OUT.with_suffix(".md").write_text(table(load()) + "\n")
     print(table(load()))
 
 

@@ -4,8 +4,11 @@ successive-halving pilots) and certified on fresh runs, against DP-Sniper's publ
 (benchmarks/data/dpsniper_published.json, from the paper's artifact; ~2.3·10^8 runs each at
 confidence 0.9).  Every run counts toward the budget: pilots + the final audit ≤ RUNS.
 
-Run:  nice -n 10 python benchmarks/bench_dpsniper_suite.py [--runs 2e6 2e7] [--only SVT1 ...]
+Run:  nice -n 10 python -m benchmarks.bench_dpsniper_suite [--runs 2e6 2e7] [--only SVT1 ...]
       [--quick]  (2·10^6 only, written to benchmarks/results/quick/)
+
+Writes benchmarks/results/dpsniper_suite.{json,md} (both budgets, seed 2024; ~12 minutes); the
+ceiling column is read from results/dpsniper_ceilings.json (``bench_dpsniper_ceilings``).
 """
 
 from __future__ import annotations

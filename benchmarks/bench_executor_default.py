@@ -11,8 +11,10 @@ load average at each run: the machine is shared, so the load is part of the figu
 * Laplace (real arithmetic) at 2·10^7 runs (fast chunks, many of them);
 * a DP-SGD canary with T = 1,000 steps at 2·10^5 runs (slow chunks: where a pool can pay).
 
-Run:  python benchmarks/bench_executor_default.py [--reps 3]
+Run:  python -m benchmarks.bench_executor_default [--reps 3]
       -> benchmarks/results/executor_default.{json,md} (rows appended per run, labelled by load)
+      python -m benchmarks.bench_executor_default --quick
+      -> a smoke test (runs / 100, one rep) into benchmarks/results/quick/ (git-ignored)
 """
 
 from __future__ import annotations
@@ -31,26 +33,33 @@ from ltheory.privacy.mechanisms import LaplaceMechanism, SparseVector
 OUT = Path(__file__).parent / "results"
 
 
-def cases() -> list[tuple[str, object, tuple, dict]]:
+def cases(scale: float = 1.0) -> list[tuple[str, object, tuple, dict]]:
     svt = SparseVector(1.0, variant=1)
     lap = LaplaceMechanism(1.0)
     sgd = DPSGDCanary(q=0.01, sigma=1.0, steps=1000)
     return [
         ("SVT1, 2e6 runs", svt, ((1.0, 1, 1, 1, 1), (0.0, 2, 2, 2, 2)),
-         dict(claimed_epsilon=1.0, runs=2_000_000)),
+         dict(claimed_epsilon=1.0, runs=int(2_000_000 * scale))),
         ("Laplace (real), 2e7 runs", lap, (0, 1),
-         dict(claimed_epsilon=1.0, runs=20_000_000, arithmetic="real")),
+         dict(claimed_epsilon=1.0, runs=int(20_000_000 * scale), arithmetic="real")),
         ("DP-SGD canary T=1000, 2e5 runs", sgd, sgd.default_pair(),
-         dict(claimed_epsilon=2.0, claimed_delta=1e-5, runs=200_000, arithmetic="real")),
+         dict(claimed_epsilon=2.0, claimed_delta=1e-5, runs=int(200_000 * scale),
+              arithmetic="real")),
     ]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke test: runs / 100, one rep, into results/quick/")
     args = ap.parse_args()
+    out = OUT / "quick" if args.quick else OUT
+    if args.quick:
+        args.reps = 1
+    out.mkdir(parents=True, exist_ok=True)
     rows = []
-    for name, m, pair, kw in cases():
+    for name, m, pair, kw in cases(0.01 if args.quick else 1.0):
         times: dict[str, list[float]] = {"serial": [], "default": [], "process": []}
         loads, notes, bounds = [], set(), set()
         for rep in range(args.reps):
@@ -70,7 +79,7 @@ def main() -> None:
                "same_bounds": len(bounds) == args.reps}
         rows.append(row)
         print(json.dumps(row), flush=True)
-    path = OUT / "executor_default.json"
+    path = out / "executor_default.json"
     old = json.loads(path.read_text()) if path.exists() else []
     stamp = time.strftime("%Y-%m-%d %H:%M")
     old.append({"when": stamp, "cores": os.cpu_count(), "rows": rows})
@@ -87,7 +96,7 @@ def main() -> None:
                          f"{r['default_median_s']} | {r['process_median_s']} | "
                          f"{r['default_over_serial']} | {'yes' if r['pool_chosen'] else 'no'} |")
         lines.append("")
-    (OUT / "executor_default.md").write_text("\n".join(lines))
+    (out / "executor_default.md").write_text("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ Three parts, each a list of rows in ``benchmarks/results/floating.json`` (merged
   may certify more: a floating-point leak), ReportNoisyMax1 and SVT1 (integer outputs: no bit
   family, identical by construction).
 
-Run:  nice -n 10 python benchmarks/bench_floating.py [--part leaks controls power] [--quick]
+Run:  nice -n 10 python -m benchmarks.bench_floating [--part leaks controls power] [--quick]
       (``--part`` with no names rewrites ``floating.md`` from the JSON)
 """
 
@@ -286,6 +286,10 @@ def main() -> None:
     ap.add_argument("--part", nargs="*", default=["leaks", "controls", "power"])
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
+    global OUT
+    if a.quick:      # a smoke test never overwrites the committed figures
+        OUT = OUT.parent / "quick" / OUT.name
+        OUT.parent.mkdir(parents=True, exist_ok=True)
     data = json.loads(OUT.read_text()) if OUT.exists() else {}
     for part in a.part:
         data[part] = {"leaks": part_leaks, "controls": part_controls,

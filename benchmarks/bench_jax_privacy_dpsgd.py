@@ -22,7 +22,7 @@ Part ``--part float``: ``audit`` with its defaults (``arithmetic="float"``: floa
 looked for, the pipeline computes in float32) at the accountant's (ε, 1e-5), 10^6 runs per row,
 and a hand-made witness of the leak at (1, 1, 1) (``float_witness``).
 
-Run:  PYTHONPATH=. nice -n 10 python benchmarks/bench_jax_privacy_dpsgd.py [--quick]
+Run:  nice -n 10 python -m benchmarks.bench_jax_privacy_dpsgd [--quick]
       [--only I ...] [--part curve|float]     (rows run are merged into the existing results)
       --part exact: recompute the exact-pair columns (exact ε, ceiling) of the stored rows.
 Writes benchmarks/results/jax_privacy_dpsgd.{json,md}.
@@ -34,25 +34,21 @@ import argparse
 import json
 import math
 import platform
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from bench_dpsgd_audit import ceiling, runs_for_ceiling, threshold_events  # noqa: E402
-
-from ltheory.privacy import audit, audit_curve  # noqa: E402
-from ltheory.privacy.adapters.jax_privacy_dpsgd import (  # noqa: E402
+from benchmarks.bench_dpsgd_audit import ceiling, runs_for_ceiling, threshold_events
+from ltheory.privacy import audit, audit_curve
+from ltheory.privacy.adapters.jax_privacy_dpsgd import (
     JaxPrivacyDPSGD,
     jax_privacy_version,
 )
-from ltheory.privacy.auditing.core import split_runs  # noqa: E402
-from ltheory.privacy.dpsgd import DPSGDCanary  # noqa: E402
+from ltheory.privacy.auditing.core import split_runs
+from ltheory.privacy.dpsgd import DPSGDCanary
 
+HERE = Path(__file__).resolve().parent
 OUT = HERE / "results"
 DELTAS = (1e-5, 1e-3)
 TARGET = 0.85

@@ -3,7 +3,7 @@
 Since round 7, the row's final audit certifies a cut of the sign count "how many of the 20
 coordinates lie on their d0 side of the fitted median" (``count_model``); since round 10 mostly
 of the one-sign count "how many of the 20 coordinates lie above their median", which needs no
-fitted signs (``dpsniper_round10.md``). In round 7 one bound,
+fitted signs (rounds 7 and 10 in docs/reference/auditor.md, History). In round 7 one bound,
 which came from the model's first version, exceeded that event's exact log-ratio. This script
 repeats the row's audit (``audit_search(total_runs=2e7)`` with the suite's settings) over many
 seeds. For each one it computes the exact probabilities of the events the audit certified:
@@ -19,9 +19,12 @@ it at most α/k of the time: each of the k events is tested at α/k) and the z-s
 certification count against its expectation (a coupling between selection and certification
 would lift the side the event favours). Events of other kinds get no exact value.
 
-Run:  python benchmarks/bench_laplace_parallel_exceedance.py [--seeds 2024 1 2 ...] [--runs 2e7]
+Run:  python -m benchmarks.bench_laplace_parallel_exceedance [--seeds 2024 1 2 ...] [--runs 2e7]
       (the committed 2e7 results: seeds 2024 and 1-30; 2e6: 2024 and 1-39)
-      (writes results/laplace_parallel_exceedance_<runs>.json)
+      (writes results/laplace_parallel_exceedance_<runs>.json: the committed
+      laplace_parallel_exceedance_2e+07.json and laplace_parallel_exceedance_2e+06.json)
+      python -m benchmarks.bench_laplace_parallel_exceedance --quick
+      (a smoke test: one seed at 2e5 runs, into results/quick/)
 """
 
 from __future__ import annotations
@@ -29,22 +32,19 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 from scipy.stats import laplace
 
+from benchmarks.bench_dpsniper_suite import ALPHA, EPS, PLANNED_EVENTS
+from ltheory.privacy.auditing.count_model import signed_count_pmf
+from ltheory.privacy.auditing.events import Score
+from ltheory.privacy.auditing.search import audit_search
+from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from bench_dpsniper_suite import ALPHA, EPS, PLANNED_EVENTS  # noqa: E402
-
-from ltheory.privacy.auditing.count_model import signed_count_pmf  # noqa: E402
-from ltheory.privacy.auditing.events import Score  # noqa: E402
-from ltheory.privacy.auditing.search import audit_search  # noqa: E402
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite  # noqa: E402
 
 
 def event_probabilities(event, scale: float, d0: float, d1: float) -> tuple[float, float] | None:
@@ -107,7 +107,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", nargs="*", type=int, default=[2024, *range(1, 11)])
     ap.add_argument("--runs", type=float, default=2e7)
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke test: seed 2024 at 2e5 runs, into results/quick/")
     args = ap.parse_args()
+    out = HERE / "results" / ("quick" if args.quick else "")
+    if args.quick:
+        args.seeds, args.runs = [2024], 2e5
+    out.mkdir(parents=True, exist_ok=True)
     m, base = dpsniper_suite(EPS)["LaplaceParallel"]
     scale = m.parts[0].scale
     rows = []
@@ -134,7 +140,7 @@ def main() -> None:
         rows.append(row)
         print(json.dumps(row, ensure_ascii=False), flush=True)
     summary = summarise(rows, args.runs)
-    (HERE / "results" / f"laplace_parallel_exceedance_{args.runs:.0e}.json").write_text(
+    (out / f"laplace_parallel_exceedance_{args.runs:.0e}.json").write_text(
         json.dumps(summary, indent=1, ensure_ascii=False))
     print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, ensure_ascii=False))
 

@@ -7,12 +7,16 @@ outputs enumerated under the product measure) and how unlikely its certification
 (3) 40 fresh audits of the pair (4·10^5 runs each): the certification counts of each chosen event
 against its exact expectation (a coupling of selection and certification would push them up).
 
-Run:  python benchmarks/bench_onetime_rappor_exceedance.py
-      (writes results/onetime_rappor_exceedance.json)
+Run:  python -m benchmarks.bench_onetime_rappor_exceedance
+      (writes results/onetime_rappor_exceedance.json; ~1.5 minutes on one core)
+      python -m benchmarks.bench_onetime_rappor_exceedance --quick
+      (a smoke test: the audit of (2) at 10^5 runs and 2 fresh audits of 10^5 runs, into
+      results/quick/)
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import time
@@ -28,6 +32,12 @@ HERE = Path(__file__).resolve().parent
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke test: skip the round-1 audit, 2 small fresh audits")
+    quick = ap.parse_args().quick
+    out_dir = HERE / "results" / ("quick" if quick else "")
+    out_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     m, _ = dpsniper_suite(0.1)["OneTimeRappor"]
     b0, b1 = m.bloom(0), m.bloom(1)
@@ -42,16 +52,17 @@ def main() -> None:
 
     p = {1.0: prob(1), 0.0: prob(0)}
     seed = int(np.random.SeedSequence(2024).spawn(3)[1].generate_state(1)[0])
-    r = audit(m, (1.0,), (0.0,), claimed_epsilon=0.1, runs=1_744_537, seed=seed,
-              certify="auto", exact=False, executor="serial")
+    r = audit(m, (1.0,), (0.0,), claimed_epsilon=0.1, runs=100_000 if quick else 1_744_537,
+              seed=seed, certify="auto", exact=False, executor="serial")
     ins = r.chosen_event.contains(allo)
     c = r.counts["certification"]
     ea, eb = p[1.0][ins].sum() * c["n_d0"], p[0.0][ins].sum() * c["n_d1"]
     ka, kb = c["d0"], c["d1"]             # direction: d0 = (1,) is the larger side
     pval = float(binom.sf(ka - 1, ka + kb, ea / (ea + eb)))
     zs = []
-    for s in range(40):
-        a = audit(m, (1.0,), (0.0,), claimed_epsilon=0.1, runs=400_000, seed=7000 + s,
+    for s in range(2 if quick else 40):
+        a = audit(m, (1.0,), (0.0,), claimed_epsilon=0.1, runs=100_000 if quick else 400_000,
+                  seed=7000 + s,
                   certify="auto", exact=False, executor="serial")
         inside = a.chosen_event.contains(allo)
         cc = a.counts["certification"]
@@ -74,7 +85,7 @@ def main() -> None:
                             "mean_z_other_side": float(z[:, 1].mean()),
                             "se": float(z[:, 0].std() / math.sqrt(len(zs)))},
            "seconds": round(time.perf_counter() - t0, 1)}
-    (HERE / "results" / "onetime_rappor_exceedance.json").write_text(
+    (out_dir / "onetime_rappor_exceedance.json").write_text(
         json.dumps(out, indent=1, ensure_ascii=False))
     print(json.dumps(out, indent=1, ensure_ascii=False))
 

@@ -31,7 +31,7 @@ Ceilings (the best any event could certify at that sample size, true distributio
   lowest of the 2n scores (k on a grid of 60 thresholds t: k = 2n·(Q(t − μ) + Q(t))/2,
   correct = 2n·Q(t − μ)/2 per side, rounded).
 
-    python benchmarks/bench_score_audits.py [--seeds 5] [--quick]
+    python -m benchmarks.bench_score_audits [--seeds 5] [--quick]
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ import json
 import math
 import os
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -49,14 +48,12 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import norm
 
+from ltheory.privacy import audit_scores, inclusion_mask
+from ltheory.privacy.auditing import one_run
+from ltheory.privacy.auditing.scores import LOWER_SHARES
+from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from ltheory.privacy import audit_scores, inclusion_mask  # noqa: E402
-from ltheory.privacy.auditing import one_run  # noqa: E402
-from ltheory.privacy.auditing.scores import LOWER_SHARES  # noqa: E402
-from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper  # noqa: E402
-
 ALPHA, DELTA = 0.05, 1e-5
 MUS = (1.0, 2.0, 4.0)
 NS = (10**3, 10**4, 10**5)
@@ -130,6 +127,9 @@ def main() -> None:
     ap.add_argument("--jax-python", default="/tmp/jaxenv/bin/python")
     ap.add_argument("--out", default=str(RESULTS / "score_audits"))
     a = ap.parse_args()
+    if a.quick and a.out == ap.get_default("out"):   # never over the committed figures
+        (RESULTS / "quick").mkdir(parents=True, exist_ok=True)
+        a.out = str(RESULTS / "quick" / "score_audits")
     ns = NS[:2] if a.quick else NS
     rows = []
     jax_version = None

@@ -17,7 +17,7 @@
    on the GDP(1) pair, and the verdict on the *far-point* pair (d1 sends 2·10^-5 of its runs to
    the point 10, claim GDP(1), a tail leak), with the event that found it.
 
-Run:  PYTHONPATH=. python benchmarks/bench_tail_reach.py [--part reach|audits|all] [--seeds K]
+Run:  python -m benchmarks.bench_tail_reach [--part reach|audits|all] [--seeds K]
 Writes benchmarks/results/tail_reach.{json,md}.
 """
 

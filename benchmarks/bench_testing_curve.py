@@ -16,7 +16,7 @@ Scenarios (false alarm 10^-6, ``max_runs`` 200,000 unless said):
   ``GDP(1/1.5)``, Laplace(1) vs its exact profile 1 − e^{(ε−1)/2}, randomized response
   (ε₀ = 1) vs its exact profile, and Laplace(1) vs ``PureDP(1)`` (the classic one-point test).
 
-Run ``python benchmarks/bench_testing_curve.py --label after`` (this branch) and, with
+Run ``python -m benchmarks.bench_testing_curve --label after`` (this branch) and, with
 ``PYTHONPATH`` at the code before the change, ``--label before --parts detect``; results are
 merged into ``benchmarks/results/testing_curve.json``.
 """

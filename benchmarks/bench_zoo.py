@@ -32,12 +32,13 @@ the harness passes ``arithmetic="float"`` for float entries and ``"real"`` for r
 to ``assert_private`` when its signature takes it); on older code it passes nothing.
 
 Run:
-    PYTHONPATH=. python benchmarks/bench_zoo.py --quick            # a small subset, minutes
-    PYTHONPATH=. python benchmarks/bench_zoo.py                    # the closing figures (hours)
+    python -m benchmarks.bench_zoo --quick            # a small subset, minutes
+    python -m benchmarks.bench_zoo                    # the closing figures (hours)
     options: --part violations|controls|soundness|all  --only NAME (repeatable)  --seeds K
              --need M  --cap RUNS  --control-seeds S  --control-runs N  --soundness-seeds S
              --executor serial|auto  --float-oracles (re-estimate the float leaks' oracles)
-Writes benchmarks/results/zoo.{json,md} (``--quick``: zoo_quick.{json,md}); a run of one
+Writes benchmarks/results/zoo.{json,md} (``--quick``: results/quick/zoo.{json,md}, git-ignored,
+so a smoke test never overwrites the committed figures); a run of one
 ``--part`` (without ``--only``) keeps the other parts already in the file, so the three parts
 can run as separate processes one after the other.
 """
@@ -406,18 +407,19 @@ def main() -> None:
     if args.part in ("soundness", "all"):
         doc["soundness"] = part_soundness(args)
     doc["seconds"] = round(time.time() - t0, 1)
-    stem = args.out or ("zoo_quick" if q else "zoo")
-    OUT.mkdir(exist_ok=True)
-    prev = OUT / f"{stem}.json"
+    stem = args.out or "zoo"
+    out = OUT / "quick" if q else OUT
+    out.mkdir(parents=True, exist_ok=True)
+    prev = out / f"{stem}.json"
     if args.part != "all" and not args.only and prev.exists():
         # one part at a time (e.g. in parallel processes): keep the other parts' results
         old = json.loads(prev.read_text())
         for key in ("violations", "controls", "soundness"):
             if key not in doc and key in old:
                 doc[key] = old[key]
-    (OUT / f"{stem}.json").write_text(json.dumps(doc, indent=1, default=_json_default))
-    (OUT / f"{stem}.md").write_text(markdown(doc))
-    print(f"wrote {OUT / stem}.json and .md in {doc['seconds']:.0f} s")
+    (out / f"{stem}.json").write_text(json.dumps(doc, indent=1, default=_json_default))
+    (out / f"{stem}.md").write_text(markdown(doc))
+    print(f"wrote {out / stem}.json and .md in {doc['seconds']:.0f} s")
 
 
 def _json_default(x: Any) -> Any:

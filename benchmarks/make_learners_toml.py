@@ -6,8 +6,8 @@ statistical lower bound and, when the learner offers ``output_distribution``, th
 claimed δ — and audit its deliberately broken variant (which must come out a violation).  Writes
 one ``[[learner]]`` table per case, with the claim(s), the settings, the runs and the results.
 
-    python benchmarks/make_learners_toml.py                   # all cases -> catalog/learners.toml
-    python benchmarks/make_learners_toml.py --only winnow,pmw --out /tmp/l.toml --scale 0.5
+    python -m benchmarks.make_learners_toml                   # all cases -> catalog/learners.toml
+    python -m benchmarks.make_learners_toml --only winnow,pmw --out /tmp/l.toml --scale 0.5
 
 The TOML is written by hand (the stdlib has no TOML writer) and read back with ``tomllib``.
 Exit code 1 when a learner's audit is a violation or a broken variant is not flagged.

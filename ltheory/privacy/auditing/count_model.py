@@ -28,8 +28,8 @@ estimated from *every* eval-half run.  ``model_projections`` then
    A well-estimated cut can still beat a stronger event that is estimated noisily: PrefixSum
    at 2·10^7, where the count of first differences displaced the logistic classifier at seed
    2024 (0.940 → 0.861). Over seeds 2024, 1, 2, 3 the bounds average 0.867 with the model and
-   0.894 without it, two seeds going each way (benchmarks/results/dpsniper_round7.md,
-   section 4).
+   0.894 without it, two seeds going each way (round 7; docs/reference/auditor.md,
+   History).
 
 Only the *choice* of the event moves: the model sees selection runs only, and the chosen event is
 certified on fresh runs by the same test as every other.  A wrong model costs power, never

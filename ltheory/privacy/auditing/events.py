@@ -851,7 +851,7 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     the whole selection split: twice the runs in each cut, which the shrinkage below then
     penalises less, so deeper tail cuts can win (ReportNoisyMax4 at 2·10^6: mean bound 0.42 →
     0.56 over 40 seeds, 36 of them ≥ DP-Sniper's 0.3534 against 23;
-    ``benchmarks/results/dpsniper_round8.md``, section 5).  Vector outputs' per-coordinate
+    round 8 in docs/reference/auditor.md).  Vector outputs' per-coordinate
     thresholds stay cross-fitted: scored on the whole split they changed the pilots' pair
     choice on SVT6 (2 of 6 seeds lower at 2·10^7, none higher).
     ``structure`` adds, for vector outputs, the threshold events of the structure scores of

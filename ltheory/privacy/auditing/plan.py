@@ -3,7 +3,7 @@
 ``audit_search(..., total_runs=N)`` plans its search with :func:`search_plan` so that pilots and
 the final audit together stay within ``N`` runs, and uses the settings measured best on
 DP-Sniper's suite of 20 mechanisms (Bichsel et al. 2021, IEEE S&P; issue 14,
-``benchmarks/bench_dpsniper_suite.py``, results/dpsniper_round*.md):
+``benchmarks/bench_dpsniper_suite.py``; docs/reference/auditor.md, History):
 
 * neighbours: for query-answer mechanisms and ``neighbours="auto"``, the StatDP patterns with
   every split point (``"extended"``) when the pilots can afford them, else the plain patterns
@@ -38,7 +38,7 @@ PILOT_SHARE = 0.12
 MIN_PILOT = 20_000
 #: Events a planned final audit certifies: ``AuditConfig``'s default "auto", one or two decided
 #: on its selection split (``events.events_to_certify``).  Over 24 seed-rows of the suite at
-#: 2·10^7 (results/dpsniper_round6.md) it reached DP-Sniper's bound on 13, against 10 with one
+#: 2·10^7 (round 6, docs/reference/auditor.md) it reached DP-Sniper's bound on 13, against 10 with one
 #: event and 10 with two, and matched the better of the two settings on 20.
 PLANNED_EVENTS = "auto"
 #: The pilot audits' settings, applied to the search's ``AuditConfig`` (``SearchConfig.pilot``

@@ -165,7 +165,7 @@ def test_pooled_pilots_share_a_datasets_runs_across_pairs() -> None:
 
 def test_planned_searches_pool_pilots_unless_told_not_to() -> None:
     # total_runs= (the planned search) pools the discrete pilots per dataset by default
-    # (benchmarks/bench_pool_pilots.py); pool_pilots=False keeps each pair's own counts
+    # (round 9 in docs/reference/auditor.md); pool_pilots=False keeps each pair's own counts
     m = SparseVector(1.0, 1, threshold=0.5, c=1)
     kw = dict(claimed_epsilon=1.0, total_runs=400_000, seed=3, exact=False)
     on = audit_search(m, (1.0,) * 4, **kw)

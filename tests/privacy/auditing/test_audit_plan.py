@@ -19,7 +19,7 @@ from ltheory.privacy.statdp_mechanisms import dpsniper_suite
 
 
 def test_plan_of_svt2_at_2e7_is_the_suites() -> None:
-    """The plan documented for the suite's SVT2 row (results/dpsniper_round4.md): 33 extended
+    """The plan documented for the suite's SVT2 row (round 4 of docs/reference/auditor.md): 33 extended
     StatDP pairs, 3 rungs of successive halving from 23,529 runs per pair, 2.4·10^6 pilot
     runs, 17,555,321 final runs."""
     m, base = dpsniper_suite(0.1)["SVT2"]
