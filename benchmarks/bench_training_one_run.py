@@ -14,8 +14,8 @@ with every guess correct (``perfect``: no one-run audit with m canaries certifie
 the model's test accuracy; the training seconds (one run, compilation included) and the audit
 seconds.
 
-Run:  PYTHONPATH=. nice -n 10 python benchmarks/bench_training_one_run.py [--seeds S] [--quick]
-Writes benchmarks/results/training_one_run.{json,md}.
+Run:  python -m benchmarks.bench_training_one_run [--seeds S] [--quick]
+Writes benchmarks/results/training_one_run.{json,md} (``--quick``: prints only).
 """
 
 from __future__ import annotations
