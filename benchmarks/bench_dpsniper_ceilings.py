@@ -114,19 +114,263 @@ def laplace_cells(shift: float, scale: float) -> tuple[np.ndarray, np.ndarray]:
     return np.diff(np.r_[0.0, f0, 1.0]), np.diff(np.r_[0.0, f1, 1.0])
 
 
-def noisy_max_value_cells(a: tuple, b: tuple, scale: float) -> tuple[np.ndarray, np.ndarray]:
-    """P(max_i (q_i + Lap(scale)) in cell), cells of width 0.01 over ±600 (and the tails)."""
+def noisy_max_value_cells(a: tuple, b: tuple, scale: float, noise: str = "laplace"
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """P(max_i (q_i + Z_i) in cell), Z_i ~ Lap(scale) or Exp(scale) (ReportNoisyMax3 / 4), cells
+    of width 0.05 over ±600 (and the tails; the exponential's support edges q_i fall on cell
+    edges for integer answers, so its zero-probability cells are exact)."""
     t = np.arange(-600.0, 600.0, 0.05)
 
     def cdf_max(q: tuple) -> np.ndarray:
         out = np.ones_like(t)
         for qi in q:
             x = t - qi
-            out *= np.where(x < 0, 0.5 * np.exp(np.minimum(x, 0) / scale),
-                            1 - 0.5 * np.exp(-np.maximum(x, 0) / scale))
+            if noise == "laplace":
+                out *= np.where(x < 0, 0.5 * np.exp(np.minimum(x, 0) / scale),
+                                1 - 0.5 * np.exp(-np.maximum(x, 0) / scale))
+            else:
+                out *= np.where(x < 0, 0.0, -np.expm1(-np.maximum(x, 0) / scale))
         return out
 
     return np.diff(np.r_[0.0, cdf_max(a), 1.0]), np.diff(np.r_[0.0, cdf_max(b), 1.0])
+
+
+#: lattice points per unit c = |shift|/scale of one coordinate's log-likelihood ratio
+LLR_LATTICE = 400
+
+
+def laplace_llr_sum_cells(shifts: list[float], scale: float
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """Cells of the summed, lattice-rounded log-likelihood ratios of independent coordinates
+    X_i ~ Lap(0, s) against Lap(d_i, s) (PrefixSum: a bijection of its noisy answers;
+    LaplaceParallel: 20 copies of one answer).  Coordinate i's ratio
+    ℓ_i = (|x − d_i| − |x|)/s lies in [−c_i, c_i], c_i = |d_i|/s: an atom 1/2 at +c_i, an atom
+    e^{−c_i}/2 at −c_i and the density e^{−(c_i − ℓ)/2}/4 between (under Lap(0, s); mirrored under
+    Lap(d_i, s)).  Each ℓ_i is rounded to the lattice h·Z (h = min c_i / LLR_LATTICE) — the
+    integral of the density over each lattice cell, exactly — and the sum's law is the
+    convolution, under each side.  The rounded sum is a function of the output, so its values
+    partition the output space: a lower approximation of the continuous frontier, converging as
+    h → 0 (doubling LLR_LATTICE moves the ceilings by < 1e-4 relative)."""
+    cs = [abs(float(d)) / scale for d in shifts if d != 0]
+    if not cs:
+        return np.ones(1), np.ones(1)
+    h = min(cs) / LLR_LATTICE
+    p0, p1 = np.ones(1), np.ones(1)
+    for c in cs:
+        k = int(round(c / h))
+        edges = np.clip((np.arange(-k, k + 1) + 0.5) * h, -c, c)   # cell j: [e_{j-1}, e_j)
+        lo = np.r_[-c, edges[:-1]]
+        hi = edges
+        # under Lap(0, s): ∫ e^{−(c−ℓ)/2}/4 dℓ = (e^{−(c−hi)/2} − e^{−(c−lo)/2})/2
+        cont0 = 0.5 * (np.exp(-(c - hi) / 2) - np.exp(-(c - lo) / 2))
+        cont1 = 0.5 * (np.exp(-(c + lo) / 2) - np.exp(-(c + hi) / 2))  # mirrored
+        q0, q1 = cont0.copy(), cont1.copy()
+        q0[-1] += 0.5
+        q0[0] += 0.5 * math.exp(-c)
+        q1[0] += 0.5
+        q1[-1] += 0.5 * math.exp(-c)
+        p0, p1 = np.convolve(p0, q0), np.convolve(p1, q1)
+    return np.clip(p0, 0, None), np.clip(p1, 0, None)
+
+
+def _laplace_cdf(x: np.ndarray, scale: float) -> np.ndarray:
+    return np.where(x < 0, 0.5 * np.exp(np.minimum(x, 0) / scale),
+                    1 - 0.5 * np.exp(-np.maximum(x, 0) / scale))
+
+
+#: SVT3's grids: ρ on [−SVT3_REACH, SVT3_REACH] at step SVT3_STEP, released values in cells of
+#: SVT3_CELL (a multiple of the step)
+SVT3_REACH, SVT3_STEP, SVT3_CELL = 800.0, 0.01, 0.5
+
+
+def svt3_cells(m, q: tuple) -> np.ndarray:
+    """Cell probabilities of sparse vector variant 3 with cutoff c = 1 (Roth's SVT, which
+    releases the noisy answer of the first query above the threshold) on answers q: cells are
+    (first ⊤ at i, released value in a cell of width SVT3_CELL) and "no ⊤".  With
+    A_i(r) = f_ρ(r) Π_{j<i} F_ν(T + r − q_j) and C_i its integral up to x,
+    P(i, v ∈ [v0, v1)) = ΔF_ν(cell − q_i)·C_i(v0 − T) + ∫_{v0−T}^{v1−T} A_i(r)(F_ν(v1 − q_i) −
+    F_ν(T + r − q_i)) dr (the threshold crossing inside the cell), both by the midpoint rule on
+    a grid of step SVT3_STEP whose points include every kink (r = 0, r = q_j − T for integer
+    answers), over ±SVT3_REACH (mass beyond it below e^{−40}).  Laplace ρ and ν scales from the
+    mechanism.  The total is 1 to ~1e-9 (checked by the caller)."""
+    if m.variant != 3 or m.c != 1:
+        raise ValueError("svt3_cells covers variant 3 with c = 1")
+    rs, _, ns, _ = m._scales()
+    t = m.threshold
+    per = int(round(SVT3_CELL / SVT3_STEP))
+    n_cells = int(round(2 * SVT3_REACH / SVT3_CELL))
+    edges_r = -SVT3_REACH + SVT3_STEP * np.arange(n_cells * per + 1)   # fine grid edges
+    mid = 0.5 * (edges_r[:-1] + edges_r[1:])
+    f_rho = np.exp(-np.abs(mid) / rs) / (2 * rs) * SVT3_STEP          # weights of the midpoints
+    below = np.ones_like(mid)                                          # Π_{j<i} F_ν(T + r − q_j)
+    out = []
+    for qi in q:
+        a = f_rho * below
+        c_at = np.r_[0.0, np.cumsum(a)][::per][:-1]                     # C_i(v0 − T) per cell
+        v0 = t + edges_r[::per][:-1]
+        v1 = v0 + SVT3_CELL
+        full = _laplace_cdf(v1 - qi, ns) - _laplace_cdf(v0 - qi, ns)
+        inner = (a * (np.repeat(_laplace_cdf(v1 - qi, ns), per)
+                      - _laplace_cdf(t + mid - qi, ns))).reshape(n_cells, per).sum(axis=1)
+        out.append(full * c_at + inner)
+        below = below * _laplace_cdf(t + mid - qi, ns)
+    out.append(np.array([np.sum(f_rho * below)]))
+    return np.concatenate(out)
+
+
+def numerical_svt_cells(m, a: tuple, b: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Exact cells of NumericalSVT on the pair (a, b): its codes are those of sparse vector
+    variant 1 with ε' = ε/3 and the same cutoff (ρ ~ Lap(3Δ/ε) = Lap(Δ/(ε'/2)), ν ~ Lap(6cΔ/ε) =
+    Lap(2cΔ/(ε'/2))), whose pattern law ``SparseVector.output_distribution`` integrates, and
+    given the pattern the released values q_i + η_i, η_i ~ Lap(3cΔ/ε), are independent of it
+    and of each other; so a cell is (pattern, lattice cell of the summed log-likelihood ratios
+    of the released values, ``laplace_llr_sum_cells``), with probability P(pattern)·P(cell)."""
+    from ltheory.privacy.mechanisms import SparseVector
+
+    codes = SparseVector(m.epsilon / 3, 1, threshold=m.threshold, c=m.c,
+                         sensitivity=m.sensitivity)
+    da, db = codes.output_distribution(a), codes.output_distribution(b)
+    keys = sorted(set(da) | set(db))
+    eta = 3 * m.c * m.sensitivity / m.epsilon
+    out0, out1 = [], []
+    for pat in keys:
+        shifts = [float(b[i]) - float(a[i]) for i, c in enumerate(pat) if c == 1]
+        c0, c1 = laplace_llr_sum_cells(shifts, eta)
+        out0.append(da.get(pat, 0.0) * c0)
+        out1.append(db.get(pat, 0.0) * c1)
+    return np.concatenate(out0), np.concatenate(out1)
+
+
+class SVT3CutoffDensity:
+    """The exact density of sparse vector variant 3 with cutoff c ≤ 2 (Roth's SVT releasing the
+    noisy answers of the first c queries above the threshold) at an output, for answers q: a
+    pattern S of ⊤ positions (|S| ≤ c) and their released values v_S has density
+    Π_{i∈S} f_ν(v_i − q_i) · J_S(min v_S − T), J_S(x) = ∫_{−∞}^x f_ρ(r) Π_{j∈B(S)} F_ν(T + r − q_j)
+    dr, B(S) the queries answered ⊥ (those before the c-th ⊤, or all others when fewer than c
+    are ⊤), and no ⊤ has mass J_∅(∞).  The J_S are tabulated as cumulative midpoint sums on a
+    grid of step ``step`` over ±``reach`` (kinks at r = 0 and r = q_j − T on grid points for
+    integer answers), read by linear interpolation."""
+
+    def __init__(self, m, q: tuple, reach: float = 800.0, step: float = 0.01) -> None:
+        if m.variant != 3 or m.c > 2:
+            raise ValueError("SVT3CutoffDensity covers variant 3 with c <= 2")
+        self.rs, _, self.ns, _ = m._scales()
+        self.t, self.c, self.q = m.threshold, m.c, np.asarray(q, dtype=float)
+        k = self.q.size
+        self.edges = -reach + step * np.arange(int(round(2 * reach / step)) + 1)
+        mid = 0.5 * (self.edges[:-1] + self.edges[1:])
+        self.w = np.exp(-np.abs(mid) / self.rs) / (2 * self.rs) * step
+        self.below = [_laplace_cdf(self.t + mid - qj, self.ns) for qj in self.q]
+        self.tables: dict[tuple, np.ndarray] = {}
+        self.k = k
+
+    def _table(self, s: tuple) -> np.ndarray:
+        if s not in self.tables:
+            last = max(s) if len(s) == self.c else self.k - 1
+            prod = self.w.copy()
+            for j in range(last + 1):
+                if j not in s:
+                    prod *= self.below[j]
+            self.tables[s] = np.r_[0.0, np.cumsum(prod)]
+        return self.tables[s]
+
+    def log_density(self, codes: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """log density (mass for no ⊤) of each output row (codes, values) of the mechanism."""
+        out = np.empty(codes.shape[0])
+        tops = codes == 1
+        keys = [tuple(np.flatnonzero(r)) for r in tops]
+        groups: dict[tuple, list[int]] = {}
+        for i, s in enumerate(keys):
+            groups.setdefault(s, []).append(i)
+        for s, rows in groups.items():
+            rows_a = np.asarray(rows)
+            tab = self._table(s)
+            if not s:
+                out[rows_a] = math.log(tab[-1])
+                continue
+            v = values[np.ix_(rows_a, list(s))]
+            x = v.min(axis=1) - self.t
+            j = np.interp(x, self.edges, tab)
+            dens = np.full(len(rows_a), 0.0)
+            for col, i in enumerate(s):
+                dens += -np.abs(v[:, col] - self.q[i]) / self.ns - math.log(2 * self.ns)
+            with np.errstate(divide="ignore"):
+                out[rows_a] = dens + np.log(j)
+        return out
+
+
+def svt34_parallel_llr(m, a: tuple, b: tuple):
+    """The exact log-likelihood ratio log p_a/p_b of SVT34Parallel's outputs (SVT3 with c = 2
+    and SVT4 with c = 2 on independent noise: the sum of the parts' ratios): a function of the
+    sampled rows [SVT3 codes, SVT3 values, SVT4 codes]."""
+    svt3, svt4 = m.parts
+    d3a, d3b = SVT3CutoffDensity(svt3, a), SVT3CutoffDensity(svt3, b)
+    p4a, p4b = svt4.output_distribution(a), svt4.output_distribution(b)
+    k = len(a)
+
+    def llr(x: np.ndarray) -> np.ndarray:
+        codes3, values3, codes4 = x[:, :k], x[:, k:2 * k], x[:, 2 * k:3 * k].astype(int)
+        l3 = d3a.log_density(codes3, values3) - d3b.log_density(codes3, values3)
+        l4 = np.array([math.log(p4a.get(tuple(r), 0.0) or 1e-320)
+                       - math.log(p4b.get(tuple(r), 0.0) or 1e-320) for r in codes4])
+        return l3 + l4
+
+    return llr
+
+
+def estimated_ceiling(m, a: tuple, b: tuple, llr, ns: list[float], samples: int = 2_000_000,
+                      boots: int = 20, bins: int = 4000, seed: int = 0,
+                      boot_ns: list[float] | None = None) -> dict:
+    """A Monte Carlo estimate of the certification ceiling, with a bootstrap interval, for a
+    pair whose output law is not tabulated but whose log-likelihood ratio L = log p_a/p_b is
+    exact at every output (``llr``).  The Neyman–Pearson events are the level sets of L: from
+    ``samples`` outputs under a, cells are quantile bins of L with P_a(bin) their frequency and
+    P_b(bin) = E_a[e^{−L}; bin] (exact identity, so only P_a is sampled; the outputs with
+    p_b = 0 are one extra cell, and the mass P_b puts where p_a = 0 is seen by the other pass),
+    and symmetrically from outputs under b; the ceiling is
+    ``certification_ceiling`` of each side's cells, the larger of the two.  The bootstrap
+    resamples the outputs (Poisson weights) ``boots`` times: the 2.5%–97.5% range is reported
+    with the point estimate, for the runs ``boot_ns`` (default: all of ``ns``)."""
+    rng = np.random.default_rng(seed)
+    sides = []
+    for first in (a, b):
+        x = m.sample(first, samples, rng)
+        lv = llr(x) if first is a else -llr(x)          # log p_first / p_second
+        sides.append(lv)
+
+    def ceil_from(lvs: list[np.ndarray], weights: list[np.ndarray], ns: list[float]
+                  ) -> list[float]:
+        out = []
+        for n in ns:
+            best = -math.inf
+            for lv, w in zip(lvs, weights, strict=True):
+                fin = np.isfinite(lv)
+                edges = np.unique(np.quantile(lv[fin], np.linspace(0, 1, bins + 1)))
+                idx = np.clip(np.searchsorted(edges, lv[fin], side="right") - 1, 0,
+                              edges.size - 2)
+                wf = w[fin]
+                tot = w.sum()
+                p_first = np.bincount(idx, weights=wf, minlength=edges.size - 1) / tot
+                p_second = np.bincount(idx, weights=wf * np.exp(-lv[fin]),
+                                       minlength=edges.size - 1) / tot
+                inf_first = w[lv == np.inf].sum() / tot           # outputs impossible on second
+                p_first = np.r_[p_first, inf_first]
+                # the mass second puts where p_first = 0 is not seen from first's outputs (the
+                # other pass sees it): renormalised away, not left as a cell of sampling noise
+                p_second = np.r_[p_second / p_second.sum(), 0.0]
+                best = max(best, certification_ceiling(p_first, p_second, n, ALPHA))
+            out.append(best)
+        return out
+
+    point = ceil_from(sides, [np.ones_like(s) for s in sides], ns)
+    bns = list(ns if boot_ns is None else boot_ns)
+    reps = np.array([ceil_from(sides, [rng.poisson(1.0, s.size).astype(float) for s in sides],
+                               bns) for _ in range(boots)]) if boots and bns else None
+    return {"ceiling": dict(zip(map(float, ns), point, strict=True)),
+            "interval": {} if reps is None else {
+                float(n): [float(np.quantile(reps[:, i], 0.025)),
+                           float(np.quantile(reps[:, i], 0.975))] for i, n in enumerate(bns)},
+            "samples_per_side": samples, "boots": boots, "bins": bins}
 
 
 def oriented_count_cells(r: Rappor, v0: int, v1: int) -> tuple[np.ndarray, np.ndarray, float]:

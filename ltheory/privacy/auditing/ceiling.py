@@ -57,7 +57,10 @@ def certification_ceiling(p0: np.ndarray, p1: np.ndarray, n: float, alpha: float
         o = np.argsort(-llr, kind="stable")
         x = np.r_[0.0, np.cumsum(a[o])]
         y = np.r_[0.0, np.cumsum(b[o])]
-        xs = np.union1d(np.geomspace(min(1e-3 / n, x[-1]), x[-1], GRID), x)
+        xs = np.geomspace(min(1e-3 / n, x[-1]), x[-1], GRID)
+        if x.size <= GRID:                # the frontier's kinks as grid points: a tighter start
+            xs = np.union1d(xs, x)        # (any grid gives a rigorous bound; refinement does
+        #                                   the rest, 2-3x faster on 10^4+ cells)
         lo_x, hi_x = xs[:-1], xs[1:]
         seen = -math.inf
         for _ in range(60):
