@@ -192,3 +192,60 @@ def test_cli_bad_input_is_one_line_exit_2(args: list[str], words: str) -> None:
     code, out, err = run("table", *args)
     assert code == 2, (out, err)
     assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cited_formulas_are_listed_with_their_conditions() -> None:
+    """Issue 43: 'ldim = n' was listed without its condition 2k >= n next to members whose Ldim
+    differs from n; each formula now says when it applies, in text, JSON and the plot."""
+    T = dimension_table("interval_unions", {"n": "2..6", "k": 2}, only=["ldim"])
+    exact = [c for r in T.rows for c in r.checks if c.key == "ldim"]
+    assert {c.when for c in exact} == {"2 * k >= n"}
+    assert {r.params["n"] for r in T.rows if any(c.key == "ldim" for c in r.checks)} == {2, 3, 4}
+    assert exact[0].statement == "ldim = n when 2 * k >= n"
+    assert exact[0].to_json()["when"] == "2 * k >= n"
+    code, out, _ = run("table", "interval_unions", "n=2..6", "k=2", "--only", "ldim")
+    text = " ".join(out.split())
+    assert code == 0 and "ldim = n when 2 * k >= n —" in text
+    assert "ldim_upper = floor(log2(evensum(n + 1, k))) —" in text     # no condition: none shown
+    assert "marks: ✓ every cited formula agrees" in text
+
+
+def test_table_marks_and_legend_are_shared() -> None:
+    from ltheory.tables import MARKS, legend, mark
+    from ltheory.tables.table import FormulaCheck
+
+    def check(verdict: str, recorded: str | None = None) -> FormulaCheck:
+        return FormulaCheck("ldim", "ldim", "value", 1, "d", "cite", verdict, recorded)
+
+    assert mark([]) == ""
+    assert mark([check("agrees")]) == "✓"
+    assert mark([check("agrees"), check("undecided")]) == "?"
+    assert mark([check("disagrees", "known")]) == "✗*"
+    assert mark([check("disagrees", "known"), check("disagrees")]) == "✗"
+    assert legend(["✗*", "✓"]) == f"✓ {MARKS['✓']}; ✗* {MARKS['✗*']}"
+    assert legend([]) == ""
+
+
+def test_table_figure_draws_formulas_neutral_dashed_and_above_the_points() -> None:
+    """Issue 43: formulas were drawn in the points' colour, under them."""
+    from matplotlib.colors import to_rgba
+
+    from ltheory.tables.plot import FORMULA_COLOUR, table_figure
+
+    T = dimension_table("interval_unions", {"n": "2..5", "k": 2}, only=["vc", "ldim"])
+    fig = table_figure(T)
+    for ax in fig.axes:
+        lines = ax.get_lines()
+        formulas = [ln for ln in lines if ln.get_label().startswith("cited: ")]
+        points = [c.lines[0] for c in ax.containers if c.get_label().endswith("computed")]
+        assert formulas and points
+        for f in formulas:
+            assert to_rgba(f.get_color()) == to_rgba(FORMULA_COLOUR)
+            assert all(to_rgba(f.get_color()) != to_rgba(p.get_color()) for p in points)
+            assert f.get_linestyle() in ("--", ":")
+            assert f.get_zorder() > max(p.get_zorder() for p in points)
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert any("when 2 * k >= n" in t for t in labels) or ax.get_title().startswith("VC")
+        # the legend sits below the axes, clear of the data
+        assert ax.get_legend().get_bbox_to_anchor().y0 < ax.get_window_extent().y0
+        assert ax.get_ylabel()

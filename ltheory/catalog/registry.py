@@ -116,7 +116,7 @@ def known_values(name: str, **params: Any) -> dict[str, KnownValue]:
                                         f"an integer at {values}")
             v = int(v)
         out[spec.key] = KnownValue(int(v), spec.citation, spec.note, spec.key, spec.formula,
-                                   spec.disagreement)
+                                   spec.disagreement, spec.when)
     return out
 
 

@@ -5,9 +5,10 @@ The VC, Littlestone and threshold dimensions (and ω_M with ``--clique M``) of e
 catalog family over the given parameter ranges (``n=1..8``, ``n=2,4,8``, ``k=2``; several
 parameters give their cartesian product), each witness re-checked, compared with the catalog's
 cited formulas (:mod:`ltheory.tables`).  Cells: the exact value, or ``lo..hi`` (proven bounds)
-when the budget stopped the search; marks: ✓ every cited formula of that dimension agrees, ✗ one
-disagrees (✗* only disagreements the catalog already records), ? undecided within the proven
-bounds.  Exit 1 when a cited formula disagrees with a proven value and the catalog does not
+when the budget stopped the search; marks (:data:`ltheory.tables.MARKS`, shared with ``ltheory
+demo``): ✓ every cited formula of that dimension agrees, ✗ one disagrees (✗* only disagreements
+the catalog already records), ? undecided within the proven bounds.  Each cited formula is
+listed with its condition (``ldim = n when 2 * k >= n``) and judged only where it holds.  Exit 1 when a cited formula disagrees with a proven value and the catalog does not
 record that disagreement (a finding), 2 for bad input.
 """
 
@@ -25,22 +26,22 @@ from ltheory.cli.common import check_budget_option, dump_json, fail, parse_only
 from ltheory.dimensions import DIMENSIONS
 from ltheory.errors import LtheoryError
 from ltheory.progress import progress_bar
-from ltheory.tables import DEFAULT_BUDGET, DimensionTable, TableRow, dimension_table, plot_table
+from ltheory.tables import (
+    DEFAULT_BUDGET,
+    DimensionTable,
+    TableRow,
+    dimension_table,
+    legend,
+    mark,
+    plot_table,
+)
 
 NAME = "table"
 
 
 def _mark(row: TableRow, key: str) -> str:
-    checks = row.checks_for(key)
-    if not checks:
-        return ""
-    if any(c.finding for c in checks):
-        return " ✗"
-    if any(c.verdict == "disagrees" for c in checks):
-        return " ✗*"
-    if any(c.verdict == "undecided" for c in checks):
-        return " ?"
-    return " ✓"
+    m = mark(row.checks_for(key))
+    return f" {m}" if m else ""
 
 
 def _cell(row: TableRow, key: str) -> str:
@@ -82,18 +83,20 @@ def _print(table: DimensionTable) -> None:
             where = " ".join(f"{k}={_fmt(row.params.get(k, ''))}" for k in varying)
             console.print(f"skipped {where}: {row.skipped}", markup=False, highlight=False,
                           soft_wrap=True)
-    seen: dict[tuple[str, str], str] = {}
+    seen: dict[str, str] = {}
     for row in table.rows:
         for c in row.checks:
-            seen.setdefault((c.key, c.formula), c.citation + (
+            seen.setdefault(c.statement, c.citation + (
                 " [recorded disagreement]" if c.recorded_disagreement else ""))
+    used = {mark(row.checks_for(k)) for row in table.rows for k in table.keys} - {""}
     if seen:
-        console.print("cited formulas (✓ agrees, ✗ disagrees, ✗* disagreement already recorded "
-                      "in the catalog, ? undecided within the proven bounds):", markup=False,
-                      highlight=False)
-        for (key, formula), citation in seen.items():
-            console.print(f"  {key} = {formula}  — {citation}", markup=False, highlight=False,
+        console.print("cited formulas, each judged only on the members where its condition "
+                      "holds:", markup=False, highlight=False)
+        for statement, citation in seen.items():
+            console.print(f"  {statement}  — {citation}", markup=False, highlight=False,
                           soft_wrap=True)
+    if used:
+        console.print(f"marks: {legend(used)}", markup=False, highlight=False, soft_wrap=True)
     counts = table.counts()
     console.print(f"{counts['computed']} of {counts['members']} members computed "
                   f"({counts['skipped']} skipped), {counts['exact']} exact values, "
