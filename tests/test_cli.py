@@ -202,7 +202,7 @@ def test_demo_legend_explains_every_mark_it_uses_with_the_table_marks() -> None:
     legend = next(ln for ln in out.splitlines() if ln.startswith("marks:"))
     for m in used:
         assert f"{m} {MARKS[m]}" in legend.replace("\n", " ")
-    assert "affine p=2 n=3 d=1 exact=false: the cited ldim = d when not exact and n >= d gives 1, " \
-           "computed 2" in " ".join(out.split())
+    assert ("affine p=2 n=3 d=1 exact=false: the cited ldim = d when not exact and n >= d "
+            "gives 1, computed 2") in " ".join(out.split())
     code, tout, _ = run("table", "affine", "p=2", "n=3", "d=1", "--only", "ldim")
     assert code == 0 and _marks_in_rows(tout) == {"✗*"}

@@ -9,7 +9,9 @@ Conventions of the pages, enforced here:
   ``python -m ltheory.cli …`` on this checkout, ``pytest …`` / ``python -m pytest …``; ``pip
   install`` lines are checked to name extras that exist, not run); a trailing ``# exit N`` is
   the exit code expected (default 0); other lines are the output shown and are not compared;
-* ```` ```json ```` blocks must parse; ```` ```text ```` blocks are output or grammar, not run;
+* ```` ```json ```` and ```` ```yaml ```` blocks must parse (a workflow's commands are checked by
+  ``test_ci_workflow_runs_the_documented_commands``); ```` ```text ```` blocks are output or
+  grammar, not run;
   any other fence is an error (say what the block is);
 * **printed output is checked**: a ```` ```text ```` block on the line after an HTML comment
   ``<!-- output -->`` is what the page's ``python`` blocks printed since the previous such block
@@ -52,9 +54,9 @@ NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 REFERENCE = re.compile(r"(?:Proposition|Theorem|Lemma|Corollary|Definition|Example|Remark|Claim|"
                        r"Algorithm|Section|Sec\.|Eq\.|Python|version)\s+\d+(?:\.\d+)+")
 QUOTED = re.compile(r"(?<![\w.])\d+\.\d{2,}(?![\w.])")     # a decimal number in prose
-KNOWN = {"python", "console", "json", "text"}
+KNOWN = {"python", "console", "json", "text", "yaml"}
 #: pages whose code takes more than a few seconds: run with the slow tests (CI)
-SLOW = {"privacy/audit.md", "ci/index.md", "ci/failures.md"}
+SLOW = {"privacy/audit.md", "ci/index.md", "ci/failures.md", "howto/ci_workflow.md"}
 
 
 def _text(page: str | Path) -> str:
@@ -76,7 +78,8 @@ def output_spec(page: str | Path) -> dict[int, dict[str, object]]:
         opts = m.group(1).split()
         tol = [float(o.split("=", 1)[1]) for o in opts if o.startswith("tolerance=")]
         unknown = [o for o in opts if not o.startswith("tolerance=") and o != "excerpt"]
-        assert not unknown, f"{page}: unknown output option(s) {unknown}; known: tolerance=X, excerpt"
+        assert not unknown, (f"{page}: unknown output option(s) {unknown}; known: tolerance=X, "
+                             "excerpt")
         out[i] = {"tolerance": tol[0] if tol else 0.0, "excerpt": "excerpt" in opts}
     return out
 
@@ -205,6 +208,8 @@ def run_page(page: str, cwd: Path) -> None:
     os.chdir(cwd)
     sys.path.insert(0, str(cwd))             # the page's own modules (title="mylib.py")
     before = set(sys.modules)
+    from ltheory.catalog import registry
+    families = dict(registry._USER)          # a page may register families of its own
     outputs = output_spec(page)
     printed = io.StringIO()        # what was printed since the last output block
     from_console = False           # a command's output need not be shown; a print's must
@@ -231,11 +236,16 @@ def run_page(page: str, cwd: Path) -> None:
                 printed.seek(0, io.SEEK_END)
             elif lang == "json":
                 json.loads(code)
+            elif lang == "yaml":
+                yaml = pytest.importorskip("yaml")
+                assert isinstance(yaml.safe_load(code), dict), f"{page} block {i}: not a mapping"
             elif i in outputs:
                 check_output(f"{page} block {i}", code, printed.getvalue(), **outputs[i])
                 printed, from_console = io.StringIO(), False
         all_shown("the end of the page")
     finally:
+        registry._USER.clear()
+        registry._USER.update(families)
         os.chdir(old)
         sys.path.remove(str(cwd))
         for name in set(sys.modules) - before:
@@ -282,6 +292,65 @@ def test_quoted_numbers_rule(tmp_path: Path) -> None:
     assert "show it in an output block" in quoted_numbers_problems(page)[0]
     assert output_spec(ROOT / "README.md"), "the README shows no checked output"
     assert output_spec("privacy/audit.md"), "the audit tutorial shows no checked output"
+
+
+def _plugin_options() -> set[str]:
+    """The command-line options ltheory's pytest plugin adds."""
+    from ltheory.testing import pytest_plugin
+
+    names: set[str] = set()
+
+    class Group:
+        def addoption(self, *opts: str, **_: object) -> None:
+            names.update(opts)
+
+    class Parser:
+        def getgroup(self, *_: object) -> Group:
+            return Group()
+
+    pytest_plugin.pytest_addoption(Parser())
+    return names
+
+
+def test_ci_workflow_runs_the_documented_commands() -> None:
+    """The GitHub Actions example of docs/howto/ci_workflow.md: checkout, setup-python, an
+    install from the checkout with extras that exist, and pytest commands using only the
+    plugin's real options and marker — the very commands the page's console block runs (with
+    a number for the GitHub expression)."""
+    yaml = pytest.importorskip("yaml")
+    page = "howto/ci_workflow.md"
+    (workflow,) = [yaml.safe_load(code) for lang, _, code in blocks(page) if lang == "yaml"]
+    assert set(workflow.get("on", workflow.get(True))) == {"pull_request", "schedule"}
+    (job,) = workflow["jobs"].values()
+    steps = job["steps"]
+    uses = [s["uses"].split("@")[0] for s in steps if "uses" in s]
+    assert uses == ["actions/checkout", "actions/setup-python"]
+    assert str(steps[1]["with"]["python-version"]) >= "3.11"
+    runs = [s["run"] for s in steps if "run" in s]
+    installs = [shlex.split(r) for r in runs if "pip install" in r]
+    assert installs and all(argv[:4] == ["python", "-m", "pip", "install"] for argv in installs)
+    for argv in installs:
+        specs = [a for a in argv[4:] if not a.startswith("-")]
+        assert specs and all(s.startswith(".[") for s in specs), "install from the checkout"
+        for s in specs:
+            assert set(re.findall(r"\[([\w,]+)\]", s)[0].split(",")) <= _extras()
+    tests = [r for r in runs if "pytest" in r]
+    assert len(tests) == 2
+    from ltheory.testing.pytest_plugin import MARKER, parse_runs
+
+    options = _plugin_options()
+    documented = [line[2:] for lang, _, code in blocks(page) if lang == "console"
+                  for line in code.splitlines() if line.startswith("$ ")]
+    for cmd in tests:
+        argv = shlex.split(cmd)
+        assert argv[:3] == ["python", "-m", "pytest"]
+        assert argv[argv.index("-m", 3) + 1] == MARKER
+        flags = [a for a in argv if a.startswith("--")]
+        assert flags and set(flags) <= options, f"{cmd}: not a plugin option"
+        parse_runs(argv[argv.index("--ltheory-runs") + 1])
+        concrete = re.sub(r"\$\{\{[^}]*\}\}", "7", cmd)
+        assert concrete in documented, f"{concrete!r} is not run by the page"
+    assert {"--ltheory-runs", "--ltheory-seed"} <= options
 
 
 def _nav_files(node: object) -> list[str]:

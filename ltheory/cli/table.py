@@ -8,12 +8,19 @@ cited formulas (:mod:`ltheory.tables`).  Cells: the exact value, or ``lo..hi`` (
 when the budget stopped the search; marks (:data:`ltheory.tables.MARKS`, shared with ``ltheory
 demo``): ✓ every cited formula of that dimension agrees, ✗ one disagrees (✗* only disagreements
 the catalog already records), ? undecided within the proven bounds.  Each cited formula is
-listed with its condition (``ldim = n when 2 * k >= n``) and judged only where it holds.  Exit 1 when a cited formula disagrees with a proven value and the catalog does not
-record that disagreement (a finding), 2 for bad input.
+listed with its condition (``ldim = n when 2 * k >= n``) and judged only where it holds.
+FAMILY may be ``MODULE:NAME``: MODULE is imported (by name, from the current folder or the
+installed packages) and registers NAME with :func:`ltheory.catalog.register_family`.  Exit 1 when
+a cited formula disagrees with a proven value and the catalog does not record that disagreement
+(a finding), 2 for bad input.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
+import re
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -22,6 +29,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ltheory import catalog
 from ltheory.cli.common import check_budget_option, dump_json, fail, parse_only
 from ltheory.dimensions import DIMENSIONS
 from ltheory.errors import LtheoryError
@@ -111,8 +119,40 @@ def _print(table: DimensionTable) -> None:
                       highlight=False, soft_wrap=True)
 
 
+_MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+def resolve_family(family: str) -> str:
+    """A catalog family's name; ``MODULE:NAME`` first imports MODULE (from the current folder or
+    the installed packages — an import by name, nothing evaluated), which registers NAME with
+    :func:`ltheory.catalog.register_family`."""
+    if ":" not in family:
+        return family
+    module, _, name = family.partition(":")
+    if not _MODULE.match(module) or not name:
+        raise LtheoryError(f"cannot read {family!r}: write MODULE:FAMILY, e.g. "
+                           "my_families:majority_of_thresholds (MODULE a Python module name)")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        importlib.import_module(module)
+    except ImportError as exc:
+        raise LtheoryError(f"cannot import module {module!r} ({exc}); it must be importable "
+                           "from the current folder or installed") from None
+    except Exception as exc:                     # the user's module raised while importing
+        raise LtheoryError(f"importing module {module!r} failed: {type(exc).__name__}: "
+                           f"{exc}") from None
+    if name not in catalog.families():
+        raise LtheoryError(f"module {module!r} registered no family {name!r} (call "
+                           "ltheory.catalog.register_family in the module); families: "
+                           f"{', '.join(catalog.families())}")
+    return name
+
+
 def command(
-    family: Annotated[str, typer.Argument(help="a catalog family (see 'ltheory catalog')")],
+    family: Annotated[str, typer.Argument(
+        help="a catalog family (see 'ltheory catalog'), or MODULE:FAMILY for a family a module "
+             "of yours registers (ltheory.catalog.register_family)")],
     ranges: Annotated[list[str] | None, typer.Argument(
         help="PARAM=RANGE ..., e.g. n=1..8, n=2,4,8, k=2 (cartesian product)")] = None,
     only: Annotated[str | None, typer.Option(help="comma-separated subset of vc,ldim,tdim")
@@ -133,6 +173,7 @@ def command(
     keys = parse_only(only)
     limit = None if budget == 0 else check_budget_option(budget)
     try:
+        family = resolve_family(family)
         with progress_bar(f"{family} members", quiet=quiet) as progress:
             table = dimension_table(family, ranges or [], only=keys, progress=progress,
                                     budget=limit, clique=clique)
