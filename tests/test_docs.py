@@ -56,7 +56,8 @@ REFERENCE = re.compile(r"(?:Proposition|Theorem|Lemma|Corollary|Definition|Examp
 QUOTED = re.compile(r"(?<![\w.])\d+\.\d{2,}(?![\w.])")     # a decimal number in prose
 KNOWN = {"python", "console", "json", "text", "yaml"}
 #: pages whose code takes more than a few seconds: run with the slow tests (CI)
-SLOW = {"privacy/audit.md", "ci/index.md", "ci/failures.md", "howto/ci_workflow.md"}
+SLOW = {"privacy/audit.md", "ci/index.md", "ci/failures.md", "howto/ci_workflow.md",
+        "howto/thirdparty.md"}
 
 
 def _text(page: str | Path) -> str:
