@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -182,3 +183,26 @@ def test_user_text_is_shown_literally_not_as_markup(tmp_path: Path) -> None:
         assert "[/b]" in res.output and "[red]x" in res.output
     res = runner.invoke(app, ["catalog", "thresholds"], terminal_width=200)
     assert res.exit_code == 0 and "Thresholds on [n]" in res.output
+
+
+def _marks_in_rows(out: str) -> set[str]:
+    rows = [ln for ln in out.splitlines() if ln.startswith("│")]
+    return {m for ln in rows for m in re.findall(r"\d (✗\*|✗|✓|\?)(?=\s)", ln)}
+
+
+def test_demo_legend_explains_every_mark_it_uses_with_the_table_marks() -> None:
+    """Issue 43: demo showed '2 ✗' for affine Ldim under a legend explaining only ✓, where
+    ``ltheory table`` marks the same value ✗* (a disagreement the catalog records)."""
+    from ltheory.tables import MARKS
+
+    code, out, _ = run("demo")
+    assert code == 0
+    used = _marks_in_rows(out)
+    assert {"✓", "✗*"} <= used and "✗" not in used     # affine's recorded disagreement is ✗*
+    legend = next(ln for ln in out.splitlines() if ln.startswith("marks:"))
+    for m in used:
+        assert f"{m} {MARKS[m]}" in legend.replace("\n", " ")
+    assert ("affine p=2 n=3 d=1 exact=false: the cited ldim = d when not exact and n >= d "
+            "gives 1, computed 2") in " ".join(out.split())
+    code, tout, _ = run("table", "affine", "p=2", "n=3", "d=1", "--only", "ldim")
+    assert code == 0 and _marks_in_rows(tout) == {"✗*"}

@@ -315,3 +315,32 @@ def test_errors_are_ltheory_errors() -> None:
     assert issubclass(InvalidInputError, LtheoryError)
     assert issubclass(InvalidInputError, ValueError)
     assert "2 hypotheses on 2 points" in repr(HypothesisClass.from_strings(["01", "10"]))
+
+
+def test_from_matrix_domain_labels_default_and_errors() -> None:
+    """Issue 43: from_matrix's column labels silently became "0".."n-1"; the caller passes them
+    with ``domain=``, a table with column labels keeps them, and a wrong count is a clear error."""
+    import numpy as np
+
+    from ltheory.core import HypothesisClass
+    from ltheory.errors import InvalidInputError
+
+    mat = np.array([[0, 1, 1], [1, 1, 0], [0, 1, 1]])
+    H = HypothesisClass.from_matrix(mat)
+    assert H.domain == ("0", "1", "2") and len(H) == 2          # duplicate row removed
+    H = HypothesisClass.from_matrix(mat, domain=["a", "b", "c"])
+    assert H.domain == ("a", "b", "c") and H.to_strings() == ["011", "110"]
+    assert HypothesisClass.from_matrix(mat, domain=[10, 20, 30]).domain == ("10", "20", "30")
+
+    class Frame:                                  # what a pandas DataFrame offers
+        columns = ["x1", "x2", "x3"]
+
+        def __array__(self, dtype=None, copy=None):
+            return mat if dtype is None else mat.astype(dtype)
+
+    assert HypothesisClass.from_matrix(Frame()).domain == ("x1", "x2", "x3")
+    assert HypothesisClass.from_matrix(Frame(), domain=3).domain == ("0", "1", "2")
+    with pytest.raises(InvalidInputError, match="2 domain labels for a matrix of 3 columns"):
+        HypothesisClass.from_matrix(mat, domain=["a", "b"])
+    with pytest.raises(InvalidInputError, match="distinct"):
+        HypothesisClass.from_matrix(mat, domain=["a", "a", "c"])

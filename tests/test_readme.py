@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import runpy
@@ -11,8 +13,28 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_docs import blocks, check_output, output_spec
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+
+
+def _shown_outputs() -> list[tuple[str, dict] | None]:
+    """Per python block, the ``<!-- output -->`` block shown after it (tests/test_docs.py's
+    convention), or None."""
+    fenced = blocks(README)
+    spec = output_spec(README)
+    out: list[tuple[str, dict] | None] = []
+    for i, (lang, _, _) in enumerate(fenced):
+        if lang != "python":
+            continue
+        nxt = next((j for j in range(i + 1, len(fenced)) if fenced[j][0] == "python"
+                    or j in spec), None)
+        out.append((fenced[nxt][2], spec[nxt]) if nxt is not None and nxt in spec else None)
+    return out
+
+
+SHOWN = _shown_outputs()
 
 
 def test_readme_first_block_is_the_two_setup_commands() -> None:
@@ -39,4 +61,19 @@ def test_readme_python_block_runs(index: int, tmp_path: Path) -> None:
                               env=env)
         assert proc.returncode == 0, proc.stdout + proc.stderr
     else:
-        runpy.run_path(str(path), run_name="__readme__")
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            runpy.run_path(str(path), run_name="__readme__")
+        shown = SHOWN[index]
+        if shown is None:
+            assert not printed.getvalue(), (f"README python block {index} printed\n"
+                                            f"{printed.getvalue()}\nbut no <!-- output --> block "
+                                            "shows it")
+        else:
+            check_output(f"README python block {index}", shown[0], printed.getvalue(),
+                         **shown[1])
+
+
+def test_readme_output_blocks_follow_python_blocks() -> None:
+    assert len(SHOWN) == len(BLOCKS)
+    assert sum(s is not None for s in SHOWN) >= 2

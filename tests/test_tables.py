@@ -192,3 +192,192 @@ def test_cli_bad_input_is_one_line_exit_2(args: list[str], words: str) -> None:
     code, out, err = run("table", *args)
     assert code == 2, (out, err)
     assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cited_formulas_are_listed_with_their_conditions() -> None:
+    """Issue 43: 'ldim = n' was listed without its condition 2k >= n next to members whose Ldim
+    differs from n; each formula now says when it applies, in text, JSON and the plot."""
+    T = dimension_table("interval_unions", {"n": "2..6", "k": 2}, only=["ldim"])
+    exact = [c for r in T.rows for c in r.checks if c.key == "ldim"]
+    assert {c.when for c in exact} == {"2 * k >= n"}
+    assert {r.params["n"] for r in T.rows if any(c.key == "ldim" for c in r.checks)} == {2, 3, 4}
+    assert exact[0].statement == "ldim = n when 2 * k >= n"
+    assert exact[0].to_json()["when"] == "2 * k >= n"
+    code, out, _ = run("table", "interval_unions", "n=2..6", "k=2", "--only", "ldim")
+    text = " ".join(out.split())
+    assert code == 0 and "ldim = n when 2 * k >= n —" in text
+    assert "ldim_upper = floor(log2(evensum(n + 1, k))) —" in text     # no condition: none shown
+    assert "marks: ✓ every cited formula agrees" in text
+
+
+def test_table_marks_and_legend_are_shared() -> None:
+    from ltheory.tables import MARKS, legend, mark
+    from ltheory.tables.table import FormulaCheck
+
+    def check(verdict: str, recorded: str | None = None) -> FormulaCheck:
+        return FormulaCheck("ldim", "ldim", "value", 1, "d", "cite", verdict, recorded)
+
+    assert mark([]) == ""
+    assert mark([check("agrees")]) == "✓"
+    assert mark([check("agrees"), check("undecided")]) == "?"
+    assert mark([check("disagrees", "known")]) == "✗*"
+    assert mark([check("disagrees", "known"), check("disagrees")]) == "✗"
+    assert legend(["✗*", "✓"]) == f"✓ {MARKS['✓']}; ✗* {MARKS['✗*']}"
+    assert legend([]) == ""
+
+
+def test_table_figure_draws_formulas_neutral_dashed_and_above_the_points() -> None:
+    """Issue 43: formulas were drawn in the points' colour, under them."""
+    from matplotlib.colors import to_rgba
+
+    from ltheory.tables.plot import FORMULA_COLOUR, table_figure
+
+    T = dimension_table("interval_unions", {"n": "2..5", "k": 2}, only=["vc", "ldim"])
+    fig = table_figure(T)
+    for ax in fig.axes:
+        lines = ax.get_lines()
+        formulas = [ln for ln in lines if ln.get_label().startswith("cited: ")]
+        points = [c.lines[0] for c in ax.containers if c.get_label().endswith("computed")]
+        assert formulas and points
+        for f in formulas:
+            assert to_rgba(f.get_color()) == to_rgba(FORMULA_COLOUR)
+            assert all(to_rgba(f.get_color()) != to_rgba(p.get_color()) for p in points)
+            assert f.get_linestyle() in ("--", ":")
+            assert f.get_zorder() > max(p.get_zorder() for p in points)
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert any("when 2 * k >= n" in t for t in labels) or ax.get_title().startswith("VC")
+        # the legend sits below the axes, clear of the data
+        assert ax.get_legend().get_bbox_to_anchor().y0 < ax.get_window_extent().y0
+        assert ax.get_ylabel()
+
+
+# ---------------------------------------------------------------------------- your own family
+_DECL = """
+[family]
+name = "{name}"
+summary = "The k-element subsets of [n]."
+domain = "The n integers 0..n-1."
+
+[params.n]
+type = "int"
+min = 1
+max = 10
+
+[params.k]
+type = "int"
+default = 2
+
+[[known]]
+vc = "{vc}"
+when = "k <= n"
+citation = "Elementary"
+"""
+
+_MODULE = '''
+import itertools
+
+import numpy as np
+
+from ltheory import HypothesisClass
+from ltheory.catalog import register_family
+
+
+def k_subsets(n, k):
+    subsets = list(itertools.combinations(range(n), k)) if k <= n else []
+    rows = np.zeros((len(subsets), n), dtype=np.uint8)
+    for i, s in enumerate(subsets):
+        rows[i, list(s)] = 1
+    return HypothesisClass.from_matrix(rows, domain=n)
+
+
+register_family(k_subsets, {decl!r})
+'''
+
+
+@pytest.fixture
+def user_families(monkeypatch: pytest.MonkeyPatch) -> dict:
+    from ltheory.catalog import registry
+
+    fresh: dict = {}
+    monkeypatch.setattr(registry, "_USER", fresh)
+    return fresh
+
+
+def _k_subsets(n: int, k: int):
+    import itertools
+
+    import numpy as np
+
+    from ltheory import HypothesisClass
+
+    subsets = list(itertools.combinations(range(n), k)) if k <= n else []
+    rows = np.zeros((len(subsets), n), dtype=np.uint8)
+    for i, s in enumerate(subsets):
+        rows[i, list(s)] = 1
+    return HypothesisClass.from_matrix(rows, domain=n)
+
+
+def test_register_family_joins_the_catalog_and_the_table(user_families: dict) -> None:
+    info = catalog.register_family(_k_subsets, _DECL.format(name="k_subsets", vc="min(k, n - k)"))
+    assert info.name == "k_subsets" and "k_subsets" in catalog.families()
+    H = catalog.family("k_subsets", n=5, k=2)
+    assert H.name == "k_subsets n=5 k=2" and len(H) == 10
+    assert catalog.known_values("k_subsets", n=5)["vc"].value == 2
+    T = dimension_table("k_subsets", {"n": "2..5", "k": 2}, only=["vc"])
+    assert [r.results["vc"].value for r in T.rows] == [0, 1, 2, 2] and not T.findings
+    # a wrong formula of your own is a finding like any other
+    catalog.register_family(_k_subsets, _DECL.format(name="k_subsets", vc="k"), replace=True)
+    assert dimension_table("k_subsets", {"n": "2..3", "k": 2}, only=["vc"]).findings
+
+
+def test_register_family_refuses_bad_declarations(user_families: dict, tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match="built-in"):
+        catalog.register_family(_k_subsets, _DECL.format(name="thresholds", vc="1"))
+    catalog.register_family(_k_subsets, _DECL.format(name="mine", vc="1"))
+    with pytest.raises(InvalidInputError, match="replace=True"):
+        catalog.register_family(_k_subsets, _DECL.format(name="mine", vc="1"))
+    with pytest.raises(InvalidInputError, match="needs a name"):
+        catalog.register_family(_k_subsets, "[family]\nsummary = 'no name'\n")
+    with pytest.raises(InvalidInputError, match="not valid TOML"):
+        catalog.register_family(_k_subsets, "[family\n")
+    with pytest.raises(InvalidInputError, match="callable"):
+        catalog.register_family("k_subsets", _DECL.format(name="x", vc="1"))  # type: ignore
+    with pytest.raises(InvalidInputError, match="cannot read"):
+        catalog.register_family(_k_subsets, tmp_path / "missing.toml")
+    path = tmp_path / "f.toml"
+    path.write_text(_DECL.format(name="from_file", vc="min(k, n - k)"), encoding="utf-8")
+    assert catalog.register_family(_k_subsets, path).name == "from_file"
+    catalog.register_family(lambda n, k: "not a class", _DECL.format(name="bad", vc="1"))
+    with pytest.raises(InvalidInputError, match="not a HypothesisClass"):
+        catalog.family("bad", n=3)
+    # formulas go through the restricted evaluator, never eval
+    catalog.register_family(_k_subsets, _DECL.format(name="evil", vc="__import__('os')"))
+    with pytest.raises(InvalidInputError):
+        catalog.known_values("evil", n=3)
+
+
+def test_cli_table_module_colon_family(user_families: dict, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    decl = _DECL.format(name="k_subsets", vc="min(k, n - k)")
+    (tmp_path / "my_fams_43.py").write_text(_MODULE.format(decl=decl), encoding="utf-8")
+    (tmp_path / "broken_fams_43.py").write_text("raise RuntimeError('boom')\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        code, out, _ = run("table", "my_fams_43:k_subsets", "n=2..5", "k=2", "--only", "vc",
+                           "--quiet")
+        assert code == 0, out
+        assert "vc = min(k, n - k) when k <= n" in " ".join(out.split())
+        code, _, err = run("table", "my_fams_43:nothing", "n=2", "--quiet")
+        assert code == 2 and "registered no family 'nothing'" in " ".join(err.split())
+        code, _, err = run("table", "no_such_module_43:x", "n=2", "--quiet")
+        assert code == 2 and "cannot import module 'no_such_module_43'" in err
+        code, _, err = run("table", "broken_fams_43:x", "n=2", "--quiet")
+        assert code == 2 and "RuntimeError: boom" in err
+        code, _, err = run("table", "os.system('x'):y", "n=2", "--quiet")
+        assert code == 2 and "write MODULE:FAMILY" in " ".join(err.split())
+    finally:
+        for name in ("my_fams_43", "broken_fams_43"):
+            sys.modules.pop(name, None)

@@ -15,6 +15,7 @@ API::
     families()                                  -> ["affine", "conjunctions", ...]
     describe("thresholds")                      -> FamilyInfo
     known_values("thresholds", n=64)            -> {"vc": KnownValue(1, ...), "ldim": ..., ...}
+    register_family(build, toml_text)           # a family of your own (docs: How-to)
 
 Known values are stored as formulas in the parameters (``ldim = "floor(log2(n + 1))"``) with an
 optional condition (``when = "n >= 1"``) and are evaluated by a small whitelisting evaluator over
@@ -54,6 +55,7 @@ from ltheory.catalog.registry import (
     known_values,
     parse_spec,
     parse_value,
+    register_family,
 )
 from ltheory.catalog.schema import (
     KNOWN_KEYS,
@@ -85,4 +87,5 @@ __all__ = [
     "parse_spec",
     "parse_value",
     "planted_points",
+    "register_family",
 ]

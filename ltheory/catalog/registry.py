@@ -7,20 +7,21 @@ The data of each family is ``data/<family>.toml`` inside this package (read with
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import tomllib
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ltheory.catalog.builders import FAMILIES, MAX_CELLS
+from ltheory.catalog.builders import FAMILIES, MAX_CELLS, Family
 from ltheory.catalog.formulas import evaluate_formula
 from ltheory.catalog.schema import FamilyInfo, KnownValue, check_params, parse_info
 from ltheory.core import HypothesisClass, load_class
 from ltheory.errors import InvalidInputError, UnknownFamilyError
 
 __all__ = ["data_file", "describe", "families", "family", "from_spec", "known_values",
-           "parse_spec", "parse_value"]
+           "parse_spec", "parse_value", "register_family"]
 
 
 def data_file(name: str) -> Any:
@@ -34,11 +35,71 @@ def data_file(name: str) -> Any:
 
 
 @lru_cache(maxsize=1)
-def _registry() -> dict[str, FamilyInfo]:
+def _builtin_registry() -> dict[str, FamilyInfo]:
     """The schema of every family of :data:`FAMILIES`, from its data file."""
     return {name: parse_info(data_file(f"{name}.toml").read_text(encoding="utf-8"),
                              f"catalog/{name}.toml")
             for name in sorted(FAMILIES)}
+
+
+#: families added at run time by :func:`register_family`: name -> (Family, FamilyInfo)
+_USER: dict[str, tuple[Family, FamilyInfo]] = {}
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+
+
+def _registry() -> dict[str, FamilyInfo]:
+    """Every family's schema: the built-in ones and those registered at run time."""
+    return {**_builtin_registry(), **{name: info for name, (_, info) in _USER.items()}}
+
+
+def _record(name: str) -> Family:
+    return _USER[name][0] if name in _USER else FAMILIES[name]
+
+
+def register_family(build: Callable[..., HypothesisClass], toml: str | Path, *,
+                    validate: Callable[[Mapping[str, Any]], None] | None = None,
+                    replace: bool = False) -> FamilyInfo:
+    """Add a family of your own to the catalog, for :func:`family`, :func:`known_values`,
+    :func:`ltheory.tables.dimension_table` and ``ltheory table MODULE:NAME`` — without editing
+    the package.
+
+    ``build(**params)`` returns the member's :class:`HypothesisClass`; ``toml`` is the family's
+    declaration in the format of the catalog's data files (``ltheory/catalog/data/*.toml``: a
+    ``[family]`` table with ``name`` and ``summary``, a ``[params.<p>]`` table per parameter with
+    ``type``, ``default``, ``min``, ``max``, and ``[[known]]`` entries — ``ldim = "formula"``,
+    ``when = "condition"``, ``citation``), as text or a path to a file.  Formulas are read by the
+    catalog's restricted evaluator, never ``eval``.  ``validate(params)`` may raise
+    :class:`InvalidInputError` for a bad combination.  A built-in family's name is refused;
+    registering a name again needs ``replace=True``.  Returns the family's :class:`FamilyInfo`.
+    """
+    if not callable(build):
+        raise InvalidInputError(f"register_family needs a callable build(**params), got "
+                                f"{type(build).__name__}")
+    source = "register_family"
+    if isinstance(toml, Path):
+        source = str(toml)
+        try:
+            toml = toml.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInputError(f"cannot read the family declaration {source!r}: "
+                                    f"{exc.strerror or exc}") from None
+    if not isinstance(toml, str):
+        raise InvalidInputError("register_family takes the declaration as TOML text or a Path")
+    info = parse_info(toml, source)
+    name = tomllib.loads(toml).get("family", {}).get("name")
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise InvalidInputError(f"{source}: the [family] table needs a name (letters, digits, "
+                                f"_; at most 64 characters), got {name!r}")
+    if name in _builtin_registry():
+        raise InvalidInputError(f"{name!r} is a built-in catalog family; choose another name")
+    if name in _USER and not replace:
+        raise InvalidInputError(f"a family {name!r} is already registered; pass replace=True "
+                                "to replace it")
+    for spec in info.known:
+        if spec.key.split("_")[0] not in ("vc", "ldim", "tdim"):
+            raise InvalidInputError(f"{source}: unknown known value {spec.key!r}")
+    _USER[name] = (Family(name, build, lambda _params: 0, validate), info)
+    return info
 
 
 def families() -> list[str]:
@@ -82,13 +143,18 @@ def family(name: str, **params: Any) -> HypothesisClass:
     """
     info = describe(name)
     values = check_params(info, params)
-    fam = FAMILIES[name]
+    fam = _record(name)
     if fam.validate is not None:
         fam.validate(values)
-    if info.size is not None:
+    if info.size is not None and name not in _USER:
         size = int(evaluate_formula(info.size, values))
         _check_cells(name, size, fam.domain_size(values))
     H = fam.build(**values)
+    if name in _USER:
+        if not isinstance(H, HypothesisClass):
+            raise InvalidInputError(f"family {name!r}: build returned {type(H).__name__}, not a "
+                                    "HypothesisClass")
+        _check_cells(name, len(H), H.domain_size)
     return H.with_name(_class_name(name, values))
 
 
@@ -100,7 +166,7 @@ def known_values(name: str, **params: Any) -> dict[str, KnownValue]:
     """
     info = describe(name)
     values = check_params(info, params)
-    validate = FAMILIES[name].validate
+    validate = _record(name).validate
     if validate is not None:
         validate(values)
     out: dict[str, KnownValue] = {}
@@ -116,7 +182,7 @@ def known_values(name: str, **params: Any) -> dict[str, KnownValue]:
                                         f"an integer at {values}")
             v = int(v)
         out[spec.key] = KnownValue(int(v), spec.citation, spec.note, spec.key, spec.formula,
-                                   spec.disagreement)
+                                   spec.disagreement, spec.when)
     return out
 
 

@@ -70,7 +70,8 @@ class KnownValue:
     """A literature value evaluated at given parameters.
 
     ``key`` is ``vc``/``ldim``/``tdim`` (exact value) or ``<dim>_lower``/``<dim>_upper`` (bound);
-    ``disagreement`` is set when exact computation was found to contradict the published value.
+    ``disagreement`` is set when exact computation was found to contradict the published value;
+    ``when`` is the condition under which the formula is cited (``"2 * k >= n"``; None: always).
     """
 
     value: int
@@ -79,6 +80,7 @@ class KnownValue:
     key: str = ""
     formula: str = ""
     disagreement: str | None = None
+    when: str | None = None
 
     @property
     def dimension(self) -> str:

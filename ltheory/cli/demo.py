@@ -1,5 +1,6 @@
 """``ltheory demo [--json]``: the embedded default — exact, verified dimensions of a few catalog
-classes, marked where they agree with the catalog's cited values."""
+classes, marked against the catalog's cited formulas with the marks of ``ltheory table``
+(:data:`ltheory.tables.MARKS`, explained under the table)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dimensions import DIMENSIONS
 from ltheory.dims.result import DimensionResult
 from ltheory.errors import LtheoryError
+from ltheory.tables import FormulaCheck, formula_checks, legend, mark
 
 NAME = "demo"
 
@@ -34,18 +36,23 @@ DEMO_SPECS = [
 ]
 
 
-def known_mark(spec: str, H: HypothesisClass, key: str, r: DimensionResult) -> str:
-    """' ✓' if the catalog states this value and it agrees, ' ✗' if it disagrees, '' otherwise."""
-    if H.name is None or " " not in spec or not r.exact:
-        return ""
+def known_checks(spec: str, H: HypothesisClass, results: dict[str, DimensionResult]
+                 ) -> tuple[FormulaCheck, ...]:
+    """The catalog's cited formulas that apply to ``spec``, judged as ``ltheory table`` does."""
+    if H.name is None or " " not in spec:
+        return ()
     try:
         name, params = catalog.parse_spec(spec)
-        known = catalog.known_values(name, **params).get(key)
+        known = catalog.known_values(name, **params)
     except LtheoryError:
-        return ""
-    if known is None:
-        return ""
-    return " ✓" if known.value == r.value else " ✗"
+        return ()
+    return formula_checks(known, results)
+
+
+def known_mark(checks: tuple[FormulaCheck, ...], key: str) -> str:
+    """' ✓', ' ✗*', ... (:data:`ltheory.tables.MARKS`) for one dimension, '' if nothing cited."""
+    m = mark(c for c in checks if c.dimension == key)
+    return f" {m}" if m else ""
 
 
 def command(as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")]
@@ -67,15 +74,29 @@ def command(as_json: Annotated[bool, typer.Option("--json", help="print one JSON
                                for spec, H, res in rows]))
         return
     console = Console()
-    table = Table(title="ltheory demo: exact dimensions, every witness re-checked "
-                        "(✓ = agrees with the catalog's cited value)")
+    table = Table(title="ltheory demo: exact dimensions, every witness re-checked, marked "
+                        "against the catalog's cited formulas")
     table.add_column("class")
     for col in ("|X|", "|H|", *(d.symbol for d in DIMENSIONS.values()), "seconds"):
         table.add_column(col, justify="right")
+    used: set[str] = set()
+    notes: list[str] = []
     for spec, H, res in rows:
+        checks = known_checks(spec, H, res)
+        marks = [known_mark(checks, k) for k in DIMENSIONS]
+        used.update(m.strip() for m in marks if m)
+        notes += [f"{mark([c])} {spec}: the cited {c.statement} gives {c.value}, computed "
+                  f"{res[c.dimension].value}" + (
+                      f" (recorded: ltheory catalog {spec.split()[0]})"
+                      if c.recorded_disagreement else "")
+                  for c in checks if c.verdict == "disagrees"]
         table.add_row(spec, str(H.domain_size), str(len(H)),
-                      *[cell(res[k]) + known_mark(spec, H, k, res[k]) for k in DIMENSIONS],
+                      *[cell(res[k]) + m for k, m in zip(DIMENSIONS, marks, strict=True)],
                       f"{sum(r.seconds for r in res.values()):.2f}")
     console.print(table)
+    if used:
+        console.print(f"marks: {legend(used)}", markup=False, highlight=False, soft_wrap=True)
+    for note in notes:
+        console.print(note, markup=False, highlight=False, soft_wrap=True)
     console.print(f"total {time.perf_counter() - t0:.1f} s. Try: ltheory dims 'intervals n=40' "
                   "--json, ltheory catalog, ltheory audit --help", highlight=False)

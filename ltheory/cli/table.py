@@ -5,14 +5,22 @@ The VC, Littlestone and threshold dimensions (and ω_M with ``--clique M``) of e
 catalog family over the given parameter ranges (``n=1..8``, ``n=2,4,8``, ``k=2``; several
 parameters give their cartesian product), each witness re-checked, compared with the catalog's
 cited formulas (:mod:`ltheory.tables`).  Cells: the exact value, or ``lo..hi`` (proven bounds)
-when the budget stopped the search; marks: ✓ every cited formula of that dimension agrees, ✗ one
-disagrees (✗* only disagreements the catalog already records), ? undecided within the proven
-bounds.  Exit 1 when a cited formula disagrees with a proven value and the catalog does not
-record that disagreement (a finding), 2 for bad input.
+when the budget stopped the search; marks (:data:`ltheory.tables.MARKS`, shared with ``ltheory
+demo``): ✓ every cited formula of that dimension agrees, ✗ one disagrees (✗* only disagreements
+the catalog already records), ? undecided within the proven bounds.  Each cited formula is
+listed with its condition (``ldim = n when 2 * k >= n``) and judged only where it holds.
+FAMILY may be ``MODULE:NAME``: MODULE is imported (by name, from the current folder or the
+installed packages) and registers NAME with :func:`ltheory.catalog.register_family`.  Exit 1 when
+a cited formula disagrees with a proven value and the catalog does not record that disagreement
+(a finding), 2 for bad input.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
+import re
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -21,26 +29,27 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ltheory import catalog
 from ltheory.cli.common import check_budget_option, dump_json, fail, parse_only
 from ltheory.dimensions import DIMENSIONS
 from ltheory.errors import LtheoryError
 from ltheory.progress import progress_bar
-from ltheory.tables import DEFAULT_BUDGET, DimensionTable, TableRow, dimension_table, plot_table
+from ltheory.tables import (
+    DEFAULT_BUDGET,
+    DimensionTable,
+    TableRow,
+    dimension_table,
+    legend,
+    mark,
+    plot_table,
+)
 
 NAME = "table"
 
 
 def _mark(row: TableRow, key: str) -> str:
-    checks = row.checks_for(key)
-    if not checks:
-        return ""
-    if any(c.finding for c in checks):
-        return " ✗"
-    if any(c.verdict == "disagrees" for c in checks):
-        return " ✗*"
-    if any(c.verdict == "undecided" for c in checks):
-        return " ?"
-    return " ✓"
+    m = mark(row.checks_for(key))
+    return f" {m}" if m else ""
 
 
 def _cell(row: TableRow, key: str) -> str:
@@ -82,18 +91,20 @@ def _print(table: DimensionTable) -> None:
             where = " ".join(f"{k}={_fmt(row.params.get(k, ''))}" for k in varying)
             console.print(f"skipped {where}: {row.skipped}", markup=False, highlight=False,
                           soft_wrap=True)
-    seen: dict[tuple[str, str], str] = {}
+    seen: dict[str, str] = {}
     for row in table.rows:
         for c in row.checks:
-            seen.setdefault((c.key, c.formula), c.citation + (
+            seen.setdefault(c.statement, c.citation + (
                 " [recorded disagreement]" if c.recorded_disagreement else ""))
+    used = {mark(row.checks_for(k)) for row in table.rows for k in table.keys} - {""}
     if seen:
-        console.print("cited formulas (✓ agrees, ✗ disagrees, ✗* disagreement already recorded "
-                      "in the catalog, ? undecided within the proven bounds):", markup=False,
-                      highlight=False)
-        for (key, formula), citation in seen.items():
-            console.print(f"  {key} = {formula}  — {citation}", markup=False, highlight=False,
+        console.print("cited formulas, each judged only on the members where its condition "
+                      "holds:", markup=False, highlight=False)
+        for statement, citation in seen.items():
+            console.print(f"  {statement}  — {citation}", markup=False, highlight=False,
                           soft_wrap=True)
+    if used:
+        console.print(f"marks: {legend(used)}", markup=False, highlight=False, soft_wrap=True)
     counts = table.counts()
     console.print(f"{counts['computed']} of {counts['members']} members computed "
                   f"({counts['skipped']} skipped), {counts['exact']} exact values, "
@@ -108,8 +119,40 @@ def _print(table: DimensionTable) -> None:
                       highlight=False, soft_wrap=True)
 
 
+_MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+def resolve_family(family: str) -> str:
+    """A catalog family's name; ``MODULE:NAME`` first imports MODULE (from the current folder or
+    the installed packages — an import by name, nothing evaluated), which registers NAME with
+    :func:`ltheory.catalog.register_family`."""
+    if ":" not in family:
+        return family
+    module, _, name = family.partition(":")
+    if not _MODULE.match(module) or not name:
+        raise LtheoryError(f"cannot read {family!r}: write MODULE:FAMILY, e.g. "
+                           "my_families:majority_of_thresholds (MODULE a Python module name)")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        importlib.import_module(module)
+    except ImportError as exc:
+        raise LtheoryError(f"cannot import module {module!r} ({exc}); it must be importable "
+                           "from the current folder or installed") from None
+    except Exception as exc:                     # the user's module raised while importing
+        raise LtheoryError(f"importing module {module!r} failed: {type(exc).__name__}: "
+                           f"{exc}") from None
+    if name not in catalog.families():
+        raise LtheoryError(f"module {module!r} registered no family {name!r} (call "
+                           "ltheory.catalog.register_family in the module); families: "
+                           f"{', '.join(catalog.families())}")
+    return name
+
+
 def command(
-    family: Annotated[str, typer.Argument(help="a catalog family (see 'ltheory catalog')")],
+    family: Annotated[str, typer.Argument(
+        help="a catalog family (see 'ltheory catalog'), or MODULE:FAMILY for a family a module "
+             "of yours registers (ltheory.catalog.register_family)")],
     ranges: Annotated[list[str] | None, typer.Argument(
         help="PARAM=RANGE ..., e.g. n=1..8, n=2,4,8, k=2 (cartesian product)")] = None,
     only: Annotated[str | None, typer.Option(help="comma-separated subset of vc,ldim,tdim")
@@ -130,6 +173,7 @@ def command(
     keys = parse_only(only)
     limit = None if budget == 0 else check_budget_option(budget)
     try:
+        family = resolve_family(family)
         with progress_bar(f"{family} members", quiet=quiet) as progress:
             table = dimension_table(family, ranges or [], only=keys, progress=progress,
                                     budget=limit, clique=clique)

@@ -129,10 +129,30 @@ class HypothesisClass:
     @classmethod
     def from_matrix(cls, matrix: Any, domain: Sequence[Any] | int | None = None,
                     *, name: str | None = None) -> HypothesisClass:
-        """Build a class from a 0/1 (or boolean) matrix, one row per hypothesis."""
+        """Build a class from a 0/1 (or boolean) matrix: one row per hypothesis, one column per
+        domain point.
+
+        ``domain`` labels the columns: a sequence of one label per column (any values, stored as
+        ``str(x)``, distinct), or an integer n (labels ``"0"`` … ``"n-1"``).  When it is None
+        (the default) the labels are the matrix's own column labels if it has them (a pandas
+        ``DataFrame``'s ``columns``), else the column positions ``"0"`` … ``"m-1"``.
+        Duplicate rows are removed, the first kept.  Raises :class:`InvalidInputError` when the
+        labels are not one per column or repeat, or a value is not 0/1.
+
+            HypothesisClass.from_matrix([[0, 1, 1], [1, 1, 0]], domain=["a", "b", "c"])
+        """
+        if domain is None and not isinstance(matrix, np.ndarray):
+            columns = getattr(matrix, "columns", None)
+            if columns is not None:
+                domain = [str(c) for c in columns]
         mat = _as_array(matrix)
         if mat.dtype == bool:
             mat = mat.astype(np.uint8)
+        if (domain is not None and not isinstance(domain, (int, np.integer)) and mat.ndim == 2
+                and isinstance(domain, Sequence) and len(domain) != mat.shape[1]):
+            raise InvalidInputError(f"from_matrix: {len(domain)} domain labels for a matrix of "
+                                    f"{mat.shape[1]} columns; give one label per column (or "
+                                    "domain=None for the labels '0', '1', ...)")
         return cls(mat, domain, name=name)
 
     @classmethod

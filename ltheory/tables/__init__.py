@@ -13,22 +13,30 @@ from ltheory.tables.plot import plot_table
 from ltheory.tables.ranges import MAX_MEMBERS, expand, parse_range, parse_ranges
 from ltheory.tables.table import (
     DEFAULT_BUDGET,
+    MARKS,
     DimensionTable,
     FormulaCheck,
     TableRow,
     dimension_table,
+    formula_checks,
     judge,
+    legend,
+    mark,
 )
 
 __all__ = [
     "DEFAULT_BUDGET",
+    "MARKS",
     "MAX_MEMBERS",
     "DimensionTable",
     "FormulaCheck",
     "TableRow",
     "dimension_table",
     "expand",
+    "formula_checks",
     "judge",
+    "legend",
+    "mark",
     "parse_range",
     "parse_ranges",
     "plot_table",

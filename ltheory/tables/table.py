@@ -39,13 +39,23 @@ from ltheory.graphs import clique_number, verify_graph_result
 from ltheory.progress import Progress, report
 from ltheory.tables.ranges import expand
 
-__all__ = ["DEFAULT_BUDGET", "DimensionTable", "FormulaCheck", "TableRow", "dimension_table",
-           "judge"]
+__all__ = ["DEFAULT_BUDGET", "MARKS", "DimensionTable", "FormulaCheck", "TableRow",
+           "dimension_table", "formula_checks", "judge", "legend", "mark"]
 
 DEFAULT_BUDGET = 10.0
 """Seconds per dimension per member unless told otherwise."""
 
 VERDICTS = ("agrees", "disagrees", "undecided")
+
+MARKS = {
+    "✓": "every cited formula agrees",
+    "✗": "a cited formula disagrees (a finding)",
+    "✗*": "a cited formula disagrees, a disagreement the catalog already records "
+          "('ltheory catalog FAMILY' says why)",
+    "?": "undecided: the budget left bounds too wide to judge",
+}
+"""The marks of a value against the catalog's cited formulas (``ltheory table``, ``ltheory
+demo``), most severe first, and what each means."""
 
 
 def judge(kind: str, formula_value: int, lower: float, upper: float) -> str:
@@ -78,16 +88,43 @@ class FormulaCheck:
     citation: str
     verdict: str
     recorded_disagreement: str | None = None
+    when: str | None = None
 
     @property
     def finding(self) -> bool:
         """A disagreement the catalog does not already record."""
         return self.verdict == "disagrees" and self.recorded_disagreement is None
 
+    @property
+    def statement(self) -> str:
+        """The cited formula with its condition: ``"ldim = n when 2 * k >= n"``."""
+        return f"{self.key} = {self.formula}" + (f" when {self.when}" if self.when else "")
+
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "dimension": self.dimension, "kind": self.kind,
-                "value": self.value, "formula": self.formula, "citation": self.citation,
-                "verdict": self.verdict, "recorded_disagreement": self.recorded_disagreement}
+                "value": self.value, "formula": self.formula, "when": self.when,
+                "citation": self.citation, "verdict": self.verdict,
+                "recorded_disagreement": self.recorded_disagreement}
+
+
+def mark(checks: Iterable[FormulaCheck]) -> str:
+    """The mark (a key of :data:`MARKS`) of one value against its formula checks; "" if none."""
+    checks = list(checks)
+    if not checks:
+        return ""
+    if any(c.finding for c in checks):
+        return "✗"
+    if any(c.verdict == "disagrees" for c in checks):
+        return "✗*"
+    if any(c.verdict == "undecided" for c in checks):
+        return "?"
+    return "✓"
+
+
+def legend(marks: Iterable[str]) -> str:
+    """One line explaining each of ``marks`` (in the order of :data:`MARKS`), "" if none."""
+    used = set(marks)
+    return "; ".join(f"{m} {text}" for m, text in MARKS.items() if m in used)
 
 
 @dataclass(frozen=True)
@@ -175,8 +212,10 @@ def _compute(H: Any, key: str, budget: float | None, method: str, m: int | None
     return res
 
 
-def _checks(known: Mapping[str, KnownValue], results: Mapping[str, DimensionResult]
-            ) -> tuple[FormulaCheck, ...]:
+def formula_checks(known: Mapping[str, KnownValue], results: Mapping[str, DimensionResult]
+                   ) -> tuple[FormulaCheck, ...]:
+    """The cited values ``known`` (:func:`ltheory.catalog.known_values`) judged against the
+    results by dimension key; a cited value of a dimension not computed is left out."""
     out = []
     for key, kv in known.items():
         res = results.get(kv.dimension)
@@ -184,7 +223,7 @@ def _checks(known: Mapping[str, KnownValue], results: Mapping[str, DimensionResu
             continue
         out.append(FormulaCheck(key, kv.dimension, kv.kind, kv.value, kv.formula, kv.citation,
                                 judge(kv.kind, kv.value, res.lower, res.upper),
-                                kv.disagreement))
+                                kv.disagreement, kv.when))
     return tuple(out)
 
 
@@ -205,9 +244,9 @@ def _row(family: str, params: dict[str, Any], keys: Sequence[str], budget: float
             results[key] = _compute(H, key, budget, method, m)
         except LtheoryError as exc:
             return TableRow(full, H.name, len(H), H.domain_size, results,
-                            _checks(known, results), skipped=f"{key}: {exc}",
+                            formula_checks(known, results), skipped=f"{key}: {exc}",
                             seconds=time.perf_counter() - t0, build_seconds=built)
-    return TableRow(full, H.name, len(H), H.domain_size, results, _checks(known, results),
+    return TableRow(full, H.name, len(H), H.domain_size, results, formula_checks(known, results),
                     seconds=time.perf_counter() - t0, build_seconds=built)
 
 

@@ -18,7 +18,17 @@ from ltheory.privacy.auditing.target import as_target
 
 def plot_audit(mechanism: Any, d0: Any, d1: Any, report: AuditReport, path: str | Path,
                runs: int = 20_000, seed: int = 0) -> Path:
-    """Draw ``runs`` fresh outputs per dataset and save the figure to ``path``."""
+    """Draw ``runs`` fresh outputs per dataset and save the figure (:func:`audit_figure`) to
+    ``path``."""
+    out = Path(path)
+    audit_figure(mechanism, d0, d1, report, runs=runs, seed=seed).savefig(out, dpi=110)
+    return out
+
+
+def audit_figure(mechanism: Any, d0: Any, d1: Any, report: AuditReport, runs: int = 20_000,
+                 seed: int = 0) -> Any:
+    """The audit's :class:`matplotlib.figure.Figure`: ``runs`` fresh outputs per dataset, as
+    densities (a score's histogram) or frequencies (output cells), the event shaded."""
 
     ss0, ss1 = np.random.SeedSequence([seed, 7]).spawn(2)
     t = as_target(mechanism)
@@ -36,6 +46,7 @@ def plot_audit(mechanism: Any, d0: Any, d1: Any, report: AuditReport, path: str 
         ax.axvspan(ev.t, hi, color="grey", alpha=0.15) if ev.geq else \
             ax.axvspan(lo, ev.t, color="grey", alpha=0.15)
         ax.set_xlabel(ev.score.describe())
+        ax.set_ylabel("density (fraction of outputs per unit of the score)")
     elif isinstance(ev, CellEvent):
         e0, e1 = ev.encoder.encode(b0), ev.encoder.encode(b1)
         cells = np.unique(np.r_[e0, e1])
@@ -52,15 +63,13 @@ def plot_audit(mechanism: Any, d0: Any, d1: Any, report: AuditReport, path: str 
             ax.axvspan(i - 0.5, i + 0.5, color="grey", alpha=0.2)
         ax.set_xticks(x, [ev.encoder.describe(int(c))[:18] for c in cells], rotation=60,
                       fontsize=7, ha="right")
-        ax.set_ylabel("frequency")
+        ax.set_ylabel("frequency (fraction of outputs)")
     ax.set_title(f"{report.mechanism}: event (shaded) {report.event[:60]}\n"
                  f"ε ≥ {report.epsilon_lower_bound:.4g} (α = {report.alpha:g}), claimed "
                  f"{report.claimed_epsilon:g}: {report.verdict}", fontsize=9)
     ax.legend()
     fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, dpi=110)
-    return out
+    return fig
 
 
 def plot_curve(report: CurveReport, path: str | Path) -> Path:
