@@ -302,3 +302,25 @@ def test_command_line_at_the_extremes(args: list[str], code: int) -> None:
         def refuse(c: str) -> None:
             raise AssertionError(f"not JSON: {c}")
         json.loads(run.stdout, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("mu", [1e-300, 1e-12, 1e-6, 0.3, 1.0])
+def test_gdp_profile_is_accurate_in_the_far_tail_at_small_mu(mu):
+    """The closed form Φ(a) − e^ε Φ(−b) lost every digit of δ at μ = 10⁻¹² (δ ~ 10⁻¹⁰²
+    computed as the difference of two numbers ~10⁻⁸⁹), so ε(10⁻³⁰⁰) came out 0.56 of the
+    truth; checked against 60-digit mpmath."""
+    import mpmath
+
+    mpmath.mp.dps = 60
+    claim = GDP(mu)
+    for t in (0.0, 1.0, 20.0, 37.0):
+        e = t * mu
+        ref = float(mpmath.ncdf(-mpmath.mpf(e) / mu + mpmath.mpf(mu) / 2)
+                    - mpmath.exp(mpmath.mpf(e)) * mpmath.ncdf(-mpmath.mpf(e) / mu
+                                                               - mpmath.mpf(mu) / 2))
+        if ref > 1e-300:
+            assert float(claim.delta_at(e)) == pytest.approx(ref, rel=1e-11)
+    e = claim.epsilon_at(1e-300)
+    assert float(claim.delta_at(e * (1 + 1e-9))) <= 1e-300 * (1 + 1e-6)
+    if e > 0:                  # (at μ = 10⁻³⁰⁰, δ(0) ≈ 0.4·μ is already below 10⁻³⁰⁰)
+        assert float(claim.delta_at(e * (1 - 1e-6))) > 1e-300
