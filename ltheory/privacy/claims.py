@@ -117,6 +117,18 @@ def _smallest_epsilon(log_delta: Callable[[float], float], delta: float, start: 
             return math.inf
         lo, hi = hi, min(hi * 2.0 ** step, _EPSILON_CAP)
         step *= 2
+    if lo == 0.0 and math.isfinite(target) and math.isfinite(hi):
+        # reached at the start: gallop down too, so that a tiny ε (GDP at μ = 10⁻¹², ε ~ 10⁻¹¹)
+        # is bracketed within a factor 2 and found to relative, not absolute, precision
+        step = 1.0
+        while hi > 1e-300:
+            nxt = max(hi * 2.0 ** -min(step, 2048.0), 1e-300)
+            vn = log_delta(nxt)
+            if vn > target:
+                lo = nxt
+                break
+            hi, v = nxt, vn
+            step *= 2
     while lo > 0 and hi > 2 * lo:      # narrow to a factor 2 by bisection on log ε
         mid = lo * math.sqrt(hi / lo)
         vm = log_delta(mid)
@@ -127,7 +139,8 @@ def _smallest_epsilon(log_delta: Callable[[float], float], delta: float, start: 
     if math.isfinite(target) and math.isfinite(v):
         if v == target:
             return hi
-        return float(brentq(lambda e: log_delta(e) - target, lo, hi, xtol=xtol))
+        return float(brentq(lambda e: log_delta(e) - target, lo, hi,
+                            xtol=min(xtol, 1e-15 * hi) if lo > 0 else xtol))
     while hi - lo > xtol + 4 * np.finfo(float).eps * hi:
         mid = lo + (hi - lo) / 2
         if not lo < mid < hi:
