@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ltheory.privacy.auditing.search import audit_search
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
 EPS, ALPHA = 0.1, 0.05

@@ -53,8 +53,7 @@ from scipy.stats import binom
 from ltheory.privacy.auditing.ceiling import certification_ceiling
 from ltheory.privacy.auditing.exact import aligned, exact_epsilon
 from ltheory.privacy.auditing.search import query_patterns
-from ltheory.privacy.mechanisms import SparseVector
-from ltheory.privacy.statdp_mechanisms import Rappor, dpsniper_suite
+from ltheory.privacy.mechanisms import Rappor, SparseVector, dpsniper_suite
 
 ALPHA = 0.05
 HERE = Path(__file__).resolve().parent

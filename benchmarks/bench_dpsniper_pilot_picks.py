@@ -16,7 +16,7 @@ from bench_dpsniper_suite import ALPHA, EPS, plan
 
 import ltheory.privacy.auditing.pilots as pilots
 import ltheory.privacy.auditing.search as search
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import dpsniper_suite
 
 
 class _Picked(Exception):

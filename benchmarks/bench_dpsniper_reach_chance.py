@@ -26,8 +26,7 @@ from bench_dpsniper_ceilings import (
 
 from ltheory.privacy.auditing.ceiling import certified_at_expectation
 from ltheory.privacy.auditing.exact import aligned
-from ltheory.privacy.mechanisms import SparseVector
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import SparseVector, dpsniper_suite
 from ltheory.privacy.stats import poisson_epsilon_lower_bound
 
 HERE = Path(__file__).resolve().parent

@@ -35,7 +35,7 @@ from scipy.stats import laplace
 
 from ltheory.privacy.auditing.ceiling import certified_at_expectation
 from ltheory.privacy.auditing.search import query_patterns
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
 K, T = 10, 1.0

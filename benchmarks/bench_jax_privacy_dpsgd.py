@@ -51,7 +51,7 @@ from ltheory.privacy.adapters.jax_privacy_dpsgd import (  # noqa: E402
     jax_privacy_version,
 )
 from ltheory.privacy.auditing.core import split_runs  # noqa: E402
-from ltheory.privacy.dpsgd import DPSGDCanary  # noqa: E402
+from ltheory.privacy.mechanisms import DPSGDCanary  # noqa: E402
 
 OUT = HERE / "results"
 DELTAS = (1e-5, 1e-3)

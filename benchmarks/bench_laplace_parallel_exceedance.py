@@ -44,7 +44,7 @@ from bench_dpsniper_suite import ALPHA, EPS, PLANNED_EVENTS  # noqa: E402
 from ltheory.privacy.auditing.count_model import signed_count_pmf  # noqa: E402
 from ltheory.privacy.auditing.events import Score  # noqa: E402
 from ltheory.privacy.auditing.search import audit_search  # noqa: E402
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite  # noqa: E402
+from ltheory.privacy.mechanisms import dpsniper_suite  # noqa: E402
 
 
 def event_probabilities(event, scale: float, d0: float, d1: float) -> tuple[float, float] | None:

@@ -38,7 +38,7 @@ from ltheory.privacy.auditing.exact import aligned
 from ltheory.privacy.auditing.pilots import lr_prefix_projection
 from ltheory.privacy.auditing.plan import search_plan
 from ltheory.privacy.auditing.search import audit_search, query_patterns
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
 EPS, ALPHA = 0.1, 0.05

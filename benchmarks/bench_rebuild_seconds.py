@@ -20,7 +20,7 @@ ROW = r'''
 import sys, time, json
 sys.path.insert(0, sys.argv[1])
 from ltheory.privacy.auditing.search import audit_search
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import dpsniper_suite
 m, base = dpsniper_suite(0.1)[sys.argv[2]]
 t = time.process_time()
 r = audit_search(m, base, claimed_epsilon=0.1, total_runs=2_000_000, seed=2024, exact=False,
@@ -33,7 +33,7 @@ print(json.dumps({"s": time.process_time() - t, "bound": rep.epsilon_lower_bound
 def main() -> None:
     before, after = sys.argv[1], sys.argv[2]
     sys.path.insert(0, after)
-    from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+    from ltheory.privacy.mechanisms import dpsniper_suite
 
     rows = []
     for name in dpsniper_suite(0.1):

@@ -41,9 +41,7 @@ import typer
 from ltheory.cli.common import fail
 from ltheory.errors import InvalidInputError, LtheoryError
 from ltheory.privacy import mechanisms as mech
-from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
-from ltheory.privacy.dpsgd import DPSGDCanary
-from ltheory.privacy.gaussian import GaussianMechanism
+from ltheory.privacy.mechanisms import DiscreteGaussianMechanism, DPSGDCanary, GaussianMechanism
 from ltheory.progress import progress_bar
 from ltheory.validation import check_delta, check_epsilon, check_int
 

@@ -57,11 +57,15 @@ from ltheory.privacy.claims import (
     PureDP,
 )
 from ltheory.privacy.mechanisms import (
+    ClampedNoiseLaplace,
     Dataset,
+    FloatNoise,
     GeometricMechanism,
     LaplaceMechanism,
-    Mechanism,
     RandomizedResponse,
+    SnappedLaplace,
+    TailLeakGaussian,
+    TailLeakLaplace,
     count_query,
 )
 from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
@@ -69,12 +73,7 @@ from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
 __all__ = [
     "ARITHMETICS",
     "KINDS",
-    "ClampedNoiseLaplace",
-    "FloatNoise",
     "Oracle",
-    "SnappedLaplace",
-    "TailLeakGaussian",
-    "TailLeakLaplace",
     "ZooEntry",
     "choose_float_oracle",
     "double_count",
@@ -112,146 +111,6 @@ def _lap_sf(x: Any, b: float = 1.0) -> Any:
     """P[Lap(0, b) > x]."""
     x = np.asarray(x, dtype=float) / b
     return np.where(x >= 0, 0.5 * np.exp(-np.abs(x)), 1.0 - 0.5 * np.exp(-np.abs(x)))
-
-
-# --------------------------------------------------------------------------- mechanisms
-class TailLeakGaussian(Mechanism):
-    """``f(D) + N(0, σ²)``, except that on datasets with ``f(D) = leak_at`` a fraction ``p`` of
-    the runs outputs the exact point ``atom`` (a rare, far output only one dataset has: ε = ∞
-    at δ < p)."""
-
-    def __init__(self, p: float, atom: float = 10.0, sigma: float = 1.0,
-                 leak_at: float = 1.0) -> None:
-        self.p, self.atom, self.sigma, self.leak_at = float(p), float(atom), float(sigma), leak_at
-        self.epsilon, self.delta = math.inf, 0.0
-        self.name = f"gaussian_atom_leak(p={self.p:g})"
-
-    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        f = count_query(dataset)
-        y = f + rng.normal(0.0, self.sigma, size=n)
-        leak = rng.random(n) < self.p
-        if f == self.leak_at:
-            y[leak] = self.atom
-        return y
-
-
-class TailLeakLaplace(Mechanism):
-    """``f(D) + Lap(b)``, except that on datasets with ``f(D) = leak_at`` a fraction ``p`` of
-    the runs lands in an isolated cluster ``lo + U(0, width)`` far beyond the noise."""
-
-    def __init__(self, p: float, lo: float = 20.0, width: float = 1.0, b: float = 1.0,
-                 leak_at: float = 1.0) -> None:
-        self.p, self.lo, self.width, self.b, self.leak_at = float(p), lo, width, b, leak_at
-        self.epsilon, self.delta = math.inf, 0.0
-        self.name = f"laplace_cluster_leak(p={self.p:g})"
-
-    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        f = count_query(dataset)
-        y = f + rng.laplace(0.0, self.b, size=n)
-        leak = rng.random(n) < self.p
-        u = self.lo + self.width * rng.random(n)
-        if f == self.leak_at:
-            y = np.where(leak, u, y)
-        return y
-
-
-class ClampedNoiseLaplace(Mechanism):
-    """``f(D) + max(Z, −c)``, Z ~ Lap(b): a noise clamp applied *relative to the true value*
-    (a bug), so each dataset has an output atom at ``f(D) − c`` the other cannot reach."""
-
-    def __init__(self, b: float = 1.0, clamp: float = 3.0) -> None:
-        self.b, self.clamp = float(b), float(clamp)
-        self.epsilon, self.delta = 1.0 / self.b, 0.0
-        self.true_epsilon = math.inf
-        self.name = f"laplace_noise_clamped_at_-{self.clamp:g}"
-
-    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        return count_query(dataset) + np.maximum(rng.laplace(0.0, self.b, size=n), -self.clamp)
-
-
-class FloatNoise(Mechanism):
-    """``f(D) + noise`` computed naively in float64 with one of several textbook samplers
-    (the floating-point leak of Mironov 2012; Jin, McMurtry, Rubinstein & Ohrimenko 2022;
-    Delta-Siege, Lokna et al. 2023):
-
-    * ``"numpy_normal"`` — ``f + rng.normal(0, σ)`` (numpy's ziggurat, scaled);
-    * ``"ziggurat"`` — ``f + σ · rng.standard_normal()``;
-    * ``"polar"`` — Marsaglia's polar method: ``u·sqrt(−2 ln s / s)``, s = u² + v² < 1;
-    * ``"numpy_laplace"`` — ``f + rng.laplace(0, b)``;
-    * ``"inversion_laplace"`` — ``f + b·ln(2u)`` for u < ½, ``f − b·ln(2 − 2u)`` otherwise.
-
-    Over the reals each is the Gaussian (σ) or Laplace (b) mechanism; in floating point the final
-    addition leaks: for f = 1 an output y with |y| < ½ is ``1 + x`` computed exactly, a multiple
-    of 2^-53, while for f = 0 the output is x itself, whose low bits are random."""
-
-    SAMPLERS = ("numpy_normal", "ziggurat", "polar", "numpy_laplace", "inversion_laplace")
-
-    def __init__(self, sampler: str, scale: float, epsilon: float = math.inf,
-                 delta: float = 0.0) -> None:
-        if sampler not in self.SAMPLERS:
-            raise InvalidInputError(f"sampler must be one of {', '.join(self.SAMPLERS)}, "
-                                    f"got {sampler!r}")
-        self.sampler, self.scale = sampler, float(scale)
-        self.epsilon, self.delta = epsilon, delta
-        self.name = f"float_{sampler}(scale={self.scale:.6g})"
-
-    def noise(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        s = self.scale
-        if self.sampler == "numpy_normal":
-            return rng.normal(0.0, s, size=n)
-        if self.sampler == "ziggurat":
-            return s * rng.standard_normal(n)
-        if self.sampler == "numpy_laplace":
-            return rng.laplace(0.0, s, size=n)
-        if self.sampler == "inversion_laplace":
-            u = rng.random(n)
-            u = np.where(u == 0.0, 2.0 ** -54, u)
-            with np.errstate(divide="ignore"):
-                return s * np.where(u < 0.5, np.log(2.0 * u), -np.log(2.0 - 2.0 * u))
-        out = np.empty(n)                      # polar: accept-reject, vectorised in rounds
-        done = 0
-        while done < n:
-            m = int((n - done) * 1.3) + 16
-            u = 2.0 * rng.random(m) - 1.0
-            v = 2.0 * rng.random(m) - 1.0
-            q = u * u + v * v
-            ok = (q < 1.0) & (q > 0.0)
-            z = u[ok] * np.sqrt(-2.0 * np.log(q[ok]) / q[ok])
-            k = min(z.size, n - done)
-            out[done:done + k] = s * z[:k]
-            done += k
-        return out
-
-    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        return count_query(dataset) + self.noise(int(n), rng)
-
-
-class SnappedLaplace(Mechanism):
-    """Mironov's snapping mechanism (Mironov 2012, "On significance of the least significant
-    bits for differential privacy", Section 5.2): ``clamp_B(⌊clamp_B(f(D)) ⊕ S·λ⊗ln(U)⌉_Λ)``
-    with U uniform on the doubles of (0, 1], S a fair sign, Λ the smallest power of two ≥ λ and
-    ⌊·⌉_Λ rounding to the nearest multiple of Λ.  Theorem 1 there: for a query of sensitivity 1
-    with λ < B < 2^46·λ it is ``(1/λ + 2^-49·B/λ)``-DP in floating point (given a
-    correctly rounded ln; numpy's log is accurate to within an ulp — the usual caveat).
-    ``claim_epsilon`` is that ε."""
-
-    def __init__(self, lam: float = 1.0, bound: float = 10.0) -> None:
-        if not (0 < lam < bound < 2.0 ** 46 * lam):
-            raise InvalidInputError(f"the snapping mechanism needs 0 < λ < B < 2^46 λ, got "
-                                    f"λ={lam!r}, B={bound!r}")
-        self.lam, self.bound = float(lam), float(bound)
-        self.grid = 2.0 ** math.ceil(math.log2(self.lam))
-        self.epsilon = 1.0 / self.lam + 2.0 ** -49 * self.bound / self.lam
-        self.delta = 0.0
-        self.name = f"snapped_laplace(lambda={self.lam:g}, B={self.bound:g})"
-
-    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        f = min(max(count_query(dataset), -self.bound), self.bound)
-        u = 1.0 - rng.random(n)                                 # uniform on (0, 1], 53 bits
-        sign = np.where(rng.random(n) < 0.5, -1.0, 1.0)
-        y = f + sign * self.lam * np.log(u)
-        y = np.round(y / self.grid) * self.grid                 # Λ is a power of two: exact
-        return np.clip(y, -self.bound, self.bound)
 
 
 # --------------------------------------------------------------------------- oracle
@@ -486,7 +345,7 @@ def _laplace_as_gdp() -> ZooEntry:
 
 
 def _gaussian_mu(mu: float, claim: PrivacyClaim, name: str, what: str) -> ZooEntry:
-    from ltheory.privacy.gaussian import GaussianMechanism
+    from ltheory.privacy.mechanisms import GaussianMechanism
     s = 1.0 / mu
     m = GaussianMechanism(sigma=s)
     m.name = f"gaussian(sigma=1/{mu:g})"
@@ -522,7 +381,7 @@ def _wrong_sensitivity_laplace() -> ZooEntry:
 
 
 def _wrong_sensitivity_gaussian() -> ZooEntry:
-    from ltheory.privacy.gaussian import GaussianMechanism
+    from ltheory.privacy.mechanisms import GaussianMechanism
     m = GaussianMechanism(1.0, 1e-5, query=double_count)
     m.name = "gaussian(1, 1e-5, calibrated for sensitivity 1) on 2*count"
     s = m.sigma
@@ -557,7 +416,7 @@ def _clamped_atom() -> ZooEntry:
 
 
 def _dpsgd_rate() -> ZooEntry:
-    from ltheory.privacy.dpsgd import CANARY, DPSGDCanary, dpsgd_accountant
+    from ltheory.privacy.mechanisms import CANARY, DPSGDCanary, dpsgd_accountant
     q0, q, sigma = 0.1, 0.2, 1.0
     m = DPSGDCanary(q=q, sigma=sigma, steps=1, release="final")
     claim = ProfileClaim(dpsgd_accountant(q0, sigma, 1, "pld"),
@@ -690,7 +549,7 @@ def _control(name: str, description: str, mechanism: Any, claim: PrivacyClaim, t
 
 
 def _discrete_gaussian() -> ZooEntry:
-    from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
+    from ltheory.privacy.mechanisms import DiscreteGaussianMechanism
     m = DiscreteGaussianMechanism(2.0)
     return _control("discrete_gaussian", "the discrete Gaussian, sigma = 2 (exact sampler)", m,
                     m.privacy_claim, "Canonne, Kamath & Steinke 2020, Theorem 4: rho = 1/8 zCDP",
@@ -707,7 +566,7 @@ def _opendp_laplace() -> ZooEntry:
 
 
 def _dpsgd_control() -> ZooEntry:
-    from ltheory.privacy.dpsgd import CANARY, DPSGDCanary
+    from ltheory.privacy.mechanisms import CANARY, DPSGDCanary
     m = DPSGDCanary(q=0.2, sigma=1.0, steps=1, release="final")
     return _control("dpsgd_right_rate", "one DP-SGD step (q = 0.2, sigma = 1) accounted at the "
                     "rate it runs at", m, m.privacy_claim,
@@ -716,7 +575,7 @@ def _dpsgd_control() -> ZooEntry:
 
 
 def _builders() -> dict[str, Callable[[], ZooEntry]]:
-    from ltheory.privacy.gaussian import GaussianMechanism, analytic_gaussian_sigma
+    from ltheory.privacy.mechanisms import GaussianMechanism, analytic_gaussian_sigma
     s15 = analytic_gaussian_sigma(1.0, 1e-5)
     b: dict[str, Callable[[], ZooEntry]] = {}
     for p in (1e-3, 1e-4, 2e-5):

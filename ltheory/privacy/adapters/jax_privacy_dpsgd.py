@@ -62,7 +62,7 @@ is the ε its ``compute_epsilon`` reports at ``delta``.  A configuration it cann
 raises ``InvalidInputError`` naming it.
 
 ``exact_claim``: for Poisson sampling with K = 1 and Gaussian noise the release has the law of
-:class:`~ltheory.privacy.dpsgd.DPSGDCanary` (q, σ, T), whose exact profile is known (the PLD of
+:class:`~ltheory.privacy.mechanisms.DPSGDCanary` (q, σ, T), whose exact profile is known (the PLD of
 the pair; ``GDP(√T/σ)`` at q = 1); elsewhere ``None``.
 
 Randomness: the batch selection draws from a numpy ``Generator`` spawned from the auditor's
@@ -384,7 +384,7 @@ class JaxPrivacyDPSGD(Mechanism):
         z = (2 * a * r - a * a) / (2 * s2)
         if p == 1.0:
             return z
-        from ltheory.privacy.dpsgd import log_mixture_ratio
+        from ltheory.privacy.mechanisms.dpsgd import log_mixture_ratio
 
         return log_mixture_ratio(z, p)
 
@@ -443,7 +443,7 @@ class JaxPrivacyDPSGD(Mechanism):
         _, _, _, jp = _jax()
         acc = jp.accounting
         params = self._dp_params()
-        from ltheory.privacy.dpsgd import MAX_PLD_CELLS, pld_cells
+        from ltheory.privacy.mechanisms.dpsgd import MAX_PLD_CELLS, pld_cells
 
         rounds = {"poisson": math.ceil(self.steps / self.cycle_length), "fixed": self.steps,
                   "balls_in_bins": 1}[self.batch_selection]
@@ -506,7 +506,7 @@ class JaxPrivacyDPSGD(Mechanism):
         if self.batch_selection != "poisson" or self.noise != "gaussian" \
                 or self.cycle_length != 1:
             return None
-        from ltheory.privacy.dpsgd import DPSGDCanary
+        from ltheory.privacy.mechanisms import DPSGDCanary
 
         return DPSGDCanary(self.q, self.sigma, self.steps, release=self.release).exact_claim
 

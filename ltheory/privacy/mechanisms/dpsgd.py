@@ -55,7 +55,7 @@ from scipy.stats import binom
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.claims import GDP, PrivacyClaim, ProfileClaim
-from ltheory.privacy.mechanisms import Dataset, Mechanism
+from ltheory.privacy.mechanisms.base import Dataset, Mechanism
 from ltheory.validation import check_choice, check_delta, check_int
 
 __all__ = ["CANARY", "AccountantClaim", "DPSGDCanary", "dpsgd_accountant"]

@@ -38,7 +38,7 @@ from scipy.special import erfcx, log_ndtr, ndtr
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.claims import GDP, ApproxDP, PrivacyClaim
-from ltheory.privacy.mechanisms import Dataset, Mechanism, count_query
+from ltheory.privacy.mechanisms.base import Dataset, Mechanism, count_query
 from ltheory.validation import check_choice, check_delta, check_epsilon
 
 __all__ = ["GaussianMechanism", "analytic_gaussian_sigma", "classic_gaussian_sigma"]

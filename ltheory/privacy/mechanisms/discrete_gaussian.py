@@ -45,7 +45,7 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.claims import ZCDP, ProfileClaim
-from ltheory.privacy.mechanisms import Dataset, Mechanism, count_query
+from ltheory.privacy.mechanisms.base import Dataset, Mechanism, count_query
 from ltheory.validation import check_delta, check_int
 
 __all__ = ["DiscreteGaussianMechanism", "discrete_gaussian_pmf", "sample_discrete_gaussian"]
