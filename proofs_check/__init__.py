@@ -34,7 +34,7 @@ def all_checks() -> list[Check]:
 def run_checks(ids: list[str] | None = None, quick: bool = False,
                progress: Progress | None = None) -> list[CheckResult]:
     """Run the checks whose id is in ``ids`` (or starts with one of them), or all of them;
-    ``progress(done, total)`` is called as checks finish (:mod:`ltheory.progress`)."""
+    ``progress(done, total)`` is called as checks finish (`ltheory.progress`)."""
     checks = all_checks()
     if ids:
         known = {c.id for c in checks}

@@ -1,7 +1,7 @@
 """Looking up and building the catalog's families: names, SPEC strings, known values.
 
 The data of each family is ``data/<family>.toml`` inside this package (read with
-:mod:`importlib.resources`, so it works from an installed wheel as from the checkout).
+`importlib.resources`, so it works from an installed wheel as from the checkout).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ __all__ = ["data_file", "describe", "families", "family", "from_spec", "known_va
 
 def data_file(name: str) -> Any:
     """A data file shipped with the catalog (``data/<name>``), as an
-    :class:`importlib.resources.abc.Traversable` (``.read_text()``, ``.read_bytes()``)."""
+    `importlib.resources.abc.Traversable` (``.read_text()``, ``.read_bytes()``)."""
     path = resources.files("ltheory.catalog").joinpath("data", name)
     if not path.is_file():  # pragma: no cover - broken installation
         raise UnknownFamilyError(f"catalog data file {name!r} is missing from the installed "
@@ -35,7 +35,7 @@ def data_file(name: str) -> Any:
 
 @lru_cache(maxsize=1)
 def _registry() -> dict[str, FamilyInfo]:
-    """The schema of every family of :data:`FAMILIES`, from its data file."""
+    """The schema of every family of [`FAMILIES`][ltheory.catalog.FAMILIES], from its data file."""
     return {name: parse_info(data_file(f"{name}.toml").read_text(encoding="utf-8"),
                              f"catalog/{name}.toml")
             for name in sorted(FAMILIES)}
@@ -47,7 +47,8 @@ def families() -> list[str]:
 
 
 def describe(name: str) -> FamilyInfo:
-    """The :class:`FamilyInfo` of a family (summary, domain, parameters, known values)."""
+    """The [`FamilyInfo`][ltheory.catalog.FamilyInfo] of a family (summary, domain, parameters,
+    known values)."""
     reg = _registry()
     if name not in reg:
         raise UnknownFamilyError(f"unknown family {name!r}; known families: "
@@ -77,8 +78,9 @@ def family(name: str, **params: Any) -> HypothesisClass:
     """Build the class of family ``name`` at ``params`` (defaults from the family's TOML).
 
     The class's ``name`` is the family with its full parameter list, e.g. "thresholds n=64".
-    Raises :class:`UnknownFamilyError` for an unknown family or parameter and
-    :class:`InvalidInputError` for a value of the wrong type, out of range, or too large.
+    Raises [`UnknownFamilyError`][ltheory.UnknownFamilyError] for an unknown family or parameter and
+    [`InvalidInputError`][ltheory.InvalidInputError] for a value of the wrong type, out of range, or
+    too large.
     """
     info = describe(name)
     values = check_params(info, params)

@@ -1,7 +1,8 @@
 """What a family declares in its data file (``ltheory/catalog/data/<family>.toml``): summary,
 domain, parameters with types and ranges, size formula, and known values with citations.
 
-Keys of known values are the dimension keys of :data:`ltheory.dimensions.DIMENSIONS` (``vc``,
+Keys of known values are the dimension keys of [`ltheory.DIMENSIONS`][ltheory.DIMENSIONS]
+(``vc``,
 ``ldim``, ``tdim``: exact values) and ``<key>_lower`` / ``<key>_upper`` (bounds).
 """
 
@@ -113,7 +114,8 @@ class FamilyInfo:
 
 
 def parse_info(text: str, source: str) -> FamilyInfo:
-    """The :class:`FamilyInfo` declared by a family's TOML text (``source`` names it in errors)."""
+    """The [`FamilyInfo`][ltheory.catalog.FamilyInfo] declared by a family's TOML text (``source``
+    names it in errors)."""
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

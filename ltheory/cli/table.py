@@ -4,7 +4,7 @@
 The VC, Littlestone and threshold dimensions (and ω_M with ``--clique M``) of every member of a
 catalog family over the given parameter ranges (``n=1..8``, ``n=2,4,8``, ``k=2``; several
 parameters give their cartesian product), each witness re-checked, compared with the catalog's
-cited formulas (:mod:`ltheory.tables`).  Cells: the exact value, or ``lo..hi`` (proven bounds)
+cited formulas (`ltheory.tables`).  Cells: the exact value, or ``lo..hi`` (proven bounds)
 when the budget stopped the search; marks: ✓ every cited formula of that dimension agrees, ✗ one
 disagrees (✗* only disagreements the catalog already records), ? undecided within the proven
 bounds.  Exit 1 when a cited formula disagrees with a proven value and the catalog does not

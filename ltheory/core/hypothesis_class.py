@@ -2,7 +2,8 @@
 
 A *hypothesis class* H over a finite domain X = {x_0, ..., x_{n-1}} is a set of functions
 h: X -> {0, 1}.  Each hypothesis is a row of a 0/1 matrix (row = hypothesis, column = domain
-point); :class:`HypothesisClass` stores the deduplicated rows as a packed bit matrix
+point); [`HypothesisClass`][ltheory.HypothesisClass] stores the deduplicated rows as a packed bit
+matrix
 (``numpy.packbits`` along the points, little bit order) and keeps the first-occurrence order of
 the hypotheses it was given.  Equality is set equality over the same domain.
 """
@@ -51,7 +52,9 @@ def _normalise_domain(domain: Sequence[Any] | int, n: int | None) -> tuple[Label
 class HypothesisClass:
     """A finite set of Boolean hypotheses over a finite labelled domain.
 
-    Construct with :meth:`from_strings`, :meth:`from_matrix` or :meth:`from_predicates`.
+    Construct with [`from_strings`][ltheory.HypothesisClass.from_strings],
+    [`from_matrix`][ltheory.HypothesisClass.from_matrix] or
+    [`from_predicates`][ltheory.HypothesisClass.from_predicates].
     ``H.matrix`` is the (|H|, |X|) uint8 0/1 matrix, ``H.packed`` the packed rows,
     ``H.domain`` the tuple of point labels.  The class is immutable and hashable.
     """
@@ -243,7 +246,7 @@ class HypothesisClass:
 
     def packed_columns(self) -> np.ndarray:
         """The columns packed along the hypotheses (|X| x ceil(|H|/8) uint8, little bit order;
-        :func:`pack_columns`), computed once per class."""
+        `pack_columns`), computed once per class."""
         cache = self.__dict__.get("_packed_columns")
         if cache is None:
             cache = pack_columns(self.matrix)

@@ -1,13 +1,16 @@
 """A violation zoo: mechanisms with known privacy truth, as fixtures for auditors.
 
-Each :class:`ZooEntry` is a mechanism, a neighbouring pair (d0, d1), a claim
-(:mod:`ltheory.privacy.claims`) and its kind:
+Each [`ZooEntry`][ltheory.privacy.zoo.ZooEntry] is a mechanism, a neighbouring pair (d0, d1), a
+claim
+(`ltheory.privacy.claims`) and its kind:
 
 * ``"violation"`` — the mechanism breaks the claim at that pair.  The entry carries its
-  **oracle** (:class:`Oracle`): the best single event known in advance, with its probabilities
+  **oracle** ([`Oracle`][ltheory.privacy.zoo.Oracle]): the best single event known in advance, with
+  its probabilities
   ``p_a = P[M(d_a) ∈ E]`` and ``p_b = P[M(d_b) ∈ E]`` (exact where a formula gives them; for the
   floating-point leaks a Monte-Carlo estimate from ≥ 10^7 runs per dataset, stated as such with
-  its seed and sample size).  From them :func:`oracle_runs` gives the fewest total runs (half on
+  its seed and sample size).  From them [`oracle_runs`][ltheory.privacy.zoo.oracle_runs] gives the
+  fewest total runs (half on
   each dataset) at which that one event, at its *expected* counts, certifies the violation at
   level α: one-sided Clopper–Pearson bounds at α/2 each (``clopper_pearson_lower`` on p_a,
   ``clopper_pearson_upper`` on p_b) with ``p_a,lower − e^ε p_b,upper > δ_claim(ε)`` — at the
@@ -23,15 +26,17 @@ leaks — a violation of the float implementation only, so under an auditor's
 ``"real"`` (a control only over the reals: numpy's Gaussian and Laplace are float-leaky,
 Mironov 2012, so they are controls only when the auditor audits the real-arithmetic mechanism).
 
-The zoo (:func:`names`, :func:`get`, :func:`entries`) is built lazily: importing this module
+The zoo ([`names`][ltheory.privacy.zoo.names], [`get`][ltheory.privacy.zoo.get],
+[`entries`][ltheory.privacy.zoo.entries]) is built lazily: importing this module
 costs nothing, an entry is built on first use and its oracle on first access (the DP-SGD claim
 composes a dp-accounting PLD, ~2 s).
 
->>> e = get("tail_atom_gauss_1e-3")
->>> e.kind, str(e.claim), e.oracle.p_a, e.oracle.p_b
-('violation', '1-GDP', 0.001, 0.0)
->>> oracle_runs(e, 0.05) < oracle_runs(e, 1e-6)
-True
+Examples:
+    >>> e = get("tail_atom_gauss_1e-3")
+    >>> e.kind, str(e.claim), e.oracle.p_a, e.oracle.p_b
+    ('violation', '1-GDP', 0.001, 0.0)
+    >>> oracle_runs(e, 0.05) < oracle_runs(e, 1e-6)
+    True
 """
 
 from __future__ import annotations
@@ -143,7 +148,7 @@ class Oracle:
 
 def _claim_grid(claim: PrivacyClaim) -> tuple[np.ndarray, np.ndarray]:
     """(ε, δ_claim(ε)) where the oracle looks: the claimed ε for an (ε, δ) claim, else
-    :data:`EPS_GRID`."""
+    `EPS_GRID`."""
     if isinstance(claim, ApproxDP):
         e = np.array([claim.epsilon])
         return e, np.array([claim.delta])
@@ -167,7 +172,8 @@ def oracle_gap(p_a: float, p_b: float, runs: int, claim: PrivacyClaim, alpha: fl
 
 def _runs_for(p_a: float, p_b: float, claim: PrivacyClaim, alpha: float,
               grid: tuple[np.ndarray, np.ndarray] | None = None, limit: int = 1 << 50) -> int:
-    """Fewest even total runs at which :func:`oracle_gap` is positive (doubling, then
+    """Fewest even total runs at which [`oracle_gap`][ltheory.privacy.zoo.oracle_gap] is positive
+    (doubling, then
     bisection); ``limit`` + 1 when even ``limit`` runs do not suffice."""
     grid = _claim_grid(claim) if grid is None else grid
     if p_a <= p_b:
@@ -182,7 +188,8 @@ def _runs_for(p_a: float, p_b: float, claim: PrivacyClaim, alpha: float,
 
 def oracle_runs(entry: ZooEntry, alpha: float = 0.05) -> int:
     """The fewest total runs (half on each dataset) at which the entry's oracle event certifies
-    its violation at level ``alpha`` at its expected counts (module docstring; bisection)."""
+    its violation at level ``alpha`` at its expected counts
+    ([`ltheory.privacy.zoo`][ltheory.privacy.zoo]; bisection)."""
     if entry.oracle is None:
         raise InvalidInputError(f"{entry.name} is a {entry.kind}: it has no oracle")
     return entry.oracle_runs(alpha)
@@ -220,7 +227,8 @@ def _threshold_oracle(pa: Callable[[float], float], pb: Callable[[float], float]
 # --------------------------------------------------------------------------- entries
 @dataclass
 class ZooEntry:
-    """One zoo entry (module docstring).  ``oracle`` is built on first access (None for a
+    """One zoo entry (see [`ltheory.privacy.zoo`][ltheory.privacy.zoo]).  ``oracle`` is built on
+    first access (None for a
     control); ``truth`` says where the entry's truth comes from (a formula, a computation)."""
 
     name: str
@@ -257,7 +265,7 @@ class ZooEntry:
         return self._oracle
 
     def oracle_runs(self, alpha: float = 0.05) -> int:
-        """:func:`oracle_runs` (cached per α)."""
+        """[`oracle_runs`][ltheory.privacy.zoo.oracle_runs] (cached per α)."""
         o = self.oracle
         if o is None:
             raise InvalidInputError(f"{self.name} is a {self.kind}: it has no oracle")
@@ -266,7 +274,8 @@ class ZooEntry:
         return self._runs[alpha]
 
     def oracle_epsilon(self, alpha: float = 0.05) -> float:
-        """The ε at which the oracle event certifies at its :meth:`oracle_runs`."""
+        """The ε at which the oracle event certifies at its
+        [`oracle_runs`][ltheory.privacy.zoo.oracle_runs]."""
         o = self.oracle
         assert o is not None
         return oracle_gap(o.p_a, o.p_b, self.oracle_runs(alpha), self.claim, alpha)[1]
@@ -444,7 +453,8 @@ def _dpsgd_rate() -> ZooEntry:
 #: entry the k that needs the fewest oracle runs at alpha = 0.05 and the Monte-Carlo counts of
 #: E_k under d1 (f = 1) and d0 (f = 0), from ``FLOAT_MC_RUNS`` runs per dataset with the seed
 #: given (``benchmarks/bench_zoo.py --float-oracles`` recomputes them with
-#: :func:`choose_float_oracle`, seeds 2026, 2027, … in entry order)
+#: [`choose_float_oracle`][ltheory.privacy.zoo.choose_float_oracle], seeds 2026, 2027, … in entry
+#: order)
 FLOAT_MC_RUNS = 10_000_000
 FLOAT_ORACLES: dict[str, dict[str, int]] = {
     "float_gaussian_numpy": {"k": 3, "count_d1": 257659, "count_d0": 22202,
@@ -472,7 +482,8 @@ def float_event(k: int) -> Callable[[np.ndarray], np.ndarray]:
 
 def float_counts(mechanism: Any, d0: Any, d1: Any, runs: int, seed: int,
                  kmax: int = 40, chunk: int = 1_000_000) -> dict[str, np.ndarray]:
-    """Monte-Carlo counts of the float events ``E_k`` (:func:`float_event`), k = 0 … kmax, in
+    """Monte-Carlo counts of the float events ``E_k``
+    ([`float_event`][ltheory.privacy.zoo.float_event]), k = 0 … kmax, in
     ``runs`` runs of ``mechanism`` on each of d0 and d1 (one Generator per dataset, spawned
     from ``seed``): ``{"d0": counts, "d1": counts}`` (index k)."""
     out: dict[str, np.ndarray] = {}
@@ -495,9 +506,10 @@ def float_counts(mechanism: Any, d0: Any, d1: Any, runs: int, seed: int,
 
 
 def choose_float_oracle(name: str, runs: int = FLOAT_MC_RUNS, seed: int = 0) -> dict[str, int]:
-    """Estimate the counts of ``E_k`` for entry ``name`` (:func:`float_counts`) and keep the k
+    """Estimate the counts of ``E_k`` for entry ``name``
+    ([`float_counts`][ltheory.privacy.zoo.float_counts]) and keep the k
     whose estimated probabilities need the fewest oracle runs at α = 0.05: the record stored in
-    :data:`FLOAT_ORACLES`.  (The choice and the estimate come from the same runs: the stored
+    `FLOAT_ORACLES`.  (The choice and the estimate come from the same runs: the stored
     oracle is slightly optimistic, by the selection among ~40 k.)"""
     e = get(name)
     c = float_counts(e.mechanism, e.d0, e.d1, runs, seed)

@@ -1,6 +1,6 @@
 """PNGs (matplotlib, Agg): the two output distributions with the audited event marked
-(:func:`plot_audit`), and a curve audit's certified, claimed and exact curves
-(:func:`plot_curve`)."""
+(`plot_audit`), and a curve audit's certified, claimed and exact curves
+(`plot_curve`)."""
 
 from __future__ import annotations
 

@@ -67,7 +67,8 @@ def _canonical(record: Any) -> Any:
 
 def are_neighbours(d0: Dataset, d1: Dataset, relation: str = "substitution",
                    sensitivity: float = 1.0) -> bool:
-    """Whether d0 and d1 are distinct neighbours under ``relation`` (see the module docstring)."""
+    """Whether d0 and d1 are distinct neighbours under ``relation`` (see
+    [`ltheory.privacy.mechanisms.base`][ltheory.privacy.mechanisms.base])."""
     if relation == "substitution":
         if _is_scalar(d0) and _is_scalar(d1):
             if isinstance(d0, str) or isinstance(d1, str):
