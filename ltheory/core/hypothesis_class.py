@@ -52,11 +52,39 @@ def _normalise_domain(domain: Sequence[Any] | int, n: int | None) -> tuple[Label
 class HypothesisClass:
     """A finite set of Boolean hypotheses over a finite labelled domain.
 
-    Construct with [`from_strings`][ltheory.HypothesisClass.from_strings],
-    [`from_matrix`][ltheory.HypothesisClass.from_matrix] or
-    [`from_predicates`][ltheory.HypothesisClass.from_predicates].
-    ``H.matrix`` is the (|H|, |X|) uint8 0/1 matrix, ``H.packed`` the packed rows,
-    ``H.domain`` the tuple of point labels.  The class is immutable and hashable.
+    A hypothesis is a function from the domain X = ``domain`` to {0, 1}, stored as a row of a
+    packed bit matrix; duplicates are removed on construction, so ``size`` is |H|.  The class
+    is immutable and hashable; restriction, version spaces, union, intersection and complement
+    return new classes.  Build one with
+    [`from_strings`][ltheory.HypothesisClass.from_strings] (character i of each string is the
+    value on point i), [`from_matrix`][ltheory.HypothesisClass.from_matrix],
+    [`from_predicates`][ltheory.HypothesisClass.from_predicates], from a class file
+    ([`load_class`][ltheory.load_class]) or from the catalog
+    ([`family`][ltheory.catalog.family]).  ``H.matrix`` is the (|H|, |X|) uint8 0/1 matrix,
+    ``H.packed`` the packed rows, ``H.domain`` the tuple of point labels.
+
+    Args:
+        matrix: A (|H|, |X|) array of 0/1 values, one row per hypothesis.
+        domain: The point labels (a sequence of distinct labels) or their number n (labels
+            ``"0"`` … ``"n-1"``); default: ``range(|X|)`` as strings.
+        name: A name shown by ``repr`` and in reports.
+
+    Raises:
+        InvalidInputError: If the matrix is not 2-D with 0/1 values, or the domain does not
+            match its columns.
+
+    Examples:
+        >>> from ltheory import HypothesisClass, vc_dimension
+        >>> H = HypothesisClass.from_strings(["0011", "0111", "0001", "0011"],
+        ...                                  domain=["a", "b", "c", "d"], name="thresholds")
+        >>> H
+        <HypothesisClass 'thresholds': 3 hypotheses on 4 points>
+        >>> H.restrict(["c", "d"]).to_strings()
+        ['11', '01']
+        >>> H.version_space([("c", 1)]).to_strings()
+        ['0011', '0111']
+        >>> vc_dimension(H).value
+        1
     """
 
     def __init__(self, matrix: np.ndarray, domain: Sequence[Any] | int | None = None,

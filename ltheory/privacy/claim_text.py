@@ -53,8 +53,9 @@ def _number(token: str, what: str, text: str) -> float:
 
 
 def parse_claim(text: str) -> PrivacyClaim:
-    """The [`PrivacyClaim`][ltheory.PrivacyClaim] that ``text`` writes (module
-    docstring); parameters are checked by the claim classes (ρ, μ > 0, orders > 1, ...)."""
+    """The [`PrivacyClaim`][ltheory.PrivacyClaim] that ``text`` writes (see the
+    module `ltheory.privacy.claim_text`); parameters are checked by the claim classes (ρ, μ > 0,
+    orders > 1, ...)."""
     if not isinstance(text, str):
         raise InvalidInputError(f"a claim text must be a string, got {type(text).__name__}")
     if len(text) > MAX_CHARS:

@@ -158,8 +158,9 @@ def _claim_grid(claim: PrivacyClaim) -> tuple[np.ndarray, np.ndarray]:
 def oracle_gap(p_a: float, p_b: float, runs: int, claim: PrivacyClaim, alpha: float,
                grid: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[float, float]:
     """``(max_ε p_a,lower − e^ε p_b,upper − δ_claim(ε), the ε attaining it)`` at the expected
-    counts ``p·runs/2`` of ``runs`` total runs, each Clopper–Pearson bound at level α/2 (module
-    docstring); positive iff the event certifies the violation."""
+    counts ``p·runs/2`` of ``runs`` total runs, each Clopper–Pearson bound at level α/2 (see
+    [`ltheory.privacy.zoo`][ltheory.privacy.zoo]); positive iff the event certifies the violation.
+    """
     n = runs // 2
     lo = float(clopper_pearson_lower(p_a * n, n, alpha / 2))
     up = float(clopper_pearson_upper(p_b * n, n, alpha / 2))

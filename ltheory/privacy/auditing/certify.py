@@ -78,11 +78,12 @@ def _choose(keys: list, p0: np.ndarray, p1: np.ndarray, n: int, a_each: float, d
 def certify_exact_event(mech: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
                         claimed_delta: float, runs: int, seed: int, alpha: float = 0.05,
                         deadline: Deadline | None = None) -> AuditReport:
-    """Certify (d0, d1) with an event chosen from the exact output distributions (module
-    docstring); ``runs`` in total (half on each dataset), all used for certification.  With a
-    ``deadline`` (``budget.Deadline``) the runs stop at a chunk boundary once it has passed and
-    the event is certified on the runs counted (binomial given their number, decided by the
-    clock: [`budget`][ltheory.privacy.auditing.budget]); the report is then ``partial``."""
+    """Certify (d0, d1) with an event chosen from the exact output distributions (see
+    the module `ltheory.privacy.auditing.certify`); ``runs`` in total (half on each dataset), all
+    used for certification.  With a ``deadline`` (``budget.Deadline``) the runs stop at a chunk
+    boundary once it has passed and the event is certified on the runs counted (binomial given their
+    number, decided by the clock: [`budget`][ltheory.privacy.auditing.budget]); the report is then
+    ``partial``."""
     t0 = time.perf_counter()
     if isinstance(runs, bool) or not isinstance(runs, int | np.integer) or runs < 2:
         raise InvalidInputError(f"runs must be an integer >= 2, got {runs!r}")

@@ -91,18 +91,52 @@ def exact_distributions(mechanism: Any, d0: Any, d1: Any) -> tuple[np.ndarray, n
 def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
           claimed_delta: float = 0.0, runs: int, seed: int | None, alpha: float = 0.05,
           config: AuditConfig | None = None, **options: Any) -> AuditReport:
-    """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1)
-    (see [`ltheory.privacy.auditing.core`][ltheory.privacy.auditing.core]).
+    """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1).
 
-    ``runs``: total runs (half on each dataset); ``seed``: a non-negative int (None draws fresh
-    entropy, reported back); ``alpha``: the failure probability of the certified bound;
-    ``config``: an [`AuditConfig`][ltheory.privacy.AuditConfig] (default: the measured best
-    settings), and
-    ``**options`` any of its fields, applied on top (``audit(..., events=2)``).
+    Runs the mechanism ``runs`` times (half on each dataset), chooses an event on one part of
+    the runs and certifies it on the other, and returns a lower bound on the pair's ε at
+    ``claimed_delta`` that is wrong with probability at most ``alpha``, whatever the mechanism.
+    The verdict is ``"violation"`` when that bound exceeds ``claimed_epsilon``.  Where the
+    mechanism offers ``output_distribution`` the report also carries the exact ε.  The stages
+    (target, pairs, pilots, selection, certification, report) are described in
+    [`ltheory.privacy.auditing.core`][ltheory.privacy.auditing.core].
 
-    Raises ``InvalidInputError`` on bad input (``TooFewRunsError`` when ``runs`` could not
-    certify above the claim even with a perfect event, naming the minimum) and
-    ``MechanismError`` when the mechanism raises or returns unusable outputs.
+    Args:
+        mechanism: A callable ``mechanism(dataset, rng) -> output`` (see the
+            [mechanism contract][ltheory.privacy.mechanisms.Mechanism]), a learner or an adapter.
+        d0: One dataset of the neighbouring pair.
+        d1: The other dataset; the pair is checked against the mechanism's neighbour relation
+            (``verify_neighbours`` in the config).
+        claimed_epsilon: The ε the mechanism claims, finite and ≥ 0.
+        claimed_delta: The δ the mechanism claims, in [0, 1).
+        runs: Total runs of the mechanism (half on each dataset).
+        seed: A non-negative int; ``None`` draws fresh entropy (reported back in ``seed``).
+        alpha: The probability that the certified bound is wrong.
+        config: An [`AuditConfig`][ltheory.privacy.AuditConfig]; default: the settings
+            measured best on the benchmarks.
+        **options: Any field of [`AuditConfig`][ltheory.privacy.AuditConfig], applied on top
+            of ``config`` (``audit(..., events=2, arithmetic="real")``).
+
+    Returns:
+        An [`AuditReport`][ltheory.privacy.AuditReport]: ``epsilon_lower_bound`` (sound at
+            confidence 1 − alpha), ``verdict`` (``"violation"`` or ``"consistent"``), the
+            certified event and its counts, and ``exact_epsilon`` where known.
+
+    Raises:
+        InvalidInputError: On bad input, naming the argument and what is accepted.
+        TooFewRunsError: When ``runs`` could not certify above the claim even with a perfect
+            event (an ``InvalidInputError`` naming the minimum).
+        MechanismError: When the mechanism raises or returns unusable outputs.
+
+    Examples:
+        >>> from ltheory.privacy import audit
+        >>> from ltheory.privacy.mechanisms import RandomizedResponse
+        >>> report = audit(RandomizedResponse(2.0), ((0, 0),), ((0, 1),),
+        ...                claimed_epsilon=1.0, runs=20_000, seed=0)
+        >>> report.verdict, report.epsilon_lower_bound > 1.0
+        ('violation', True)
+        >>> round(report.exact_epsilon, 6)
+        2.0
     """
     cfg = AuditConfig.from_options(config, options)
     eps, delta = check_epsilon_delta(claimed_epsilon, claimed_delta,

@@ -570,26 +570,58 @@ def _pieces(chosen: list[_Chosen], c0: np.ndarray, c1: np.ndarray, split: RunSpl
 def audit_curve(mechanism: Any, d0: Any, d1: Any, *, claim: Any, runs: int, seed: int | None,
                 alpha: float = 0.05, config: AuditConfig | None = None,
                 epsilons: Any = None, deltas: Any = None, **options: Any) -> CurveReport:
-    """Audit the claimed privacy profile of ``mechanism`` at (d0, d1) (see
-    [`ltheory.privacy.auditing.curve`][ltheory.privacy.auditing.curve]).
+    """Audit the claimed privacy profile δ(ε) of ``mechanism`` at (d0, d1), the whole curve.
 
-    ``claim``: a [`PrivacyClaim`][ltheory.PrivacyClaim] (anything with ``delta_at``),
-    a number ε or a pair (ε, δ); ``runs``: total runs (half on each dataset); ``seed``: a
-    non-negative int (None: fresh entropy, reported back); ``alpha``: the probability that
-    the certified curve is wrong anywhere; ``config`` / ``**options``: an
-    [`AuditConfig`][ltheory.privacy.AuditConfig] (``events``: the number k of events, ``"auto"`` =
-    `EVENTS`;
-    the certification is binomial); ``epsilons``: the reported ε grid (default 41 points from
-    0 to 1.1 × the largest certified ε); ``deltas``: the δ grid, values in [0, 1) (default
-    `DELTAS`; at δ = 0, ``ε_lb(0) = ln(p_lower/p_upper)``).  A certified ε is never
-    below 0, the trivial bound (a note says where the bound is trivial).  ``time_budget``
-    (an [`AuditConfig`][ltheory.privacy.AuditConfig] field, seconds for the whole call): once
-    reached, the curve is
-    certified on the runs counted and the report says ``partial`` (``budget`` module
-    docstring; the trivial curve 0 when no event could be chosen).
+    Certifies k events on the runs at once, each giving a lower bound on the pair's δ at every
+    ε; their maximum is a certified lower curve δ_lb(ε), wrong anywhere with probability at
+    most ``alpha``.  The verdict is ``"violation"`` when δ_lb(ε) exceeds the claimed δ(ε) at
+    some ε (``gap``, ``gap_epsilon``); the report also gives the certified ε at every δ of a
+    grid and the trade-off curve.  The method and its sources are in
+    [`ltheory.privacy.auditing.curve`][ltheory.privacy.auditing.curve].
 
-    Raises ``InvalidInputError`` on bad input (``TooFewRunsError``, naming the minimum, when
-    ``runs`` could not certify anything even with a perfectly separating event).
+    Args:
+        mechanism: A callable ``mechanism(dataset, rng) -> output`` (see the
+            [mechanism contract][ltheory.privacy.mechanisms.Mechanism]), a learner or an adapter.
+        d0: One dataset of the neighbouring pair.
+        d1: The other dataset.
+        claim: A [`PrivacyClaim`][ltheory.PrivacyClaim] (anything with ``delta_at``), a number
+            ε or a pair (ε, δ).
+        runs: Total runs of the mechanism (half on each dataset).
+        seed: A non-negative int; ``None`` draws fresh entropy (reported back).
+        alpha: The probability that the certified curve is wrong anywhere.
+        config: An [`AuditConfig`][ltheory.privacy.AuditConfig]; its ``events`` is the number k
+            of events (``"auto"``: 8); the certification is always binomial.
+        epsilons: The reported ε grid; default 41 points from 0 to 1.1 × the largest certified
+            ε.
+        deltas: The δ grid, values in [0, 1); default (10⁻¹, 10⁻², …, 10⁻⁶).  At δ = 0,
+            ``ε_lb(0) = ln(p_lower/p_upper)``.  A certified ε is never below 0, the trivial
+            bound (a note says where the bound is trivial).
+        **options: Any field of [`AuditConfig`][ltheory.privacy.AuditConfig].  With
+            ``time_budget`` (seconds for the whole call) the curve is certified on the runs
+            counted once it is reached and the report says ``partial``
+            ([`budget`][ltheory.privacy.auditing.budget]); the curve is the trivial 0 when no
+            event could be chosen.
+
+    Returns:
+        A [`CurveReport`][ltheory.CurveReport]: the certified ``delta_lower_bound`` on the
+            ``epsilons`` grid, ``epsilon_lower_bound`` on the ``deltas`` grid, the claimed and
+            (where the mechanism offers ``output_distribution``) the exact curves, ``verdict``
+            and the largest gap.
+
+    Raises:
+        InvalidInputError: On bad input, naming the argument and what is accepted.
+        TooFewRunsError: When ``runs`` could not certify anything even with a perfectly
+            separating event (naming the minimum).
+
+    Examples:
+        A Gaussian mechanism of σ = 1 is exactly 1-GDP; a claim of 0.5-GDP is refuted:
+
+        >>> from ltheory import GDP, audit_curve
+        >>> from ltheory.privacy.mechanisms import GaussianMechanism
+        >>> report = audit_curve(GaussianMechanism(sigma=1.0), 0, 1, claim=GDP(0.5),
+        ...                      runs=100_000, seed=0, arithmetic="real")
+        >>> report.verdict, report.gap > 0
+        ('violation', True)
     """
     t0 = time.perf_counter()
     claim_obj = as_claim(claim)

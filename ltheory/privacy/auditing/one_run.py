@@ -125,8 +125,8 @@ def gdp_inverse_power(mu: float) -> Callable[[float], float]:
 
 def fdp_rejects(m: int, c: int, v: int, alpha: float, g: Callable[[float], float]) -> bool:
     """Whether ``v`` correct of ``c`` guesses on ``m`` canaries refute, at level ``alpha``,
-    a mechanism f-DP in each canary, with ``g`` its inverse power function (module
-    docstring; Mahloujifar, Melis & Chaudhuri 2024).
+    a mechanism f-DP in each canary, with ``g`` its inverse power function (see
+    above; Mahloujifar, Melis & Chaudhuri 2024).
 
     Their recursion, in probability mass per canary: start from ``r = α·v/m`` (the mass of
     the correct guesses needed at level α) and ``h = α·(c − v)/m`` (of the wrong ones); for

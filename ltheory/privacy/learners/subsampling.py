@@ -146,8 +146,9 @@ def with_replacement(epsilon: float, delta: float, draws: int, population: int
 
 
 def poisson_rate(divisor: int) -> float:
-    """λ = sup_{N >= q} −⌊N/q⌋·ln(1 − 1/N) = −ln(1 − 1/q) (attained at N = q; module
-    docstring): K ~ Bin(⌊N/q⌋, 1/N) is stochastically below Poisson(λ) for every N >= q."""
+    """λ = sup_{N >= q} −⌊N/q⌋·ln(1 − 1/N) = −ln(1 − 1/q) (attained at N = q; see the
+    module `ltheory.privacy.learners.subsampling`): K ~ Bin(⌊N/q⌋, 1/N) is stochastically below
+    Poisson(λ) for every N >= q."""
     if isinstance(divisor, bool) or not isinstance(divisor, int) or divisor < 2:
         raise InvalidInputError(f"divisor must be an integer >= 2, got {divisor!r}")
     return -math.log1p(-1.0 / divisor)

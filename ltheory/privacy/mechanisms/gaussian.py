@@ -169,14 +169,51 @@ def _sensitivity(value: Any) -> float:
 
 
 class GaussianMechanism(Mechanism):
-    """``f(D) + N(0, σ²)`` with σ from a claimed (ε, δ) (``calibration="classic"`` or
-    ``"analytic"``) or given as ``sigma`` (see
-    [`ltheory.privacy.mechanisms.gaussian`][ltheory.privacy.mechanisms.gaussian]).
+    """The Gaussian mechanism: ``f(D) + N(0, σ²)`` for a query f of L2 sensitivity Δ.
 
-    With ``sigma`` and no (ε, δ), the claim is the exact one at ``delta`` (default 10⁻⁵):
-    ε = ``GDP(Δ/σ).epsilon_at(δ)``.  With ``sigma`` *and* (ε, δ) the mechanism claims (ε, δ)
-    whatever σ is (a way to build a wrong claim on purpose).  ``true_epsilon`` is the exact ε at
-    the claimed δ and ``true_delta`` the exact δ at the claimed ε (from ``GDP(Δ/σ)``)."""
+    σ comes from a claimed (ε, δ) by one of two calibrations, or is given as ``sigma``:
+    ``"analytic"`` (default) is the smallest σ whose Gaussian is (ε, δ)-DP, valid for every
+    ε > 0 (Balle & Wang 2018, Theorem 8;
+    [`analytic_gaussian_sigma`][ltheory.privacy.mechanisms.analytic_gaussian_sigma]);
+    ``"classic"`` is ``σ = Δ √(2 ln(1.25/δ)) / ε`` (Dwork & Roth 2014, Theorem A.1), whose
+    theorem assumes ε < 1 (beyond it the claim can break: ``claim_holds``).  The exact privacy
+    profile is that of μ-GDP with μ = Δ/σ (Dong, Roth & Su 2022, Corollary 2.13):
+    ``exact_claim``; ``privacy_claim`` is the (ε, δ) claimed.  The calibrations and their
+    measured behaviour are in
+    [`ltheory.privacy.mechanisms.gaussian`][ltheory.privacy.mechanisms.gaussian].
+
+    With ``sigma`` and no ε, the claim is the exact one at ``delta``: ε =
+    ``GDP(Δ/σ).epsilon_at(δ)``.  With ``sigma`` *and* ε the mechanism claims (ε, δ) whatever σ
+    is (a way to build a wrong claim on purpose; see also ``half_sigma``).  ``true_epsilon`` is
+    the exact ε at the claimed δ and ``true_delta`` the exact δ at the claimed ε.
+
+    The noise is numpy's, added in floating point: [`audit`][ltheory.privacy.audit] finds the
+    floating-point leak by default; audit with ``arithmetic="real"`` to audit the mechanism
+    over the reals.
+
+    Args:
+        epsilon: The claimed ε > 0; default 1 when ``sigma`` is not given.
+        delta: The claimed δ in (0, 1); default 10⁻⁵.
+        sensitivity: The L2 sensitivity Δ of ``query``, a finite number > 0.
+        calibration: ``"analytic"`` or ``"classic"``; ignored when ``sigma`` is given.
+        sigma: The noise's standard deviation, given directly.
+        query: The query f, ``dataset -> float``; default
+            [`count_query`][ltheory.privacy.mechanisms.count_query] (Δ = 1 under substitution).
+
+    Raises:
+        InvalidInputError: For ε not finite > 0, δ not in (0, 1), a sensitivity or σ that is
+            not a finite number > 0, or an unknown calibration.
+
+    Examples:
+        >>> from ltheory.privacy.mechanisms import GaussianMechanism
+        >>> m = GaussianMechanism(1.0, 1e-5)
+        >>> round(m.sigma, 4), m.exact_claim
+        (3.7306, GDP(mu=0.268...))
+        >>> GaussianMechanism(0.5, 1e-5, calibration="classic").claim_holds
+        True
+        >>> round(GaussianMechanism(sigma=1.0).epsilon, 3)    # the exact ε at δ = 1e-5
+        4.377
+    """
 
     name = "gaussian"
 
