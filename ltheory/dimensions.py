@@ -176,10 +176,33 @@ def choose(kind: str, H: Any, method: str = "auto") -> str:
 def vc_dimension(H: Any, budget: float | None = None, method: str = "auto") -> DimensionResult:
     """The VC dimension of a finite or lazily composed class, with a shattered set as witness.
 
-    ``method``: ``"exact"`` (`ltheory.dims.vc.vc_exact`; a composed class is materialised
-    first within the size budget), ``"sat"`` (`ltheory.sat.sat_vc`) or ``"auto"``
-    (`choose`).  ``budget`` is a time limit in seconds: past it the result has
-    ``exact=False`` and proven bounds.
+    The VC dimension of H is the size of the largest set of points that H shatters (every
+    labelling of the set is realised by a hypothesis of H; Vapnik & Chervonenkis 1971).
+
+    Args:
+        H: A [`HypothesisClass`][ltheory.HypothesisClass] or a lazily composed class
+            ([`ComposedClass`][ltheory.ComposedClass], from ``compose(..., lazy=True)``).
+        budget: A time limit in seconds (``None``: none).  Past it the result has
+            ``exact=False`` and proven ``lower`` / ``upper`` bounds.
+        method: ``"exact"`` (`ltheory.dims.vc.vc_exact`; a composed class is materialised first
+            within the size budget), ``"sat"`` (an incremental SAT search, `ltheory.sat.sat_vc`) or
+            ``"auto"`` (exact for an explicit class; for a composed class SAT when materialising it
+            would exceed `AUTO_MAX_PRODUCTS` products).
+
+    Returns:
+        A [`DimensionResult`][ltheory.DimensionResult]: ``value``, ``exact``, ``lower``, ``upper``,
+            and the ``witness`` (the shattered set, a list of point labels, in the JSON form of the
+            [witness formats][witness-formats]) that [`verify`][ltheory.verify] re-checks.
+
+    Raises:
+        InvalidInputError: For an unknown method, or a class that is neither explicit nor
+            composed.
+
+    Examples:
+        >>> from ltheory import catalog, vc_dimension
+        >>> r = vc_dimension(catalog.family("thresholds", n=8))
+        >>> r.value, r.exact, r.witness
+        (1, True, ['3'])
     """
     return DIMENSIONS["vc"].compute(H, budget, method)
 
@@ -189,10 +212,35 @@ def littlestone_dimension(H: Any, budget: float | None = None,
     """The Littlestone dimension of a finite or lazily composed class, with a shattered mistake
     tree as witness.
 
-    ``method``: ``"exact"`` (branch and bound, `ltheory.dims.littlestone.littlestone_exact`;
-    a composed class is materialised first within the size budget), ``"sat"``
-    (`ltheory.sat.sat_littlestone`) or ``"auto"`` (`choose`).  ``budget`` is a time
-    limit in seconds: past it the result has ``exact=False`` and proven bounds.
+    The Littlestone dimension of H is the depth of the deepest complete binary mistake tree
+    shattered by H (Littlestone 1988): the optimal mistake bound of online learning of H,
+    attained by the [`StandardOptimalAlgorithm`][ltheory.StandardOptimalAlgorithm].
+
+    Args:
+        H: A [`HypothesisClass`][ltheory.HypothesisClass] or a lazily composed class
+            ([`ComposedClass`][ltheory.ComposedClass], from ``compose(..., lazy=True)``).
+        budget: A time limit in seconds (``None``: none).  Past it the result has
+            ``exact=False`` and proven ``lower`` / ``upper`` bounds.
+        method: ``"exact"`` (branch and bound, `ltheory.dims.littlestone.littlestone_exact`; a
+            composed class is materialised first within the size budget), ``"sat"`` (an incremental
+            SAT search, `ltheory.sat.sat_littlestone`) or ``"auto"`` (exact for an explicit class;
+            for a composed class SAT when materialising it would exceed `AUTO_MAX_PRODUCTS`
+            products).
+
+    Returns:
+        A [`DimensionResult`][ltheory.DimensionResult]: ``value``, ``exact``, ``lower``, ``upper``,
+            and the ``witness`` (the mistake tree, nested ``{"point", "children"}`` dicts, in the
+            JSON form of the [witness formats][witness-formats]) that [`verify`][ltheory.verify]
+            re-checks.
+
+    Raises:
+        InvalidInputError: For an unknown method, or a class that is neither explicit nor
+            composed.
+
+    Examples:
+        >>> from ltheory import catalog, littlestone_dimension
+        >>> littlestone_dimension(catalog.family("thresholds", n=8)).value    # log2(8 + 1)
+        3
     """
     return DIMENSIONS["ldim"].compute(H, budget, method)
 
@@ -202,10 +250,34 @@ def threshold_dimension(H: Any, budget: float | None = None,
     """The threshold dimension of a finite or lazily composed class, with a threshold ladder as
     witness.
 
-    ``method``: ``"exact"`` (`ltheory.dims.threshold.threshold_exact`; a composed class is
-    materialised first within the size budget), ``"sat"`` (`ltheory.sat.sat_threshold`) or
-    ``"auto"`` (`choose`).  ``budget`` is a time limit in seconds: past it the result has
-    ``exact=False`` and proven bounds.
+    The threshold dimension of H is the largest k with points x_1 … x_k and hypotheses
+    h_1 … h_k of H such that h_i(x_j) = 1 iff i ≤ j (Shelah 1978; Alon, Livni, Malliaris &
+    Moran 2019).
+
+    Args:
+        H: A [`HypothesisClass`][ltheory.HypothesisClass] or a lazily composed class
+            ([`ComposedClass`][ltheory.ComposedClass], from ``compose(..., lazy=True)``).
+        budget: A time limit in seconds (``None``: none).  Past it the result has
+            ``exact=False`` and proven ``lower`` / ``upper`` bounds.
+        method: ``"exact"`` (`ltheory.dims.threshold.threshold_exact`; a composed class is
+            materialised first within the size budget), ``"sat"`` (an incremental SAT search,
+            `ltheory.sat.sat_threshold`) or ``"auto"`` (exact for an explicit class; for a composed
+            class SAT when materialising it would exceed `AUTO_MAX_PRODUCTS` products).
+
+    Returns:
+        A [`DimensionResult`][ltheory.DimensionResult]: ``value``, ``exact``, ``lower``, ``upper``,
+            and the ``witness`` (the ladder, ``{"points", "hypotheses"}``, in the JSON form of the
+            [witness formats][witness-formats]) that [`verify`][ltheory.verify] re-checks.
+
+    Raises:
+        InvalidInputError: For an unknown method, or a class that is neither explicit nor
+            composed.
+
+    Examples:
+        >>> from ltheory import catalog, threshold_dimension
+        >>> r = threshold_dimension(catalog.family("thresholds", n=8))
+        >>> r.value, r.witness["points"][:3]
+        (8, ['0', '1', '2'])
     """
     return DIMENSIONS["tdim"].compute(H, budget, method)
 

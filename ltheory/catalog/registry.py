@@ -78,9 +78,25 @@ def family(name: str, **params: Any) -> HypothesisClass:
     """Build the class of family ``name`` at ``params`` (defaults from the family's TOML).
 
     The class's ``name`` is the family with its full parameter list, e.g. "thresholds n=64".
-    Raises [`UnknownFamilyError`][ltheory.UnknownFamilyError] for an unknown family or parameter and
-    [`InvalidInputError`][ltheory.InvalidInputError] for a value of the wrong type, out of range, or
-    too large.
+    The families, their parameters and their known dimensions are listed by
+    [`families`][ltheory.catalog.families] and [`describe`][ltheory.catalog.describe] (and
+    ``ltheory catalog`` on the command line).
+
+    Args:
+        name: The family's name, e.g. ``"thresholds"``, ``"intervals"``, ``"halfspaces"``.
+        **params: The family's parameters (``n=64``); missing ones take their defaults.
+
+    Returns:
+        The [`HypothesisClass`][ltheory.HypothesisClass] of that member of the family.
+
+    Raises:
+        UnknownFamilyError: For an unknown family or parameter.
+        InvalidInputError: For a value of the wrong type, out of range, or too large.
+
+    Examples:
+        >>> from ltheory import catalog
+        >>> catalog.family("thresholds", n=64)
+        <HypothesisClass 'thresholds n=64': 65 hypotheses on 64 points>
     """
     info = describe(name)
     values = check_params(info, params)

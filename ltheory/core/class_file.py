@@ -205,10 +205,31 @@ def parse_class_text(data: bytes, source: str = "class file") -> HypothesisClass
 
 
 def load_class(path: str | os.PathLike[str]) -> HypothesisClass:
-    """Load a class file; raises ClassFileError (with the line at fault for bad JSON).
+    """Load a class file (the [class file format][class-file-format], ``ltheory.class/1``).
 
-    The file's size (`MAX_FILE_BYTES`) is checked before it is read, its nesting depth and
-    integer literals before it is decoded (`parse_class_text`)."""
+    The file's size (`MAX_FILE_BYTES`, 256 MiB) is checked before it is read, its nesting
+    depth and integer literals before it is decoded (`parse_class_text`).  Duplicate
+    hypotheses are removed on load.
+
+    Args:
+        path: The path of the JSON class file.
+
+    Returns:
+        The [`HypothesisClass`][ltheory.HypothesisClass], named as in the file.
+
+    Raises:
+        ClassFileError: For a file that cannot be read or is not a valid class file, naming
+            the line (for bad JSON) or the field at fault.
+
+    Examples:
+        >>> import json, tempfile, pathlib
+        >>> from ltheory import load_class
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.json"
+        >>> _ = path.write_text(json.dumps({"format": "ltheory.class/1", "name": "thr",
+        ...     "domain": 3, "hypotheses": ["000", "001", "011", "111", "011"]}))
+        >>> load_class(path)
+        <HypothesisClass 'thr': 4 hypotheses on 3 points>
+    """
     p = _as_path(path, "load_class")
     try:
         size = p.stat().st_size

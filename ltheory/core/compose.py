@@ -290,7 +290,8 @@ class ComposedClass:
         return self.G.evaluate(*rows)
 
     def materialise(self, max_products: int = DEFAULT_MAX_PRODUCTS) -> HypothesisClass:
-        """The materialised class (deduplicated); BudgetExceededError past ``max_products``."""
+        """The materialised class (deduplicated); BudgetExceededError past ``max_products``
+        (default 20 000 000)."""
         return self.materialise_with_components(max_products).H.with_name(self.name)
 
     def materialise_with_components(self, max_products: int = DEFAULT_MAX_PRODUCTS
@@ -323,7 +324,8 @@ def compose(G: Aggregation | str, *classes: HypothesisClass, lazy: bool = False,
     arity from the number of classes).  All classes must share one domain. Materialised (the
     default), the result is a deduplicated [`HypothesisClass`][ltheory.HypothesisClass], built in
     stages (see [`ltheory.core.compose`][ltheory.core.compose]) and failing with BudgetExceededError
-    when more than ``max_products`` products would be evaluated.  With ``lazy=True`` a
+    when more than ``max_products`` products (default 20 000 000, `DEFAULT_MAX_PRODUCTS`) would
+    be evaluated.  With ``lazy=True`` a
     [`ComposedClass`][ltheory.ComposedClass] is returned and nothing is materialised."""
     C = ComposedClass(G, classes, name=name)
     if lazy:

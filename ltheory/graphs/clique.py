@@ -252,7 +252,8 @@ def clique_number(H: HypothesisClass, m: int, budget: float | None = None, *,
     graph has too many non-edges for it), ``"auto"`` (default: the branch and bound for
     ``BNB_FIRST`` seconds, then the SAT ladder from its incumbent if it has not finished) or
     ``"networkx"`` (max_weight_clique, the baseline); ``fast_paths=False`` skips the VC/Littlestone
-    shortcut (for benchmarks).  Raises [`InvalidInputError`][ltheory.InvalidInputError] for m < 1 or
+    shortcut (for benchmarks); ``max_vertices`` caps the graph (default 200 000,
+    `DEFAULT_MAX_VERTICES`).  Raises [`InvalidInputError`][ltheory.InvalidInputError] for m < 1 or
     an empty class."""
     t0 = time.perf_counter()
     m = check_order(H, m)

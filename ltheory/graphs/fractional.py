@@ -403,7 +403,8 @@ def fractional_clique_number(H: HypothesisClass, m: int, budget: float | None = 
     "lower": q, "upper": q}`` with exact weights ("p/q" strings or ints): a fractional clique of
     total ``lower`` and a fractional colouring of total ``upper`` (equal when exact).  Check it with
     [`verify_fractional_bounds`][ltheory.graphs.verify_fractional_bounds].  ``budget`` in seconds;
-    ``max_vertices`` caps the graph ([`BudgetExceededError`][ltheory.BudgetExceededError]).
+    ``max_vertices`` caps the graph (default 200 000, `DEFAULT_MAX_VERTICES`;
+    [`BudgetExceededError`][ltheory.BudgetExceededError]).
     """
     t0 = time.perf_counter()
     m = check_order(H, m)

@@ -222,7 +222,8 @@ def dimension_table(family: str, ranges: Mapping[str, Any] | Sequence[str], *,
 
     ``ranges``: ``{"n": "1..8", "k": 2}`` (a value, a range text or an iterable per parameter)
     or ``["n=1..8", "k=2"]``; ``only``: a subset of ("vc", "ldim", "tdim") (default all);
-    ``budget``: seconds per dimension per member (None: no limit), past it proven bounds;
+    ``budget``: seconds per dimension per member (default 10, `DEFAULT_BUDGET`; None: no
+    limit), past it proven bounds;
     ``clique``: also ω_m for this m; ``method``: as for
     [`ltheory.vc_dimension`][ltheory.vc_dimension];
     ``progress(done, total)``: called as members are computed (`ltheory.progress`).

@@ -338,7 +338,8 @@ def assert_private_search(mechanism: Any, datasets: Any = None, epsilon: float |
     each by the sequential test of ``assert_private`` at level ``false_alarm / pairs``
     (Bonferroni), so the probability of a false alarm over *all* pairs is at most
     ``false_alarm``.  The pairs are tested side by side, one batch each in turn, and the search
-    stops at the first refuted pair; ``max_runs`` is the budget of each pair.  The claim is
+    stops at the first refuted pair; ``max_runs`` is the budget of each pair (default
+    [`DEFAULT_MAX_RUNS`][ltheory.testing.DEFAULT_MAX_RUNS] = 200 000).  The claim is
     ``epsilon`` (and ``delta``) or ``claim=``, and ``arithmetic`` is, as in ``assert_private``.
     """
     __tracebackhide__ = True

@@ -593,36 +593,60 @@ def audit_scores(in_scores: Any, out_scores: Any = None, *, delta: float, alpha:
                  selection_share: float | None = None, events: int = 1,
                  analysis: str = "fdp", guesses: str = "both",
                  deltas: Any = None) -> ScoreAuditReport:
-    """A sound ε lower bound at ``delta`` from canary scores
-    ([`ltheory.privacy.auditing.scores`][ltheory.privacy.auditing.scores] for the models
-    and their soundness).
+    """A sound ε lower bound at ``delta`` from canary scores of training runs.
 
-    many-run: ``in_scores`` / ``out_scores``, one score (or 1-D feature row) per training run
-    with / without the canary, in any numbers (at least 2 each).  ``selection_share`` of each
-    side (random, ``seed``; default: the `SELECTION_RUNS` rule) chooses ``events``
-    threshold events (default 1: the best at ``delta``, with the split of α between its two
-    bounds, `LOWER_SHARES`); more add the best at each δ of ``deltas`` to the certified
-    curve, their levels ``curve.event_levels``); ``selection``: "auto" (a Gaussian fit where
-    both sides look normal, else the shrunk frequencies), "gaussian" or "empirical".
+    The scores are what an attacker computes on a canary (a loss, a gradient dot product...)
+    after training with or without it.  Two statistical settings, each sound in its own model
+    (see [`ltheory.privacy.auditing.scores`][ltheory.privacy.auditing.scores] for the models
+    and their soundness):
 
-    one-run: ``in_scores`` holds the scores of all m canaries of one run and ``mask`` their
-    inclusion (True = in; each must have been drawn independently with probability 1/2), or
-    ``inclusion_seed`` the seed [`inclusion_mask`][ltheory.privacy.inclusion_mask] drew it from;
-    ``out_scores`` must be
-    None.  ``analysis``: "fdp" (Mahloujifar et al.'s recursion with the (ε, δ) trade-off curve,
-    default), "steinke", or "gdp" (the same recursion with the Gaussian curve: the ε at
-    ``delta`` of the largest μ-GDP claim refuted — sound for GDP claims, an (ε, δ) bound only
-    for mechanisms with a Gaussian trade-off curve; a note says so); every analysis is
-    reported in ``analyses``.  ``guesses``: "both"
-    (top k in, bottom k out) or "top" (top k only).
+    * ``"many-run"``: ``in_scores`` / ``out_scores``, one score (or 1-D feature row) per
+      training run with / without the canary, in any numbers (at least 2 each).  Part of each
+      side chooses threshold events, the rest certifies them with Clopper–Pearson bounds.
+    * ``"one-run"``: ``in_scores`` holds the scores of all m canaries of one run, and ``mask``
+      their inclusion (each drawn independently with probability 1/2), or ``inclusion_seed``
+      the seed [`inclusion_mask`][ltheory.privacy.inclusion_mask] drew it from (Steinke, Nasr &
+      Jagielski 2023; Mahloujifar, Melis & Chaudhuri 2024).
 
-    ``alpha``: the probability that the bound (and many-run's whole certified curve) is
-    wrong; ``deltas``: the δ grid of the reported curve (default ``curve.DELTAS`` and
-    ``delta``).  Returns a [`ScoreAuditReport`][ltheory.ScoreAuditReport].  Raises
-    ``InvalidInputError`` on NaN or
-    infinite scores, empty or one-sided inputs, a one-run audit without ``mask`` /
-    ``inclusion_seed`` or with a mask not consistent with randomised inclusion, and on bad
-    options.
+    Args:
+        in_scores: many-run: the scores of the runs with the canary; one-run: the scores of
+            all canaries of the run.
+        out_scores: many-run: the scores of the runs without the canary; one-run: ``None``.
+        delta: The δ at which ε is bounded.
+        alpha: The probability that the bound (and many-run's whole certified curve) is wrong.
+        setting: ``"many-run"`` or ``"one-run"``.
+        mask: one-run: the inclusion of each canary (True = in).
+        inclusion_seed: one-run: the seed the mask was drawn from, instead of ``mask``.
+        seed: The seed of the random selection split (many-run).
+        selection: many-run: ``"auto"`` (a Gaussian fit where both sides look normal, else the
+            shrunk frequencies), ``"gaussian"`` or ``"empirical"``.
+        selection_share: many-run: the share of each side that chooses the events; default
+            the `SELECTION_RUNS` rule (10% up to 2·10⁴ scores per side, then 2 000 scores).
+        events: many-run: the number of threshold events; 1 (default) is the best at
+            ``delta``, more add the best at each δ of ``deltas`` to the certified curve.
+        analysis: one-run: ``"fdp"`` (Mahloujifar et al.'s recursion with the (ε, δ) trade-off
+            curve, default), ``"steinke"``, or ``"gdp"`` (the same recursion with the Gaussian
+            curve: sound for GDP claims, an (ε, δ) bound only for mechanisms with a Gaussian
+            trade-off curve; a note says so).  Every analysis is reported in ``analyses``.
+        guesses: one-run: ``"both"`` (top k in, bottom k out) or ``"top"`` (top k only).
+        deltas: The δ grid of the reported curve; default (10⁻¹, …, 10⁻⁶) and ``delta``.
+
+    Returns:
+        A [`ScoreAuditReport`][ltheory.ScoreAuditReport]: ``epsilon_lower_bound`` at
+            ``delta`` (sound at confidence 1 − alpha), the certified event, the curve.
+
+    Raises:
+        InvalidInputError: On NaN or infinite scores, empty or one-sided inputs, a one-run
+            audit without ``mask`` / ``inclusion_seed`` or with a mask not consistent with
+            randomised inclusion, and on bad options.
+
+    Examples:
+        >>> import numpy as np
+        >>> from ltheory import audit_scores
+        >>> rng = np.random.default_rng(0)
+        >>> r = audit_scores(rng.normal(2.0, 1.0, 1000), rng.normal(0.0, 1.0, 1000), delta=1e-5)
+        >>> r.setting, r.epsilon_lower_bound > 2
+        ('many-run', True)
     """
     t0 = time.perf_counter()
     if setting not in SETTINGS:

@@ -167,16 +167,46 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                  claimed_epsilon: float, claimed_delta: float = 0.0,
                  total_runs: int | None = None, seed: int, alpha: float = 0.05,
                  config: AuditConfig | None = None, **options: Any) -> SearchReport:
-    """Find the neighbouring pair near ``dataset`` where ``mechanism`` leaks most and audit it
-    (see [`ltheory.privacy.auditing.search`][ltheory.privacy.auditing.search]).  ``neighbours``: a
-    generator name (``neighbours`` module) or a list of ``(d0, d1)`` / ``(name, d0, d1)`` pairs.
-    Give ``total_runs`` (the whole budget, probe and pilots included: the search is planned) or the
-    [`SearchConfig`][ltheory.privacy.SearchConfig] option ``runs`` (the final audit's runs, pilots
-    on top).  ``config`` (an [`AuditConfig`][ltheory.privacy.AuditConfig]) and ``**options`` (fields
-    of [`AuditConfig`][ltheory.privacy.AuditConfig] or
-    [`SearchConfig`][ltheory.privacy.SearchConfig]) set the final audit and the search.
+    """Find the neighbouring pair near ``dataset`` where ``mechanism`` leaks most, and audit it.
+
+    Generates neighbouring pairs of ``dataset``, runs pilot audits on them in rungs (the
+    weakest pairs dropped at each rung), and certifies the most leaking pair with a fresh
+    [`audit`][ltheory.privacy.audit]: the final bound is as sound as ``audit``'s, at level
+    ``alpha``.  The search and its budget split are described in
+    [`ltheory.privacy.auditing.search`][ltheory.privacy.auditing.search].
+
+    Args:
+        mechanism: A mechanism, learner or adapter, as for [`audit`][ltheory.privacy.audit].
+        dataset: The dataset whose neighbours are searched (a labelled dataset or a vector of
+            query answers).
+        neighbours: A generator name (``"auto"``, ``"flip"``, ``"move"``, ``"substitution"``,
+            ``"add_remove"`` for labelled datasets; ``"auto"``, ``"patterns"``,
+            ``"extended"``, ``"sample"`` for answer vectors; see
+            [`neighbours`][ltheory.privacy.auditing.neighbours]) or a list of ``(d0, d1)`` /
+            ``(name, d0, d1)`` pairs.
+        claimed_epsilon: The ε the mechanism claims.
+        claimed_delta: The δ the mechanism claims.
+        total_runs: The whole budget, probe and pilots included (the search is planned by
+            [`search_plan`][ltheory.privacy.search_plan]); or give the
+            [`SearchConfig`][ltheory.privacy.SearchConfig] option ``runs`` (the final audit's
+            runs, pilots on top).
+        seed: A non-negative int (required: a search is reproducible).
+        alpha: The probability that the final certified bound is wrong.
+        config: An [`AuditConfig`][ltheory.privacy.AuditConfig] for the final audit.
+        **options: Fields of [`AuditConfig`][ltheory.privacy.AuditConfig] or
+            [`SearchConfig`][ltheory.privacy.SearchConfig] (``max_pairs``, ``rungs``, ...).
+
+    Returns:
+        A [`SearchReport`][ltheory.privacy.SearchReport]: the pair chosen, the pilots' ranking
+            and ``report``, the final [`AuditReport`][ltheory.privacy.AuditReport].
+
+    Raises:
+        InvalidInputError: On bad input (two time budgets, neither ``total_runs`` nor
+            ``runs``, an unknown generator, ...).
+        TooFewRunsError: When the budget could not certify above the claim.
 
     Examples:
+        >>> from ltheory.privacy import audit_search
         >>> from ltheory.privacy.mechanisms import LaplaceMechanism
         >>> s = audit_search(LaplaceMechanism(1.0), ((0, 1), (1, 0)), claimed_epsilon=0.5,
         ...                  total_runs=200_000, seed=0)

@@ -18,17 +18,38 @@ __all__ = ["MIN_GEOMETRIC_RATE", "GeometricMechanism", "LaplaceMechanism", "Rand
 
 
 class LaplaceMechanism(Mechanism):
-    """Laplace mechanism: ``f(D) + Lap(Δ/ε)``, ε-DP for a query of sensitivity Δ (Dwork, McSherry,
-    Nissim & Smith 2006; Dwork & Roth 2014, Theorem 3.6).  Default query: ``count_query``.
+    """The Laplace mechanism: ``f(D) + Lap(Δ/ε)``, ε-DP for a query of sensitivity Δ (Dwork,
+    McSherry, Nissim & Smith 2006; Dwork & Roth 2014, Theorem 3.6).
 
     This is the *naive floating-point* implementation, kept as the textbook reference: over the
     reals it is ε-DP, and ``true_epsilon`` records that real-arithmetic value, which is the truth
     for every event on the output's value.  In floating point it is not DP at all (Mironov 2012):
     f(D) + noise is rounded, so some outputs are reachable from one dataset and not from its
-    neighbour.  ``audit`` finds this by default (``ltheory.privacy.auditing.floating``: a
-    *floating-point violation*, ε ≥ 10.6 certified at 10^6 runs, benchmarks/results/floating.md);
-    ``arithmetic="real"`` audits the real-arithmetic mechanism.  Use the geometric or a
-    snapping mechanism where the floating-point guarantee matters."""
+    neighbour.  [`audit`][ltheory.privacy.audit] finds this by default (a *floating-point
+    violation*, [`floating`][ltheory.privacy.auditing.floating]; ε ≥ 10.6 certified at 10⁶
+    runs); ``arithmetic="real"`` audits the real-arithmetic mechanism.  Use the
+    [geometric][ltheory.privacy.mechanisms.GeometricMechanism] or a
+    [snapping][ltheory.privacy.mechanisms.SnappedLaplace] mechanism where the floating-point
+    guarantee matters.
+
+    Args:
+        epsilon: The ε of the claim, finite and > 0.
+        sensitivity: The L1 sensitivity Δ of ``query``, a finite number > 0.
+        query: The query f, ``dataset -> float``; default
+            [`count_query`][ltheory.privacy.mechanisms.count_query] (Δ = 1 under substitution).
+
+    Raises:
+        InvalidInputError: For ε or Δ that is not a finite number > 0, or a noise scale Δ/ε
+            that is not a finite float.
+
+    Examples:
+        >>> from ltheory.privacy import audit
+        >>> from ltheory.privacy.mechanisms import LaplaceMechanism
+        >>> r = audit(LaplaceMechanism(1.0), 0, 1, claimed_epsilon=0.5, runs=100_000, seed=0,
+        ...           arithmetic="real")
+        >>> r.verdict
+        'violation'
+    """
 
     name = "laplace"
 
