@@ -146,7 +146,6 @@ class Dimension:
         return out
 
 
-#: The kinds, in display order.
 DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
     Dimension("vc", "VC", "VC",
               "largest set shattered by H (Vapnik and Chervonenkis 1971)",
@@ -158,6 +157,8 @@ DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
               "largest k with x_1..x_k, h_1..h_k in H, h_i(x_j) = 1 iff i <= j (Shelah 1978)",
               threshold_exact, "sat_threshold", CHECKERS["tdim"]),
 )}
+"""The three dimensions (VC, Littlestone, threshold), by key, in display order: each with its
+exact engine, SAT search and witness checker."""
 
 
 def choose(kind: str, H: Any, method: str = "auto") -> str:

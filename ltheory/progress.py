@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-#: ``progress(done, total)``: ``done`` of ``total`` units finished.
 Progress = Callable[[int, int], None]
+"""The type of a progress callback: ``progress(done, total)`` says ``done`` of ``total`` units
+are finished."""
 
 
 def report(progress: Progress | None, done: int, total: int) -> None:

@@ -25,6 +25,7 @@ __all__ = ["Check", "CheckResult", "Evidence", "all_checks", "run_checks"]
 
 
 def all_checks() -> list[Check]:
+    """Every check of every paper module, in the order of `MODULES`."""
     out: list[Check] = []
     for name in MODULES:
         out.extend(importlib.import_module(name).CHECKS)

@@ -469,7 +469,6 @@ def _cube_size(v: Mapping[str, Any]) -> int:
     return 1 << int(v["n"])
 
 
-#: every family, by name
 FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("thresholds", _thresholds, _n),
     Family("intervals", _intervals, _n),
@@ -493,3 +492,4 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("random", _random, _n),
     Family("planted", _planted, _n, _validate_planted),
 )}
+"""Every family of the catalog, by name."""

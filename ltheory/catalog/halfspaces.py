@@ -73,6 +73,8 @@ from ltheory.errors import InvalidInputError
 __all__ = ["HALFSPACE_METHODS", "TooManyDichotomies", "halfspace_dichotomies"]
 
 HALFSPACE_METHODS = ("combinatorial", "lp")
+"""The enumerations of [`halfspace_dichotomies`][ltheory.catalog.halfspace_dichotomies]: exact
+integer arithmetic (default) or the incremental LP (the cross-check)."""
 _CHUNK = 8192  # subsets per vectorised batch
 
 

@@ -24,6 +24,8 @@ __all__ = ["KNOWN_KEYS", "FamilyInfo", "KnownValue", "KnownValueSpec", "ParamInf
            "check_params", "parse_info"]
 
 KNOWN_KEYS = tuple(k + s for k in DIMENSIONS for s in ("", "_lower", "_upper"))
+"""The keys of a family's known values: ``vc``, ``ldim``, ``tdim`` and their ``_lower`` /
+``_upper`` bounds."""
 _PARAM_TYPES = ("int", "float", "bool", "str")
 
 

@@ -92,7 +92,10 @@ __all__ = [
 ]
 
 KINDS = ("violation", "control")
+"""The kinds of entry: a violation of the claim, or a control that keeps it."""
 ARITHMETICS = ("any", "float", "real")
+"""The arithmetics in which an entry's kind holds (see
+[`ltheory.privacy.zoo`][ltheory.privacy.zoo])."""
 
 #: the labelled neighbouring pair of every count-query entry: f(d0) = 0, f(d1) = 1
 D0: Dataset = ((0, 0),)

@@ -29,9 +29,9 @@ from ltheory.testing.pairs import search_pairs
 from ltheory.testing.report import PrivacySearchReport, PrivacyTestReport, PrivacyViolation
 from ltheory.testing.sequential import min_hits_to_reject
 
-#: Default budget: 200,000 runs in all (100,000 per dataset) — well under a second for a
-#: vectorised mechanism; raise it (or use ``--ltheory-runs``) for nightly jobs.
 DEFAULT_MAX_RUNS = 200_000
+"""The default budget of a privacy test: 200 000 runs in all (100 000 per dataset), well under a
+second for a vectorised mechanism; raise it (or use ``--ltheory-runs``) for nightly jobs."""
 MAX_RUNS = 10**11
 
 

@@ -35,6 +35,8 @@ from ltheory.errors import InvalidInputError
 __all__ = ["Dataset", "Mechanism", "answer_vector", "are_neighbours", "count_query"]
 
 Dataset = Any
+"""A dataset as a mechanism takes it: a tuple of ``(x, y)`` pairs (substitution), a number
+(a query's value) or a vector of query answers, by the mechanism's ``neighbour_relation``."""
 
 
 def count_query(dataset: Dataset) -> float:

@@ -64,8 +64,8 @@ class LaplaceMechanism(Mechanism):
         return self.query(dataset) + rng.laplace(0.0, self.sensitivity / self.epsilon, size=n)
 
 
-#: the smallest ε/Δ of the geometric mechanism: its noise, about Δ/ε, stays far below 2^63
 MIN_GEOMETRIC_RATE = 1e-15
+"""The smallest ε/Δ of the geometric mechanism: its noise, about Δ/ε, stays far below 2^63."""
 
 
 def check_scale(sensitivity: Any, epsilon: float, what: str) -> float:

@@ -61,8 +61,8 @@ from ltheory.validation import check_choice, check_delta, check_int
 
 __all__ = ["CANARY", "AccountantClaim", "DPSGDCanary", "dpsgd_accountant"]
 
-#: the canary record: d1 = (CANARY,) and d0 = ()
 CANARY = "canary"
+"""The canary record: the pair audited is d0 = ``()`` and d1 = ``(CANARY,)``."""
 #: Steps per block when one run's steps are drawn in column blocks (runs of more steps than
 #: this draw theirs block by block, so a run's working memory stays at 2^24 floats, 128 MiB).
 STEP_BLOCK = 1 << 24
