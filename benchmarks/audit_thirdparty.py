@@ -52,8 +52,7 @@ from ltheory.privacy.adapters.opendp_measurements import (
     OpenDPRandomizedResponse,
     OpenDPZCDPGaussian,
 )
-from ltheory.privacy.dpsgd import DPSGDCanary, dpsgd_accountant
-from ltheory.privacy.mechanisms import LaplaceMechanism
+from ltheory.privacy.mechanisms import DPSGDCanary, LaplaceMechanism, dpsgd_accountant
 
 RESULTS = Path(__file__).parent / "results"
 ALPHA = 0.05

@@ -81,7 +81,7 @@ def soundness_defaults(n_audits: int = 200, runs: int = 200_000) -> list[dict]:
     """Exceedance of ``audit()`` with every setting at its default (``AuditConfig()``: events
     and certification test "auto", lean cells for few-valued outputs) on exactly-tight pairs:
     the share of seeds whose bound exceeds the pair's exact ε must stay below α = 0.05."""
-    from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+    from ltheory.privacy.mechanisms import dpsniper_suite
 
     suite = dpsniper_suite(0.1)
     cases = [("randomized_response eps=1", RandomizedResponse(1.0), D0, D1),
@@ -129,7 +129,7 @@ def soundness_structure(n_audits: int = 200, runs: int = 100_000,
     set (vector outputs) and the Poisson-conditional certification (certify="auto"), on pairs
     whose exact epsilon is known: bound > exact counts as an exceedance."""
     from ltheory.privacy.auditing.exact import aligned
-    from ltheory.privacy.statdp_mechanisms import NoisyHist, OneTimeRappor, Parallel
+    from ltheory.privacy.mechanisms import NoisyHist, OneTimeRappor, Parallel
 
     otr = OneTimeRappor()
     p1, p0 = otr.bit_probabilities()
@@ -181,7 +181,7 @@ def soundness_planned(n_audits: int = 200, total_runs: int = 200_000,
     with the exact ε of the pair it chose; bound > exact counts as an exceedance (the target: at
     most α = 5%)."""
     from ltheory.privacy.auditing.exact import aligned
-    from ltheory.privacy.statdp_mechanisms import NoisyHist, Parallel, dpsniper_suite
+    from ltheory.privacy.mechanisms import NoisyHist, Parallel, dpsniper_suite
 
     suite = dpsniper_suite(1.0)
     par = Parallel([NoisyHist(0.25) for _ in range(4)])

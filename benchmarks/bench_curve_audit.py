@@ -38,9 +38,13 @@ from ltheory.privacy.auditing.curve import DELTAS, EVENTS
 from ltheory.privacy.auditing.plot import plot_curve
 from ltheory.privacy.auditing.projection import projected_interval
 from ltheory.privacy.claims import GDP, PureDP
-from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism, discrete_gaussian_pmf
-from ltheory.privacy.gaussian import GaussianMechanism
-from ltheory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse
+from ltheory.privacy.mechanisms import (
+    DiscreteGaussianMechanism,
+    GaussianMechanism,
+    LaplaceMechanism,
+    RandomizedResponse,
+    discrete_gaussian_pmf,
+)
 
 OUT = Path(__file__).resolve().parent / "results"
 ALPHA = 0.05

@@ -45,7 +45,7 @@ from ltheory.privacy.auditing.core import split_runs
 from ltheory.privacy.auditing.curve import EVENTS
 from ltheory.privacy.auditing.projection import projected_interval
 from ltheory.privacy.claims import ApproxDP
-from ltheory.privacy.dpsgd import CANARY, DPSGDCanary, dpsgd_accountant
+from ltheory.privacy.mechanisms import CANARY, DPSGDCanary, dpsgd_accountant
 
 OUT = Path(__file__).resolve().parent / "results"
 ALPHA = 0.05

@@ -68,8 +68,7 @@ from scipy.stats import binom
 from ltheory.privacy.auditing.ceiling import certification_ceiling, certified_at_expectation
 from ltheory.privacy.auditing.exact import aligned, exact_epsilon
 from ltheory.privacy.auditing.search import query_patterns
-from ltheory.privacy.mechanisms import SparseVector
-from ltheory.privacy.statdp_mechanisms import Rappor, dpsniper_suite
+from ltheory.privacy.mechanisms import Rappor, SparseVector, dpsniper_suite
 from ltheory.privacy.stats import poisson_epsilon_lower_bound
 
 ALPHA = 0.05

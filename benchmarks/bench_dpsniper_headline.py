@@ -56,8 +56,7 @@ from ltheory.privacy.auditing.ceiling import certification_ceiling
 from ltheory.privacy.auditing.core import audit
 from ltheory.privacy.auditing.exact import aligned
 from ltheory.privacy.auditing.search import audit_search
-from ltheory.privacy.mechanisms import SparseVector
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import SparseVector, dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
 EPS = 0.1

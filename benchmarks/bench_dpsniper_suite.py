@@ -22,7 +22,7 @@ from pathlib import Path
 from ltheory.privacy.auditing.exact import aligned, exact_epsilon
 from ltheory.privacy.auditing.plan import PILOT_SHARE, PLANNED_EVENTS
 from ltheory.privacy.auditing.search import audit_search
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
 PUBLISHED = HERE / "data" / "dpsniper_published.json"

@@ -27,8 +27,7 @@ import time
 from pathlib import Path
 
 from ltheory.privacy import audit
-from ltheory.privacy.dpsgd import DPSGDCanary
-from ltheory.privacy.mechanisms import LaplaceMechanism, SparseVector
+from ltheory.privacy.mechanisms import DPSGDCanary, LaplaceMechanism, SparseVector
 
 OUT = Path(__file__).parent / "results"
 

@@ -84,7 +84,7 @@ def _polar_gaussian(sigma: float):
 
 
 def leak_mechanisms() -> dict:
-    from ltheory.privacy.gaussian import GaussianMechanism
+    from ltheory.privacy.mechanisms import GaussianMechanism
     return {
         "numpy Gaussian d+rng.normal(0,σ)": (
             _Scalar("np_gauss", lambda n, r: r.normal(0, SIGMA, n)), (1.0, 1e-5)),
@@ -126,7 +126,7 @@ def part_leaks(quick: bool) -> list[dict]:
 
 
 def control_mechanisms() -> dict:
-    from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
+    from ltheory.privacy.mechanisms import DiscreteGaussianMechanism
     snap_eps = 1.0 + 2.0 ** -49 * B              # Mironov 2012, Thm 1 with λ = 1 (Δ = 1)
     out = {
         "snapped numpy Laplace (Λ=2^-20)": (
@@ -200,7 +200,7 @@ class _Snapped:
 
 
 def power_rows() -> dict:
-    from ltheory.privacy.statdp_mechanisms import NoisyHist, ReportNoisyMax
+    from ltheory.privacy.mechanisms import NoisyHist, ReportNoisyMax
     five, five0 = (1.0,) * 5, (0.0,) + (1.0,) * 4
     ten, ten1 = (1.0,) * 10, (0.0,) * 5 + (2.0,) * 5
     lap = _Scalar("laplace1", lambda n, r: r.laplace(0, 1, n))

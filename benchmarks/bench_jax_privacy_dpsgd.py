@@ -46,7 +46,7 @@ from ltheory.privacy.adapters.jax_privacy_dpsgd import (
     jax_privacy_version,
 )
 from ltheory.privacy.auditing.core import split_runs
-from ltheory.privacy.dpsgd import DPSGDCanary
+from ltheory.privacy.mechanisms import DPSGDCanary
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "results"

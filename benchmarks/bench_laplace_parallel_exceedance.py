@@ -42,7 +42,7 @@ from benchmarks.bench_dpsniper_suite import ALPHA, EPS, PLANNED_EVENTS
 from ltheory.privacy.auditing.count_model import signed_count_pmf
 from ltheory.privacy.auditing.events import Score
 from ltheory.privacy.auditing.search import audit_search
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
 

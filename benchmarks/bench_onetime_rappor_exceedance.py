@@ -26,7 +26,7 @@ import numpy as np
 from scipy.stats import binom
 
 from ltheory.privacy.auditing.core import audit
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
 

@@ -105,7 +105,7 @@ def scenario(name: str) -> tuple:
         return (Gauss(1.0), 0.0, 1.0, notch_claim(),
                 (lambda t: norm.sf(t - 1.0), lambda t: norm.sf(t)))
     if name == "dpsgd_wrong_q":
-        from ltheory.privacy.dpsgd import DPSGDCanary, dpsgd_accountant
+        from ltheory.privacy.mechanisms import DPSGDCanary, dpsgd_accountant
         m = DPSGDCanary(q=0.1, sigma=1.0, steps=20, release="all")
         return (m, (), ("canary",), ProfileClaim(dpsgd_accountant(0.09, 1.0, 20),
                                                  name="pld(q=0.09)"), None)

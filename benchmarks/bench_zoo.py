@@ -61,8 +61,7 @@ from ltheory.privacy import audit, zoo
 from ltheory.privacy.auditing import audit_curve
 from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.claims import GDP, ApproxDP, PureDP
-from ltheory.privacy.gaussian import GaussianMechanism
-from ltheory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse
+from ltheory.privacy.mechanisms import GaussianMechanism, LaplaceMechanism, RandomizedResponse
 from ltheory.testing import PrivacyViolation, assert_private
 
 OUT = Path(__file__).parent / "results"

@@ -39,7 +39,7 @@ if TYPE_CHECKING:       # the names, for type checkers and editors (never run)
         UnknownFamilyError,
     )
     from ltheory.graphs import clique_number, fractional_clique_number
-    from ltheory.privacy import CurveReport, audit_curve
+    from ltheory.privacy import CurveReport, ScoreAuditReport, audit_curve, audit_scores
     from ltheory.privacy.claims import (
         GDP,
         RDP,

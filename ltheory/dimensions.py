@@ -1,4 +1,5 @@
-"""The dimensions: one :class:`Dimension` record per kind, and the public entry points.
+"""The dimensions: one [`Dimension`][ltheory.Dimension] record per kind, and the public entry
+points.
 
     vc_dimension(H, budget=None, method="auto")           -> DimensionResult
     littlestone_dimension(H, budget=None, method="auto")  -> DimensionResult
@@ -6,28 +7,31 @@
     DIMENSIONS["ldim"].compute(H, ...)                    # the same, by key
     verify(H, result)                                     # witness re-checked from scratch
 
-``H`` is a :class:`~ltheory.core.HypothesisClass` or a lazy composed class G(H_1, ..., H_k)
-(:class:`~ltheory.core.compose.ComposedClass`).  :data:`DIMENSIONS` is the one table of the kinds
+``H`` is a [`HypothesisClass`][ltheory.HypothesisClass] or a lazy composed class G(H_1, ..., H_k)
+([`ComposedClass`][ltheory.ComposedClass]).  [`DIMENSIONS`][ltheory.DIMENSIONS] is the one table of
+the kinds
 ("vc", "ldim", "tdim"): every command, report and check iterates over it.  Layering: this module
-sits above :mod:`ltheory.dims` (exact engines, certificates) and :mod:`ltheory.sat` (SAT search);
+sits above `ltheory.dims` (exact engines, certificates) and `ltheory.sat` (SAT search);
 neither imports it.  python-sat is imported only when a SAT search runs, so the exact path on an
 explicit class works without it.
 
 ``method`` is ``"auto"``, ``"exact"`` or ``"sat"``:
 
-* ``"exact"``: an explicit class goes to the exact enumeration algorithm of :mod:`ltheory.dims`;
-  a :class:`ComposedClass` is materialised first (staged and deduplicated, within
+* ``"exact"``: an explicit class goes to the exact enumeration algorithm of `ltheory.dims`;
+  a [`ComposedClass`][ltheory.ComposedClass] is materialised first (staged and deduplicated, within
   ``compose.DEFAULT_MAX_PRODUCTS``; past it BudgetExceededError), then enumerated, and the
   witness gets its ``"components"`` so it is checked against the lazy class.
-* ``"sat"``: the SAT drivers of :mod:`ltheory.sat.search` (explicit or composed).
-* ``"auto"`` (the rule, :func:`choose`): explicit classes use the exact algorithms (they
+* ``"sat"``: the SAT drivers of `ltheory.sat.search` (explicit or composed).
+* ``"auto"`` (the rule, `choose`): explicit classes use the exact algorithms (they
   were faster than the SAT encodings on every explicit class we measured; the threshold search
   over traces decides MAJ3 of a random 60 x 16 class, 14,311 hypotheses, in ~0.3 s where the SAT
   ladder took ~20 s).  A composed class is
-  materialised when its staged materialisation evaluates at most :data:`AUTO_MAX_PRODUCTS`
+  materialised when its staged materialisation evaluates at most `AUTO_MAX_PRODUCTS`
   (5,000,000) products, and goes to SAT otherwise (whose first step enumerates the distinct
   composed hypotheses by AllSAT, then runs the exact algorithms on them).  When even the
-  multiset bound :meth:`ComposedClass.staged_products_bound` exceeds 20x the threshold,
+  multiset bound
+  [`ComposedClass.staged_products_bound`][ltheory.ComposedClass.staged_products_bound] exceeds 20x
+  the threshold,
   materialisation is not attempted at all.
 
   Where the crossover was measured (``python benchmarks/bench_compose.py --part 2``, Ldim, random
@@ -74,10 +78,10 @@ Engine = Callable[..., DimensionResult]
 class Dimension:
     """One kind of dimension: its key (``DimensionResult.kind``), names, engines and checker.
 
-    ``exact(H, budget)`` is the exact engine on explicit classes (:mod:`ltheory.dims`);
-    ``sat_name`` names the SAT driver in :mod:`ltheory.sat.search` (imported on first use, see
-    :attr:`sat`); ``checker(H, witness, value)`` re-checks a witness from scratch
-    (:mod:`ltheory.dims.certificates`).
+    ``exact(H, budget)`` is the exact engine on explicit classes (`ltheory.dims`);
+    ``sat_name`` names the SAT driver in `ltheory.sat.search` (imported on first use, see
+    `sat`); ``checker(H, witness, value)`` re-checks a witness from scratch
+    (`ltheory.dims.certificates`).
     """
 
     key: str
@@ -100,7 +104,8 @@ class Dimension:
 
     def compute(self, H: Any, budget: float | None = None, method: str = "auto"
                 ) -> DimensionResult:
-        """This dimension of ``H`` with the chosen method (module docstring)."""
+        """This dimension of ``H`` with the chosen method (see
+        [`ltheory.dimensions`][ltheory.dimensions])."""
         if not isinstance(method, str) or method not in METHODS:
             raise InvalidInputError(f"unknown method {method!r}; accepted: auto, exact, sat")
         budget = check_budget(budget)
@@ -141,7 +146,6 @@ class Dimension:
         return out
 
 
-#: The kinds, in display order.
 DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
     Dimension("vc", "VC", "VC",
               "largest set shattered by H (Vapnik and Chervonenkis 1971)",
@@ -153,13 +157,15 @@ DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
               "largest k with x_1..x_k, h_1..h_k in H, h_i(x_j) = 1 iff i <= j (Shelah 1978)",
               threshold_exact, "sat_threshold", CHECKERS["tdim"]),
 )}
+"""The three dimensions (VC, Littlestone, threshold), by key, in display order: each with its
+exact engine, SAT search and witness checker."""
 
 
 def choose(kind: str, H: Any, method: str = "auto") -> str:
     """The method "auto" resolves to for this class: "exact" or "sat" (see the module doc).
 
     For a composed class this is only a first choice: "auto" falls back to SAT when the
-    materialisation exceeds :data:`AUTO_MAX_PRODUCTS`.
+    materialisation exceeds `AUTO_MAX_PRODUCTS`.
     """
     if method not in METHODS:
         raise InvalidInputError(f"unknown method {method!r}; accepted: auto, exact, sat")
@@ -171,10 +177,33 @@ def choose(kind: str, H: Any, method: str = "auto") -> str:
 def vc_dimension(H: Any, budget: float | None = None, method: str = "auto") -> DimensionResult:
     """The VC dimension of a finite or lazily composed class, with a shattered set as witness.
 
-    ``method``: ``"exact"`` (:func:`ltheory.dims.vc.vc_exact`; a composed class is materialised
-    first within the size budget), ``"sat"`` (:func:`ltheory.sat.sat_vc`) or ``"auto"``
-    (:func:`choose`).  ``budget`` is a time limit in seconds: past it the result has
-    ``exact=False`` and proven bounds.
+    The VC dimension of H is the size of the largest set of points that H shatters (every
+    labelling of the set is realised by a hypothesis of H; Vapnik & Chervonenkis 1971).
+
+    Args:
+        H: A [`HypothesisClass`][ltheory.HypothesisClass] or a lazily composed class
+            ([`ComposedClass`][ltheory.ComposedClass], from ``compose(..., lazy=True)``).
+        budget: A time limit in seconds (``None``: none).  Past it the result has
+            ``exact=False`` and proven ``lower`` / ``upper`` bounds.
+        method: ``"exact"`` (`ltheory.dims.vc.vc_exact`; a composed class is materialised first
+            within the size budget), ``"sat"`` (an incremental SAT search, `ltheory.sat.sat_vc`) or
+            ``"auto"`` (exact for an explicit class; for a composed class SAT when materialising it
+            would exceed `AUTO_MAX_PRODUCTS` products).
+
+    Returns:
+        A [`DimensionResult`][ltheory.DimensionResult]: ``value``, ``exact``, ``lower``, ``upper``,
+            and the ``witness`` (the shattered set, a list of point labels, in the JSON form of the
+            [witness formats][witness-formats]) that [`verify`][ltheory.verify] re-checks.
+
+    Raises:
+        InvalidInputError: For an unknown method, or a class that is neither explicit nor
+            composed.
+
+    Examples:
+        >>> from ltheory import catalog, vc_dimension
+        >>> r = vc_dimension(catalog.family("thresholds", n=8))
+        >>> r.value, r.exact, r.witness
+        (1, True, ['3'])
     """
     return DIMENSIONS["vc"].compute(H, budget, method)
 
@@ -184,10 +213,35 @@ def littlestone_dimension(H: Any, budget: float | None = None,
     """The Littlestone dimension of a finite or lazily composed class, with a shattered mistake
     tree as witness.
 
-    ``method``: ``"exact"`` (branch and bound, :func:`ltheory.dims.littlestone.littlestone_exact`;
-    a composed class is materialised first within the size budget), ``"sat"``
-    (:func:`ltheory.sat.sat_littlestone`) or ``"auto"`` (:func:`choose`).  ``budget`` is a time
-    limit in seconds: past it the result has ``exact=False`` and proven bounds.
+    The Littlestone dimension of H is the depth of the deepest complete binary mistake tree
+    shattered by H (Littlestone 1988): the optimal mistake bound of online learning of H,
+    attained by the [`StandardOptimalAlgorithm`][ltheory.StandardOptimalAlgorithm].
+
+    Args:
+        H: A [`HypothesisClass`][ltheory.HypothesisClass] or a lazily composed class
+            ([`ComposedClass`][ltheory.ComposedClass], from ``compose(..., lazy=True)``).
+        budget: A time limit in seconds (``None``: none).  Past it the result has
+            ``exact=False`` and proven ``lower`` / ``upper`` bounds.
+        method: ``"exact"`` (branch and bound, `ltheory.dims.littlestone.littlestone_exact`; a
+            composed class is materialised first within the size budget), ``"sat"`` (an incremental
+            SAT search, `ltheory.sat.sat_littlestone`) or ``"auto"`` (exact for an explicit class;
+            for a composed class SAT when materialising it would exceed `AUTO_MAX_PRODUCTS`
+            products).
+
+    Returns:
+        A [`DimensionResult`][ltheory.DimensionResult]: ``value``, ``exact``, ``lower``, ``upper``,
+            and the ``witness`` (the mistake tree, nested ``{"point", "children"}`` dicts, in the
+            JSON form of the [witness formats][witness-formats]) that [`verify`][ltheory.verify]
+            re-checks.
+
+    Raises:
+        InvalidInputError: For an unknown method, or a class that is neither explicit nor
+            composed.
+
+    Examples:
+        >>> from ltheory import catalog, littlestone_dimension
+        >>> littlestone_dimension(catalog.family("thresholds", n=8)).value    # log2(8 + 1)
+        3
     """
     return DIMENSIONS["ldim"].compute(H, budget, method)
 
@@ -197,10 +251,34 @@ def threshold_dimension(H: Any, budget: float | None = None,
     """The threshold dimension of a finite or lazily composed class, with a threshold ladder as
     witness.
 
-    ``method``: ``"exact"`` (:func:`ltheory.dims.threshold.threshold_exact`; a composed class is
-    materialised first within the size budget), ``"sat"`` (:func:`ltheory.sat.sat_threshold`) or
-    ``"auto"`` (:func:`choose`).  ``budget`` is a time limit in seconds: past it the result has
-    ``exact=False`` and proven bounds.
+    The threshold dimension of H is the largest k with points x_1 … x_k and hypotheses
+    h_1 … h_k of H such that h_i(x_j) = 1 iff i ≤ j (Shelah 1978; Alon, Livni, Malliaris &
+    Moran 2019).
+
+    Args:
+        H: A [`HypothesisClass`][ltheory.HypothesisClass] or a lazily composed class
+            ([`ComposedClass`][ltheory.ComposedClass], from ``compose(..., lazy=True)``).
+        budget: A time limit in seconds (``None``: none).  Past it the result has
+            ``exact=False`` and proven ``lower`` / ``upper`` bounds.
+        method: ``"exact"`` (`ltheory.dims.threshold.threshold_exact`; a composed class is
+            materialised first within the size budget), ``"sat"`` (an incremental SAT search,
+            `ltheory.sat.sat_threshold`) or ``"auto"`` (exact for an explicit class; for a composed
+            class SAT when materialising it would exceed `AUTO_MAX_PRODUCTS` products).
+
+    Returns:
+        A [`DimensionResult`][ltheory.DimensionResult]: ``value``, ``exact``, ``lower``, ``upper``,
+            and the ``witness`` (the ladder, ``{"points", "hypotheses"}``, in the JSON form of the
+            [witness formats][witness-formats]) that [`verify`][ltheory.verify] re-checks.
+
+    Raises:
+        InvalidInputError: For an unknown method, or a class that is neither explicit nor
+            composed.
+
+    Examples:
+        >>> from ltheory import catalog, threshold_dimension
+        >>> r = threshold_dimension(catalog.family("thresholds", n=8))
+        >>> r.value, r.witness["points"][:3]
+        (8, ['0', '1', '2'])
     """
     return DIMENSIONS["tdim"].compute(H, budget, method)
 
@@ -208,10 +286,10 @@ def threshold_dimension(H: Any, budget: float | None = None,
 def verify(H: HypothesisClass | ComposedClass, result: DimensionResult,
            budget: Any = None) -> None:
     """Re-check ``result``'s witness against ``H`` from scratch (explicit or composed class);
-    raises :class:`~ltheory.errors.CertificateError` if it does not certify ``result.lower``.
+    raises [`CertificateError`][ltheory.CertificateError] if it does not certify ``result.lower``.
 
-    ``budget`` (a :class:`ltheory.dims.budget.Budget`, or None): on an explicit class the check
-    reads its clock and stops with :class:`~ltheory.errors.BudgetExceededError` when it runs
+    ``budget`` (a `ltheory.dims.budget.Budget`, or None): on an explicit class the check
+    reads its clock and stops with [`BudgetExceededError`][ltheory.BudgetExceededError] when it runs
     out -- the witness is then not certified (``ltheory dims`` reports the result as
     unverified)."""
     verify_any(H, result, budget)

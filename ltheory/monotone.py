@@ -17,10 +17,11 @@ def fewest_true(ok: Callable[[int], bool], start: int, limit: int) -> int | None
     it on: ``ok`` is tried at ``start``, 2·start, 4·start, … while at most ``limit``, then the
     last bracket is bisected.  None when it is false at every doubling up to ``limit``.
 
-    >>> fewest_true(lambda n: n * n >= 1000, 1, 10**6)
-    32
-    >>> fewest_true(lambda n: False, 2, 100) is None
-    True
+    Examples:
+        >>> fewest_true(lambda n: n * n >= 1000, 1, 10**6)
+        32
+        >>> fewest_true(lambda n: False, 2, 100) is None
+        True
     """
     hi = start
     while not ok(hi):

@@ -1,6 +1,6 @@
 """Figures for the PNG outputs, made without pyplot.
 
-A :class:`matplotlib.figure.Figure` created directly is not registered with pyplot and renders
+A `matplotlib.figure.Figure` created directly is not registered with pyplot and renders
 PNG through the Agg canvas, so library code never switches the user's backend (a notebook keeps
 its inline backend) and works headless.
 """

@@ -7,7 +7,8 @@ work finished so far (checks, table members, chunks of runs) out of ``total``: f
 ``done = 0``, last with ``done = total``.  It must not raise; what it does (a log line, a bar)
 is the caller's business.
 
-:func:`progress_bar` is the command line's: a rich progress bar on stderr, as such a callback,
+[`progress_bar`][ltheory.progress.progress_bar] is the command line's: a rich progress bar on
+stderr, as such a callback,
 and nothing at all (``None``) with ``--quiet`` or when stderr is not a terminal (CI logs, pipes,
 ``--json`` consumers keep clean output).
 """
@@ -19,8 +20,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-#: ``progress(done, total)``: ``done`` of ``total`` units finished.
 Progress = Callable[[int, int], None]
+"""The type of a progress callback: ``progress(done, total)`` says ``done`` of ``total`` units
+are finished."""
 
 
 def report(progress: Progress | None, done: int, total: int) -> None:

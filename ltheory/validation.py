@@ -2,20 +2,22 @@
 
 Every public entry point of ltheory (mechanisms, learners, the auditor, ``ltheory.testing``)
 checks its parameters with these helpers, so a bad value gives the same clear
-:class:`~ltheory.errors.InvalidInputError` everywhere: the parameter's name, what was passed and
+[`InvalidInputError`][ltheory.InvalidInputError] everywhere: the parameter's name, what was passed
+and
 what is accepted.  Each helper returns the value normalised (``float``/``int``), so callers
 store what the check returned.
 
->>> check_epsilon_delta(1, 0)
-(1.0, 0.0)
->>> check_int(5, "runs", minimum=2)
-5
->>> check_level(0.5, "alpha")
-0.5
->>> check_level(1.5, "alpha")
-Traceback (most recent call last):
-...
-ltheory.errors.InvalidInputError: alpha must be a level in (0, 1), got 1.5
+Examples:
+    >>> check_epsilon_delta(1, 0)
+    (1.0, 0.0)
+    >>> check_int(5, "runs", minimum=2)
+    5
+    >>> check_level(0.5, "alpha")
+    0.5
+    >>> check_level(1.5, "alpha")
+    Traceback (most recent call last):
+    ...
+    ltheory.errors.InvalidInputError: alpha must be a level in (0, 1), got 1.5
 """
 
 from __future__ import annotations
@@ -148,8 +150,10 @@ def available_memory() -> int | None:
 
 
 def check_memory(nbytes: float, what: str) -> None:
-    """Raise :class:`~ltheory.errors.BudgetExceededError` *before* allocating when ``nbytes``
-    (an estimate of the peak) exceed the memory available (:func:`available_memory`); nothing
+    """Raise [`BudgetExceededError`][ltheory.BudgetExceededError] *before* allocating when
+    ``nbytes``
+    (an estimate of the peak) exceed the memory available
+    ([`available_memory`][ltheory.validation.available_memory]); nothing
     when the available memory cannot be read."""
     free = available_memory()
     if free is not None and nbytes > free:

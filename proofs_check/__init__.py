@@ -25,6 +25,7 @@ __all__ = ["Check", "CheckResult", "Evidence", "all_checks", "run_checks"]
 
 
 def all_checks() -> list[Check]:
+    """Every check of every paper module, in the order of `MODULES`."""
     out: list[Check] = []
     for name in MODULES:
         out.extend(importlib.import_module(name).CHECKS)
@@ -34,7 +35,7 @@ def all_checks() -> list[Check]:
 def run_checks(ids: list[str] | None = None, quick: bool = False,
                progress: Progress | None = None) -> list[CheckResult]:
     """Run the checks whose id is in ``ids`` (or starts with one of them), or all of them;
-    ``progress(done, total)`` is called as checks finish (:mod:`ltheory.progress`)."""
+    ``progress(done, total)`` is called as checks finish (`ltheory.progress`)."""
     checks = all_checks()
     if ids:
         known = {c.id for c in checks}

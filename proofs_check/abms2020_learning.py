@@ -370,8 +370,8 @@ def thm38_failure_bound(m: float, alpha: float, vc: int) -> float:
     |S| = m and VC(H) = vc, any distribution: 2·Π_H(2m)²·exp(−(u − 2)²/(4(3u − 2))), u = αm > 2,
     with Π_H(2m) ≤ (2em/vc)^vc (Sauer–Shelah; 1 at vc = 0) — squared, because the union bound
     runs over the patterns of h ⊕ c on S ∪ S′ with both h and c ranging over H.  The derivation
-    is :data:`THM38_PROOF`; it is the bound the equivalent mutants of Theorem 3.8's sample size
-    are checked against (:func:`thm38_chain`)."""
+    is `THM38_PROOF`; it is the bound the equivalent mutants of Theorem 3.8's sample size
+    are checked against (`thm38_chain`)."""
     u = alpha * m
     if u <= 2:
         return 1.0
@@ -380,13 +380,13 @@ def thm38_failure_bound(m: float, alpha: float, vc: int) -> float:
 
 
 def thm38_chain(C: object, c1: object, c2: object) -> dict[str, object]:
-    """The numerical steps of :data:`THM38_PROOF` for the sample size m ≥ (C/α)(d ln(c1/α) +
+    """The numerical steps of `THM38_PROOF` for the sample size m ≥ (C/α)(d ln(c1/α) +
     ln(c2/β)), verified over the whole range α ∈ (0, 1], β ∈ (0, 1), d ∈ {0, 1, 2, …} with
-    interval arithmetic (:mod:`proofs_check.verified`; C, c1, c2 as exact decimal strings or
+    interval arithmetic (`proofs_check.verified`; C, c1, c2 as exact decimal strings or
     numbers).  Each step is an interval that must lie above 0:
 
     - ``tail``: (u − 2)²/(4(3u − 2)) − (u/12 − 5/18) = 4/(27u − 18) > 0 for u > 2/3 (a sympy
-      identity, :func:`thm38_tail_identity`), so P ≤ 2e^{5/18}Π_H(2m)²e^{−αm/12};
+      identity, `thm38_tail_identity`), so P ≤ 2e^{5/18}Π_H(2m)²e^{−αm/12};
     - ``hoeffding_valid``: u = αm ≥ C ln c2 > 2;
     - ``d0``: at d = 0, P ≤ 2e^{5/18}(β/c2)^{C/12} ≤ β needs (C/12) ln c2 ≥ ln(2e^{5/18}) (and
       C > 12, so (β/c2)^{C/12 − 1} ≤ 1 for β < 1);
@@ -421,7 +421,7 @@ def thm38_chain(C: object, c1: object, c2: object) -> dict[str, object]:
 
 
 def thm38_tail_identity() -> bool:
-    """The exact identity of :func:`thm38_chain`'s ``tail`` step, by sympy:
+    """The exact identity of `thm38_chain`'s ``tail`` step, by sympy:
     (u − 2)²/(4(3u − 2)) − (u/12 − 5/18) − 4/(27u − 18) ≡ 0."""
     u = sympy.Symbol("u", positive=True)
     diff = (u - 2) ** 2 / (4 * (3 * u - 2)) - (u / 12 - sympy.Rational(5, 18)) - 4 / (27 * u - 18)
@@ -429,7 +429,7 @@ def thm38_tail_identity() -> bool:
 
 
 def thm38_chain_constant(c1: float = 16, c2: float = 2) -> float:
-    """The least C for which :func:`thm38_chain`'s chain proves Theorem 3.8 at (c1, c2): the
+    """The least C for which `thm38_chain`'s chain proves Theorem 3.8 at (c1, c2): the
     root of its ``endpoint`` step g(ln c1) = 0 (the chain's bound exceeds β near α = 1 as
     d → ∞ for every smaller C, where its two relaxations become exact).  58.7414… at the
     paper's (16, 2)."""
@@ -486,7 +486,7 @@ def claim54_ssp_ratio_verified(below: object = "0.9") -> dict[str, object]:
 
 
 #: the constant the corrected chain proves for Theorem 3.8 (the chain's threshold 58.7414…,
-#: rounded up; :func:`thm38_chain` verifies it over the whole range)
+#: rounded up; `thm38_chain` verifies it over the whole range)
 THM38_PROVED_CONSTANT = "58.75"
 
 #: why Theorem 3.8's three 10% mutants are still true (equivalent mutants)

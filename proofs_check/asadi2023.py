@@ -210,11 +210,11 @@ def _lemma15(quick: bool) -> Iterator[Evidence]:
     """Exhaustive rows (every dataset of n ≤ N examples), then the supremum over all n.
 
     The supremum of |Δim|/ζ over all n is 8, not attained.  Upper bound: with W as in
-    :func:`delta_im_counts`, removing a y-example from a cell changes W by −4u_{1−y}²/(U(U−1))
+    `delta_im_counts`, removing a y-example from a cell changes W by −4u_{1−y}²/(U(U−1))
     ∈ [−4, 0], adding one by 4u_{1−y}²/(U(U+1)) ∈ [0, 4), and relabelling within a cell by
     4(u_y − u_{1−y} − 1)/U ∈ (−4, 4); a substitution moves the parent term at most by the
     last and the two child terms by one removal and one addition (or one relabelling), so
-    |ΔF| < 8 in every case.  Lower bound: :func:`lemma15_family` reaches 8 − O(1/√n)."""
+    |ΔF| < 8 in every case.  Lower bound: `lemma15_family` reaches 8 − O(1/√n)."""
     cells = ["(x=0, y=0)", "(x=0, y=1)", "(x=1, y=0)", "(x=1, y=1)"]
     for max_n in (8, 24) if quick else (8, 24, 48):
         found, n, counts, src, dst = search_lemma15(max_n)
@@ -513,7 +513,7 @@ CHECKS = [
 def thm5_proved_rounds(kappa: float, gamma: float, per_margin: bool = True) -> float:
     """Rounds after which LazyBB provably leaves at most κn examples at normalised margin ≤ γ,
     for every weak learner of advantage γ (weighted accuracy ≥ 1/2 + γ) and λ = γ/4
-    (:data:`THM5_PROOF`): ln(1/κ)/(λ'γ − φ(λ')), φ(x) = e^x − 1 − x, with λ' = λ the rate on
+    (`THM5_PROOF`): ln(1/κ)/(λ'γ − φ(λ')), φ(x) = e^x − 1 − x, with λ' = λ the rate on
     the ±1 margins (Algorithm 1 as the library implements it: μ̃ = κe^{−λσ}), or, with
     ``per_margin=False``, ln(1/κ)/(λ(γ/2) − ψ(λ)), ψ(x) = e^{−x} − 1 + x, for the reading where
     λ multiplies the count of correct votes.  At most 4.61·ln(1/κ)/γ² (10.67 for the other
@@ -525,7 +525,7 @@ def thm5_proved_rounds(kappa: float, gamma: float, per_margin: bool = True) -> f
 
 
 def thm5_constants(gamma_max: str = "0.5") -> dict[str, object]:
-    """The constants of :data:`THM5_PROOF` over the whole range γ ∈ (0, γ_max], as intervals
+    """The constants of `THM5_PROOF` over the whole range γ ∈ (0, γ_max], as intervals
     (``mpmath.iv``): with λ = γ/4,
 
     - per-margin reading: γ²/(λγ − φ(λ)) = 1/(1/4 − (φ(λ)/λ²)/16), and φ(x)/x² = Σ_{k≥0}

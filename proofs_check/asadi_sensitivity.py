@@ -12,7 +12,7 @@ Boosted Decision Trees via Smooth Re-Weighting" (seed ``003_6155d6bc744b4bb1.txt
   by |c0 − c1 − 1|/(c0 + c1) < 1; the family "a leaf of n examples labelled 0, one relabelled"
   reaches 1 − 1/n.  So the lemma holds with 20% to spare, and its 5/4 moved 10% (9/8) is still a
   true statement: an equivalent mutant (``LEMMA14_PROOF``, recomputed by
-  :func:`lemma14_closed_forms`).
+  `lemma14_closed_forms`).
 - Theorem 2 (parallel composition, McSherry 2010): M(S) = (M_1(S ∩ D_1), …, M_k(S ∩ D_k)) is
   max_i ε_i-DP.  Exact on products of randomized response: M_i reports the parity of
   |S ∩ D_i| through ε_i-randomized response, every dataset of up to 3 records over a domain of

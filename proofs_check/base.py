@@ -1,8 +1,10 @@
 """The shape of a theorem check: a statement of a source paper evaluated on concrete classes.
 
-A :class:`Check` names one statement (``id``, the seed file it comes from, its number and text),
+A [`Check`][proofs_check.Check] names one statement (``id``, the seed file it comes from, its number
+and text),
 holds its bound as a sympy expression built in code (never parsed from a string), and ``run``
-returns :class:`Evidence` rows: the class and its parameters, the exact values computed by
+returns [`Evidence`][proofs_check.Evidence] rows: the class and its parameters, the exact values
+computed by
 ltheory (each certified by a witness), the bound evaluated there, whether it holds, the slack,
 the *tightness* (how close the row came to violating the statement: measured/bound for an upper
 bound, bound/measured for a lower bound, 1 for a met equality) and a witness when it fails.
@@ -13,7 +15,7 @@ Every check says in ``falsifiable`` how its verdict could have been false on its
 that cannot fail is not a check).  A statement that cannot be evaluated on finite instances (an
 O(·) with no constant, an existential constant, an asymptotic lower bound over all algorithms)
 is a first-class check of kind ``"not_evaluable"`` whose single row gives the reason
-(:func:`not_evaluable`); it is listed in the report, never silently left out.
+(`not_evaluable`); it is listed in the report, never silently left out.
 """
 
 from __future__ import annotations
@@ -117,13 +119,13 @@ GRID = "numerically supported (grid)"
 
 @dataclass(frozen=True)
 class Proof:
-    """Why a mutant is still a true statement (an equivalence declaration, :class:`Mutable`).
+    """Why a mutant is still a true statement (an equivalence declaration, `Mutable`).
 
     ``text`` is the derivation; ``range`` the parameter range the statement is claimed over;
     ``verified_by`` the test (``tests/FILE.py::NAME``) that recomputes the derivation's numerical
     steps.  With ``grid`` empty the test verifies them over the *whole* range (status
-    :data:`PROVED`); otherwise ``grid`` states the finite grid they were evaluated on and the
-    status is :data:`GRID` ("numerically supported", not a proof)."""
+    `PROVED`); otherwise ``grid`` states the finite grid they were evaluated on and the
+    status is `GRID` ("numerically supported", not a proof)."""
 
     text: str
     range: str
@@ -145,7 +147,7 @@ class Proof:
 @dataclass(frozen=True)
 class Mutable:
     """A bound of a statement declared as data, for the mutation harness
-    (:mod:`proofs_check.mutation`): the sympy expression at ``module.attr`` (or the attribute
+    (`proofs_check.mutation`): the sympy expression at ``module.attr`` (or the attribute
     ``member`` of ``module.attr[key]``) that the check's rows read at run time.
 
     ``falseward`` says which way the statement becomes false: -1 when a smaller value is harder
@@ -158,9 +160,9 @@ class Mutable:
 
     - ``equivalent``: the mutated statement is still TRUE on every instance (the paper's
       constant is loose by more than the 10% step) — an *equivalent mutant*; the value is a
-      :class:`Proof` (the derivation, its range and the test that recomputes its numerical
+      `Proof` (the derivation, its range and the test that recomputes its numerical
       steps over that whole range), or, where the steps were only evaluated on a grid, a
-      :class:`Proof` with its ``grid`` stated: "numerically supported (grid)", reported apart.
+      `Proof` with its ``grid`` stated: "numerically supported (grid)", reported apart.
       Either way it is left out of the kill rate; a check that kills it is wrong.
     - ``survivors``: the mutated statement is not known to be true, yet no finite instance
       known refutes it (the reason says why); it counts as a survivor.
@@ -188,7 +190,7 @@ class Check:
     "simulation" (a probability bound checked by a sound confidence interval), "privacy" (a
     privacy claim against an exact or audited ε/δ), "measured" (an Õ statement: rows carry the
     measured value and reference curves, holds None) or "not_evaluable" (see
-    :func:`not_evaluable`).  ``falsifiable`` says how the verdict could have been false on these
+    `not_evaluable`).  ``falsifiable`` says how the verdict could have been false on these
     rows.
     """
 
@@ -200,7 +202,7 @@ class Check:
     evaluate: Callable[[bool], Iterable[Evidence]] = field(repr=False, compare=False)
     kind: str = "bound"
     falsifiable: str = ""
-    #: the bounds the rows read, as data, for the mutation harness (see :class:`Mutable`)
+    #: the bounds the rows read, as data, for the mutation harness (see `Mutable`)
     mutable: tuple[Mutable, ...] = ()
     #: why a verdict-bearing check declares no mutable bound (no numeric formula in it)
     unmutable: str = ""

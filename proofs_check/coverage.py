@@ -1,9 +1,10 @@
 """Coverage as data: every numbered statement of the five seed papers, with its status.
 
-Each :class:`Statement` of :data:`STATEMENTS` (seed file, number as the seed numbers it, a short
+Each `Statement` of `STATEMENTS` (seed file, number as the seed numbers it, a short
 summary) has one status:
 
-- ``checked``: evaluated by the checks named in ``checks`` (ids of :func:`proofs_check.all_checks`);
+- ``checked``: evaluated by the checks named in ``checks`` (ids of
+[`proofs_check.all_checks`][proofs_check.all_checks]);
 - ``not evaluable``: no finite instance can refute it (an O(·)/Õ(·) without constants, an
   existence or asymptotic statement over all algorithms), with the reason;
 - ``qualitative``: no quantitative content to evaluate (an equivalence, a sketch, a restatement
@@ -11,8 +12,8 @@ summary) has one status:
 - ``not encoded``: quantitative and finitely checkable, not encoded yet — listed with what it
   would take, so that nothing is silently absent.
 
-This module owns the statuses (:data:`STATUSES`) and the seed papers' titles (:data:`PAPERS`);
-:mod:`proofs_check.report` imports them (and nothing here imports the report).
+This module owns the statuses (`STATUSES`) and the seed papers' titles (`PAPERS`);
+`proofs_check.report` imports them (and nothing here imports the report).
 
 Definitions and algorithm boxes are not statements and are not listed.  ``ltheory check --list``
 prints this table; ``tests/test_proofs_check_coverage.py`` fails when a check is not named by any

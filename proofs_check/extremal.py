@@ -171,7 +171,7 @@ def search(obj: Objective, seed: int, restarts: int, steps: int, n: int,
 
 def search_at_t(obj: Objective, t: int, seed: int, restarts: int, steps: int, n: int,
                 m: int) -> tuple[Instance, Any, dict[str, Any]] | None:
-    """Like :func:`search`, restricted to classes with T(H) = t (moves toward T(H) = t are
+    """Like `search`, restricted to classes with T(H) = t (moves toward T(H) = t are
     accepted first); None if no class with T(H) = t was reached."""
     rng = np.random.default_rng(seed)
 

@@ -202,8 +202,9 @@ def em_two_hypothesis_failure(n: int, p: float, eps: float) -> float:
     """P[the exponential mechanism (u = −#errors, ε) outputs g] for C = {f, g}, f the target and
     g wrong on mass p: E[σ(−εb/2)], b ~ Bin(n, p), summed in log space (exact to rounding).
 
-    >>> round(em_two_hypothesis_failure(1, 1.0, 2 * math.log(3)), 12)   # b = 1: 1/(1 + 3)
-    0.25
+    Examples:
+        >>> round(em_two_hypothesis_failure(1, 1.0, 2 * math.log(3)), 12)   # b = 1: 1/(1 + 3)
+        0.25
     """
     from scipy.special import log_expit, logsumexp
     from scipy.stats import binom
@@ -261,7 +262,7 @@ def _iv_rational(r: sympy.Rational) -> Any:
 def em_ratio_upper(alpha: Any, t: Any, form: tuple) -> Any:
     """An upper bound (a point interval) on R = min(1/2, q)/g over every n ≥ 0 and every
     (α, t) of the box ``alpha`` × ``t`` ⊆ [0, 1]² (mpmath intervals), where t = 1 − e^{−ε/2},
-    q = (1 − αt)^n and g = k1 e^{−u1 εαn} + k2 e^{−u2 α²n} (``form``, :func:`em_bound_form`).
+    q = (1 − αt)^n and g = k1 e^{−u1 εαn} + k2 e^{−u2 α²n} (``form``, `em_bound_form`).
 
     With L = −ln(1 − αt), z = q = e^{−nL} and p1 = u1εα/L, p2 = u2α²/L, g = k1 z^{p1} + k2
     z^{p2}; for z ≥ 1/2 R = 1/(2g) is largest at z = 1/2, so sup_n R = sup over w = −ln z ≥ ln 2
@@ -316,7 +317,7 @@ def em_ratio_upper(alpha: Any, t: Any, form: tuple) -> Any:
 def em_ratio_verified(form: tuple, below: float | str,
                       max_pieces: int = 200_000) -> dict[str, Any]:
     """Verify sup R < ``below`` over the whole range α ∈ (0, 1), ε ∈ (0, ∞) (t ∈ (0, 1)), n ≥ 0
-    (R of :func:`em_ratio_upper`): interval branch-and-bound (:func:`proofs_check.verified
+    (R of `em_ratio_upper`): interval branch-and-bound (`proofs_check.verified
     .sup_on_box`) over the closed box (α, t) ∈ [0, 1]², which holds the unbounded directions
     (ε → ∞ is t → 1, n → ∞ is w → ∞, handled in closed form).  Raises NotVerified otherwise."""
     from proofs_check.verified import sup_on_box

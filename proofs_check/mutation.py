@@ -1,7 +1,7 @@
 """Mutation testing of the theorem checks: does a check notice a false bound?
 
 Every verdict-bearing check declares the bounds its rows read as data (``Check.mutable``, a
-tuple of :class:`~proofs_check.base.Mutable`).  From each declared sympy expression this module
+tuple of `Mutable`).  From each declared sympy expression this module
 generates the mutants itself:
 
 - every numeric constant (other than 0, ±1 and the numeric exponent of a power, which are the
@@ -18,7 +18,7 @@ killed mutant costs only the rows up to the first failure.
 A surviving mutant is a check that would not have noticed that false bound — unless the mutant
 is not a false bound at all: where the paper's constant is loose by more than the 10% step, the
 mutated statement is still true everywhere (an *equivalent mutant*), and the statement declares
-it in ``Mutable.equivalent`` with the proof (a :class:`~proofs_check.base.Proof`: derivation,
+it in ``Mutable.equivalent`` with the proof (a `Proof`: derivation,
 range, and the test that recomputes its numerical steps).  Such a mutant is classified
 ``equivalent`` when those steps are verified over the whole range, and ``numerically supported
 (grid)`` — reported apart, never as equivalent — when they were only evaluated on a stated grid;
@@ -258,7 +258,7 @@ def run_all(checks: list[Check], quick: bool) -> list[Outcome]:
 
 
 def summary(outcomes: list[Outcome]) -> dict[str, Any]:
-    """Per status (:data:`STATUSES`): killed / equivalent (a proof verified over its range) /
+    """Per status (`STATUSES`): killed / equivalent (a proof verified over its range) /
     numerically supported (grid) / survived (with the declared reason, or none) /
     contradiction, and the kill rate over the mutants not declared true (all but the
     equivalent and the grid-supported ones: neither is a known false statement)."""

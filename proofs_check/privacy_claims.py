@@ -19,8 +19,8 @@ rows are grouped by the seed paper that states the claim, one check per paper.
 
 How far below its claim each learner provably is (the proofs of the claims' equivalent mutants
 for the mutation harness): Asadi et al.'s learners at ≤ 3/4 (DP-1R's at ≤ 1/2;
-:data:`ASADI_CLAIMS_PROOF`, the per-round shifts recomputed by
-``asadi_sensitivity.round_shifts``), Bun & Fang's at ≤ 7/8 (:data:`BUNFANG_CLAIMS_PROOF`); the
+`ASADI_CLAIMS_PROOF`, the per-round shifts recomputed by
+``asadi_sensitivity.round_shifts``), Bun & Fang's at ≤ 7/8 (`BUNFANG_CLAIMS_PROOF`); the
 PAC notes' and the lecture's claims are met with equality by their extremal pairs.
 """
 
@@ -197,7 +197,7 @@ def table_rows(row: dict[str, Any]) -> Iterator[Evidence]:
     """A row of the worst-case table against the learner's claim.  The table supplies the pair
     the search found; an exact row's ε is recomputed here from the installed learner's exact
     output distribution (a mismatch fails: the table is stale), and so are the claimed ε and
-    the seed paper's own claim where it differs (:func:`seed_claim`) — the stored values are
+    the seed paper's own claim where it differs (`seed_claim`) — the stored values are
     shown beside them, never used for the verdict when a recomputation exists."""
     name = table_name(row)
     eps, delta = float(row["claimed_epsilon"]), float(row.get("claimed_delta") or 0.0)
@@ -429,15 +429,15 @@ def cover_em_epsilon(eps1: float, delta1: float) -> float:
     """A proved ε at δ₁ of Bun & Fang's covering learner (seed 000, §3.1, Theorem 3.5, Lemma
     A.1) under add/remove neighbours when each step is the exponential mechanism ∝ exp(ε'q/2),
     ε' = ε₁/(2 ln(e/δ₁)) (Lemma A.1's calibration): max(ε'/2, (e^{ε'/2} − 1)(e^{ε'/2} ln(1/δ₁)
-    + 1)) — see :data:`BUNFANG_CLAIMS_PROOF`.  At most :data:`COVER_EM_FRACTION`·ε₁ for
+    + 1)) — see `BUNFANG_CLAIMS_PROOF`.  At most `COVER_EM_FRACTION`·ε₁ for
     ε₁ ≤ 1 (Theorem 3.5's range; the supremum is 0.28916, at ε₁ = 1, δ₁ ≈ 0.7265, verified
-    over the whole range by :func:`cover_em_fraction_verified`).  Above ε₁ = 1 it is not a
+    over the whole range by `cover_em_fraction_verified`).  Above ε₁ = 1 it is not a
     fraction of ε₁ (at ε₁ = 20 it exceeds 40·ε₁ for δ₁ near 1): the learner refuses ε₁ > 1."""
     step = eps1 / (2.0 * math.log(math.e / delta1))
     return max(step / 2, math.expm1(step / 2) * (math.exp(step / 2) * math.log(1 / delta1) + 1))
 
 
-#: the proved fraction of ε₁ of :func:`cover_em_epsilon` over ε₁ ∈ (0, 1], δ₁ ∈ (0, 1)
+#: the proved fraction of ε₁ of `cover_em_epsilon` over ε₁ ∈ (0, 1], δ₁ ∈ (0, 1)
 COVER_EM_FRACTION = 0.2892
 
 
@@ -450,7 +450,7 @@ def cover_em_fraction_verified(fraction: float = COVER_EM_FRACTION,
     - the second over ε₁: (e^x − 1)(e^x L + 1)/ε₁ = [(e^x − 1)/x]·(e^x L + 1)/(4(1 + L)), and
       (e^x − 1)/x = Σ_k x^k/(k + 1)! and e^x L + 1 increase in x, hence in ε₁: ε₁ = 1 is the
       worst;
-    - at ε₁ = 1, L ∈ [0, ``tail_from``]: interval branch-and-bound (:func:`proofs_check.verified
+    - at ε₁ = 1, L ∈ [0, ``tail_from``]: interval branch-and-bound (`proofs_check.verified
       .sup_on_box`) shows (e^x − 1)(e^x L + 1) < fraction;
     - for L ≥ ``tail_from``: e^x − 1 ≤ xe^x and e^x L + 1 ≤ e^x(1 + L) give ≤ e^{2x}/4 ≤
       e^{1/(2(1 + tail_from))}/4, checked in interval arithmetic.

@@ -90,7 +90,7 @@ def markdown(results: list[CheckResult], plots: Mapping[str, list[Path]] | None 
     """The report: a summary of the papers (time per paper), then per paper one table of its
     statements (bound, verdict, rows, seconds, plots) followed by each statement's evidence.
 
-    ``plots`` maps check ids to the PNG files written for them (:func:`plot_files`); they are
+    ``plots`` maps check ids to the PNG files written for them (`plot_files`); they are
     linked and shown relative to ``base``, the folder the report is read from (default: the
     current directory).
     """
@@ -175,7 +175,7 @@ def to_json(results: list[CheckResult]) -> list[dict[str, Any]]:
 
 
 def plots(results: list[CheckResult], directory: str | Path) -> list[Path]:
-    """Write the PNG plots (see :func:`plot_files`) and return their paths."""
+    """Write the PNG plots (see `plot_files`) and return their paths."""
     return [p for ps in plot_files(results, directory).values() for p in ps]
 
 

@@ -44,7 +44,7 @@ def sup_on_box(f: Callable[..., Any], box: Sequence[tuple[Any, Any]], below: flo
     branch-and-bound: a piece is done when the upper end of the interval enclosure of f on it
     is < ``below``, otherwise it is bisected along its widest side.  Returns the pieces used and
     the largest certified upper end (an upper bound on sup f over the box); raises
-    :class:`NotVerified` when ``max_pieces`` are used up."""
+    `NotVerified` when ``max_pieces`` are used up."""
     stack = [tuple((mpf(a), mpf(b)) for a, b in box)]
     pieces, worst = 0, -float("inf")
     while stack:

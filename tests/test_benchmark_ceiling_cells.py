@@ -17,7 +17,7 @@ from benchmarks.bench_dpsniper_ceilings import (
     svt3_cells,
 )
 from ltheory.privacy.auditing.ceiling import certification_ceiling
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import dpsniper_suite
 
 
 def test_one_laplace_coordinate_matches_the_value_cells():

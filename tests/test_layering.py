@@ -204,3 +204,41 @@ def test_no_import_cycle_among_proofs_check_modules() -> None:
         if m not in state:
             visit(m, [])
     assert "proofs_check.report" not in graph["proofs_check.coverage"]
+
+
+#: what the mechanisms package (DESIGN.md: ``privacy/mechanisms/``, every mechanism, one public
+#: path per name) may import from inside ``ltheory.privacy``: the claims and itself.  The
+#: auditor, the zoo, the learners and the adapters sit above it and import it.
+MECHANISMS_MAY_IMPORT = ("ltheory.privacy.claims", "ltheory.privacy.mechanisms")
+
+
+def test_mechanisms_package_sits_below_the_auditor() -> None:
+    for module, path in _modules():
+        if not module.startswith("ltheory.privacy.mechanisms"):
+            continue
+        for target, line in _imports(module, path):
+            if target.startswith("ltheory.privacy") and target != "ltheory.privacy":
+                assert target.startswith(MECHANISMS_MAY_IMPORT), (
+                    f"{path.relative_to(ROOT)}:{line} imports {target}")
+            assert target != "ltheory.privacy", f"{path.relative_to(ROOT)}:{line}"
+
+
+def test_every_mechanism_has_one_public_path() -> None:
+    """The mechanisms live in ``ltheory.privacy.mechanisms`` (a package), not in modules at the
+    top of ``ltheory.privacy`` (issue 43): the old modules are gone, not shims, and every public
+    name of a submodule is re-exported by the package under the same object."""
+    import importlib
+
+    import ltheory.privacy.mechanisms as mechanisms
+
+    for old in ("statdp_mechanisms", "gaussian", "discrete_gaussian", "dpsgd"):
+        assert not (ROOT / "ltheory" / "privacy" / f"{old}.py").exists(), old
+    subs = [m for m, _ in _modules() if m.startswith("ltheory.privacy.mechanisms.")]
+    assert subs
+    for sub in subs:
+        mod = importlib.import_module(sub)
+        for name in mod.__all__:
+            assert name in mechanisms.__all__, f"{sub}.{name} is not re-exported"
+            assert getattr(mechanisms, name) is getattr(mod, name), name
+    zoo = importlib.import_module("ltheory.privacy.zoo")      # a registry of entries, no mechanisms
+    assert not set(zoo.__all__) & set(mechanisms.__all__)

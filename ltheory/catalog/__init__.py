@@ -1,12 +1,12 @@
 """Named families of finite concept classes, with their known dimensions and citations.
 
-A *family* is a parametrised construction of a finite :class:`~ltheory.core.HypothesisClass`
+A *family* is a parametrised construction of a finite [`HypothesisClass`][ltheory.HypothesisClass]
 (thresholds on [n], conjunctions on {0,1}^n, halfspaces on a grid, ...).  The data of every
 family -- its summary, what its domain points are and how they are labelled, its parameters
 (type, default, range) and the values of its VC, Littlestone and threshold dimensions known from
 the literature -- lives in ``ltheory/catalog/data/<family>.toml`` (shipped inside the package;
 ``catalog/`` at the top of the repository is that folder); the builders live in
-:mod:`ltheory.catalog.builders`, one :class:`Family` record each.
+`ltheory.catalog.builders`, one [`Family`][ltheory.catalog.Family] record each.
 
 API::
 
@@ -19,10 +19,10 @@ API::
 
 Known values are stored as formulas in the parameters (``ldim = "floor(log2(n + 1))"``) with an
 optional condition (``when = "n >= 1"``) and are evaluated by a small whitelisting evaluator over
-Python's :mod:`ast` (numbers, parameter names, ``+ - * / // % **``, comparisons, ``and or not``,
-``min max floor ceil log2 comb``) -- never :func:`eval`.  Keys are ``vc``, ``ldim``, ``tdim`` for
-exact values and ``vc_lower``, ``ldim_upper``, ... for bounds.  Dimensions use the definitions of
-DESIGN.md: VC = largest shattered set; Littlestone = depth of the deepest complete mistake tree
+Python's `ast` (numbers, parameter names, ``+ - * / // % **``, comparisons, ``and or not``,
+``min max floor ceil log2 comb``) -- never `eval`.  Keys are ``vc``, ``ldim``, ``tdim`` for
+exact values and ``vc_lower``, ``ldim_upper``, ... for bounds.  Dimensions use these
+definitions: VC = largest shattered set; Littlestone = depth of the deepest complete mistake tree
 shattered (Littlestone 1988); threshold dimension T = largest k with points x_1..x_k and
 hypotheses h_1..h_k, h_i(x_j) = 1 iff i <= j (Shelah 1978; Alon, Livni, Malliaris, Moran 2019).
 The empty class has all dimensions -1; a class with one hypothesis has all dimensions 0.
@@ -31,10 +31,12 @@ Size limit: a family refuses to build a class whose 0/1 matrix would have more t
 ``MAX_CELLS`` = 2^22 cells (|H| x |X|), checked before building from the size formula where the
 size is known in closed form, and while building otherwise; each family's TOML also bounds its
 parameters (``max``) so that construction stays within a few seconds.  ``halfspaces`` has its own
-limit of 2^25 cells (:data:`HALFSPACE_MAX_CELLS`), checked while it enumerates.
+limit of 2^25 cells ([`HALFSPACE_MAX_CELLS`][ltheory.catalog.HALFSPACE_MAX_CELLS]), checked while it
+enumerates.
 
-:func:`halfspace_dichotomies` (``points``, ``method="combinatorial" | "lp"``) lists the halfspace
-dichotomies of any integer point set, exactly (see :mod:`ltheory.catalog.halfspaces`).
+[`halfspace_dichotomies`][ltheory.catalog.halfspace_dichotomies] (``points``,
+``method="combinatorial" | "lp"``) lists the halfspace
+dichotomies of any integer point set, exactly (see `ltheory.catalog.halfspaces`).
 """
 
 from ltheory.catalog.builders import (

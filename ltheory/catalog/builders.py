@@ -1,10 +1,12 @@
-"""The constructions of the catalog's families, one :class:`Family` record each.
+"""The constructions of the catalog's families, one [`Family`][ltheory.catalog.Family] record each.
 
-A :class:`Family` ties a name to its builder (parameters -> :class:`HypothesisClass`), its
-domain size (checked against :data:`MAX_CELLS` before building, with the size formula of the
+A [`Family`][ltheory.catalog.Family] ties a name to its builder (parameters ->
+[`HypothesisClass`][ltheory.HypothesisClass]), its
+domain size (checked against [`MAX_CELLS`][ltheory.catalog.MAX_CELLS] before building, with the size
+formula of the
 family's data file), and an optional validator of parameter combinations.  The schema --
 parameters, size formula, known values -- is the data file ``data/<name>.toml``.  Adding a
-family is one record in :data:`FAMILIES` and one data file.
+family is one record in [`FAMILIES`][ltheory.catalog.FAMILIES] and one data file.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ HALFSPACE_MAX_SUBSETS = 2_000_000
 @dataclass(frozen=True)
 class Family:
     """A catalog family: ``build(**params)``, ``domain_size(params)``, ``validate(params)``
-    (raises :class:`InvalidInputError` for a bad combination; None when every combination
+    (raises [`InvalidInputError`][ltheory.InvalidInputError] for a bad combination; None when every
+    combination
     within the declared ranges is fine)."""
 
     name: str
@@ -191,7 +194,8 @@ def _halfspaces(g: int, dim: int) -> HypothesisClass:
 
     Enumerated exactly and combinatorially (hyperplanes through dim affinely independent grid
     points, the points on them labelled recursively; no LP) by
-    :func:`ltheory.catalog.halfspaces.halfspace_dichotomies`, whose docstring proves it; the LP
+    [`ltheory.catalog.halfspace_dichotomies`][ltheory.catalog.halfspace_dichotomies],
+    whose docstring proves it; the LP
     enumeration (``method="lp"``) is kept there as the cross-check.
     """
     pts = np.array(list(itertools.product(range(g), repeat=dim)), dtype=np.int64).reshape(-1, dim)
@@ -274,14 +278,14 @@ def _tagged(base: HypothesisClass, t: int) -> HypothesisClass:
 
 def _tagged_thresholds(n: int, t: int) -> HypothesisClass:
     """Thresholds on [n] (half-intervals [a, n-1], and the empty set) with t tag points in all
-    2^t patterns (:func:`_tagged`): VC = min(n, 1) + t, Ldim = floor(log2(n + 1)) + t,
+    2^t patterns (`_tagged`): VC = min(n, 1) + t, Ldim = floor(log2(n + 1)) + t,
     T = n + t."""
     return _tagged(_thresholds(n), t)
 
 
 def _tagged_points(n: int, t: int) -> HypothesisClass:
     """Singletons {a} of [n] (no empty set) with t tag points in all 2^t patterns
-    (:func:`_tagged`): VC = Ldim = min(n - 1, 1) + t, T = 1 + t (n >= 1)."""
+    (`_tagged`): VC = Ldim = min(n - 1, 1) + t, T = 1 + t (n >= 1)."""
     return _tagged(_points(n, zero=False), t)
 
 
@@ -407,7 +411,8 @@ def _planted(m: int, n: int, d: int, p: float, seed: int) -> HypothesisClass:
     """A random class with a planted shattered set.
 
     With rng = numpy.random.default_rng(seed): the planted set P = rng.choice(n, d,
-    replace=False) (see :func:`planted_points`), then an (m, n) matrix of Bernoulli(p) bits
+    replace=False) (see [`planted_points`][ltheory.catalog.planted_points]), then an (m, n) matrix
+    of Bernoulli(p) bits
     rng.random((m, n)) < p; rows 0..2^d-1 are overwritten on P with all 2^d patterns (row r gets
     the binary digits of r, least significant on the smallest point of P).  Deduplicated.
     """
@@ -464,7 +469,6 @@ def _cube_size(v: Mapping[str, Any]) -> int:
     return 1 << int(v["n"])
 
 
-#: every family, by name
 FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("thresholds", _thresholds, _n),
     Family("intervals", _intervals, _n),
@@ -488,3 +492,4 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("random", _random, _n),
     Family("planted", _planted, _n, _validate_planted),
 )}
+"""Every family of the catalog, by name."""

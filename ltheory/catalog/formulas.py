@@ -2,7 +2,7 @@
 
 Known values are stored as formulas in the family parameters (``ldim = "floor(log2(n + 1))"``),
 with an optional condition (``when = "n >= 1"``).  They are evaluated by a whitelisting
-evaluator over Python's :mod:`ast` -- never :func:`eval`.
+evaluator over Python's `ast` -- never `eval`.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
 
 
 def evaluate_formula(formula: str, names: Mapping[str, Any]) -> Any:
-    """Evaluate a formula of the catalog safely (an :mod:`ast` whitelist, never ``eval``).
+    """Evaluate a formula of the catalog safely (an `ast` whitelist, never ``eval``).
 
     Allowed: int/float/bool literals, the given ``names`` (bools count as 0/1), ``+ - * / // %
     **`` (exponent at most 4096), unary ``- + not``, comparisons, ``and``/``or``, conditional

@@ -2,7 +2,8 @@
 
 A labelling y of points x_1..x_N of R^d is a *halfspace dichotomy* when some (w, b) has
 w·x_i + b > 0 where y_i = 1 and w·x_i + b < 0 where y_i = 0 (strict separation; the all-0 and
-all-1 labellings are included, with w = 0, b = -1 or +1).  :func:`halfspace_dichotomies` lists
+all-1 labellings are included, with w = 0, b = -1 or +1).
+[`halfspace_dichotomies`][ltheory.catalog.halfspace_dichotomies] lists
 them all, by one of two exact methods:
 
 ``method="combinatorial"`` (the default): the arrangement recursion below, in exact integer
@@ -72,6 +73,8 @@ from ltheory.errors import InvalidInputError
 __all__ = ["HALFSPACE_METHODS", "TooManyDichotomies", "halfspace_dichotomies"]
 
 HALFSPACE_METHODS = ("combinatorial", "lp")
+"""The enumerations of [`halfspace_dichotomies`][ltheory.catalog.halfspace_dichotomies]: exact
+integer arithmetic (default) or the incremental LP (the cross-check)."""
 _CHUNK = 8192  # subsets per vectorised batch
 
 
@@ -105,11 +108,10 @@ def halfspace_dichotomies(points: Any, method: str = "combinatorial",
     as an (m, N) uint8 0/1 matrix, one distinct labelling per row, rows in increasing order of
     the labelling read as a binary number with point 0 least significant.
 
-    ``method`` is ``"combinatorial"`` (exact arrangement recursion, default) or ``"lp"`` (one LP
-    per candidate labelling; slow, the cross-check); see the module docstring for both and the
-    proof.  ``limit``: raise :class:`TooManyDichotomies` as soon as more than ``limit``
-    dichotomies are found.
-    """
+    ``method`` is ``"combinatorial"`` (exact arrangement recursion, default) or ``"lp"`` (one LP per
+    candidate labelling; slow, the cross-check); see
+    [`ltheory.catalog.halfspaces`][ltheory.catalog.halfspaces] for both and the proof.  ``limit``:
+    raise `TooManyDichotomies` as soon as more than ``limit`` dichotomies are found."""
     if method not in HALFSPACE_METHODS:
         raise InvalidInputError(f"unknown halfspace method {method!r}; accepted: "
                                 f"{', '.join(HALFSPACE_METHODS)}")
@@ -164,7 +166,7 @@ def _subsets(n: int, k: int) -> Iterator[np.ndarray]:
 
 
 def _cofactors_small(B: list[tuple[int, ...]], r: int) -> list[int]:
-    """:func:`_cofactors` of one (r-1) x r matrix of Python integers."""
+    """`_cofactors` of one (r-1) x r matrix of Python integers."""
     if r == 3:
         (a0, a1, a2), (b0, b1, b2) = B
         return [a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0]

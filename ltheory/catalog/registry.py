@@ -1,7 +1,7 @@
 """Looking up and building the catalog's families: names, SPEC strings, known values.
 
 The data of each family is ``data/<family>.toml`` inside this package (read with
-:mod:`importlib.resources`, so it works from an installed wheel as from the checkout).
+`importlib.resources`, so it works from an installed wheel as from the checkout).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ __all__ = ["data_file", "describe", "families", "family", "from_spec", "known_va
 
 def data_file(name: str) -> Any:
     """A data file shipped with the catalog (``data/<name>``), as an
-    :class:`importlib.resources.abc.Traversable` (``.read_text()``, ``.read_bytes()``)."""
+    `importlib.resources.abc.Traversable` (``.read_text()``, ``.read_bytes()``)."""
     path = resources.files("ltheory.catalog").joinpath("data", name)
     if not path.is_file():  # pragma: no cover - broken installation
         raise UnknownFamilyError(f"catalog data file {name!r} is missing from the installed "
@@ -36,13 +36,13 @@ def data_file(name: str) -> Any:
 
 @lru_cache(maxsize=1)
 def _builtin_registry() -> dict[str, FamilyInfo]:
-    """The schema of every family of :data:`FAMILIES`, from its data file."""
+    """The schema of every family of [`FAMILIES`][ltheory.catalog.FAMILIES], from its data file."""
     return {name: parse_info(data_file(f"{name}.toml").read_text(encoding="utf-8"),
                              f"catalog/{name}.toml")
             for name in sorted(FAMILIES)}
 
 
-#: families added at run time by :func:`register_family`: name -> (Family, FamilyInfo)
+#: families added at run time by `register_family`: name -> (Family, FamilyInfo)
 _USER: dict[str, tuple[Family, FamilyInfo]] = {}
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
@@ -59,18 +59,18 @@ def _record(name: str) -> Family:
 def register_family(build: Callable[..., HypothesisClass], toml: str | Path, *,
                     validate: Callable[[Mapping[str, Any]], None] | None = None,
                     replace: bool = False) -> FamilyInfo:
-    """Add a family of your own to the catalog, for :func:`family`, :func:`known_values`,
-    :func:`ltheory.tables.dimension_table` and ``ltheory table MODULE:NAME`` — without editing
+    """Add a family of your own to the catalog, for `family`, `known_values`,
+    `ltheory.tables.dimension_table` and ``ltheory table MODULE:NAME`` — without editing
     the package.
 
-    ``build(**params)`` returns the member's :class:`HypothesisClass`; ``toml`` is the family's
+    ``build(**params)`` returns the member's `HypothesisClass`; ``toml`` is the family's
     declaration in the format of the catalog's data files (``ltheory/catalog/data/*.toml``: a
     ``[family]`` table with ``name`` and ``summary``, a ``[params.<p>]`` table per parameter with
     ``type``, ``default``, ``min``, ``max``, and ``[[known]]`` entries — ``ldim = "formula"``,
     ``when = "condition"``, ``citation``), as text or a path to a file.  Formulas are read by the
     catalog's restricted evaluator, never ``eval``.  ``validate(params)`` may raise
-    :class:`InvalidInputError` for a bad combination.  A built-in family's name is refused;
-    registering a name again needs ``replace=True``.  Returns the family's :class:`FamilyInfo`.
+    `InvalidInputError` for a bad combination.  A built-in family's name is refused;
+    registering a name again needs ``replace=True``.  Returns the family's `FamilyInfo`.
     """
     if not callable(build):
         raise InvalidInputError(f"register_family needs a callable build(**params), got "
@@ -108,7 +108,8 @@ def families() -> list[str]:
 
 
 def describe(name: str) -> FamilyInfo:
-    """The :class:`FamilyInfo` of a family (summary, domain, parameters, known values)."""
+    """The [`FamilyInfo`][ltheory.catalog.FamilyInfo] of a family (summary, domain, parameters,
+    known values)."""
     reg = _registry()
     if name not in reg:
         raise UnknownFamilyError(f"unknown family {name!r}; known families: "
@@ -138,8 +139,25 @@ def family(name: str, **params: Any) -> HypothesisClass:
     """Build the class of family ``name`` at ``params`` (defaults from the family's TOML).
 
     The class's ``name`` is the family with its full parameter list, e.g. "thresholds n=64".
-    Raises :class:`UnknownFamilyError` for an unknown family or parameter and
-    :class:`InvalidInputError` for a value of the wrong type, out of range, or too large.
+    The families, their parameters and their known dimensions are listed by
+    [`families`][ltheory.catalog.families] and [`describe`][ltheory.catalog.describe] (and
+    ``ltheory catalog`` on the command line).
+
+    Args:
+        name: The family's name, e.g. ``"thresholds"``, ``"intervals"``, ``"halfspaces"``.
+        **params: The family's parameters (``n=64``); missing ones take their defaults.
+
+    Returns:
+        The [`HypothesisClass`][ltheory.HypothesisClass] of that member of the family.
+
+    Raises:
+        UnknownFamilyError: For an unknown family or parameter.
+        InvalidInputError: For a value of the wrong type, out of range, or too large.
+
+    Examples:
+        >>> from ltheory import catalog
+        >>> catalog.family("thresholds", n=64)
+        <HypothesisClass 'thresholds n=64': 65 hypotheses on 64 points>
     """
     info = describe(name)
     values = check_params(info, params)

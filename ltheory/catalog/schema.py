@@ -1,7 +1,8 @@
 """What a family declares in its data file (``ltheory/catalog/data/<family>.toml``): summary,
 domain, parameters with types and ranges, size formula, and known values with citations.
 
-Keys of known values are the dimension keys of :data:`ltheory.dimensions.DIMENSIONS` (``vc``,
+Keys of known values are the dimension keys of [`ltheory.DIMENSIONS`][ltheory.DIMENSIONS]
+(``vc``,
 ``ldim``, ``tdim``: exact values) and ``<key>_lower`` / ``<key>_upper`` (bounds).
 """
 
@@ -23,6 +24,8 @@ __all__ = ["KNOWN_KEYS", "FamilyInfo", "KnownValue", "KnownValueSpec", "ParamInf
            "check_params", "parse_info"]
 
 KNOWN_KEYS = tuple(k + s for k in DIMENSIONS for s in ("", "_lower", "_upper"))
+"""The keys of a family's known values: ``vc``, ``ldim``, ``tdim`` and their ``_lower`` /
+``_upper`` bounds."""
 _PARAM_TYPES = ("int", "float", "bool", "str")
 
 
@@ -115,7 +118,8 @@ class FamilyInfo:
 
 
 def parse_info(text: str, source: str) -> FamilyInfo:
-    """The :class:`FamilyInfo` declared by a family's TOML text (``source`` names it in errors)."""
+    """The [`FamilyInfo`][ltheory.catalog.FamilyInfo] declared by a family's TOML text (``source``
+    names it in errors)."""
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

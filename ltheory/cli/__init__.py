@@ -42,7 +42,7 @@ _HELP = "Exact, certified learning-theory dimensions and sound privacy audits."
 
 def build_app(only: str | None = None) -> typer.Typer:
     """The ``ltheory`` application with every command, or with the command ``only`` alone
-    (what :func:`main` runs: a command's imports are all it pays for -- ``audit``'s privacy
+    (what `main` runs: a command's imports are all it pays for -- ``audit``'s privacy
     stack took 0.55 s of every ``ltheory dims`` start-up, inside its ``--budget``)."""
     out = typer.Typer(add_completion=False, no_args_is_help=True, help=_HELP)
     out.callback()(_group)  # a group even with one command (``ltheory dims SPEC``); --version
@@ -86,7 +86,7 @@ def main() -> None:
     When it runs as the process's command (called within a second of this module's import,
     in a process started shortly before), it also records when the process started, so that a
     ``--budget`` counts the interpreter's start-up and imports too
-    (:func:`ltheory.cli.common.command_start`); called in-process later, the commands count
+    (`ltheory.cli.common.command_start`); called in-process later, the commands count
     from their own start."""
     now = time.perf_counter()
     age = common.process_age()

@@ -3,30 +3,28 @@
 [--curve] [--json] [--plot FILE]``
 
 NAME is one of ``MECHANISMS`` or a LEARNER: the name of one of the seeds' learner audit cases
-(:func:`ltheory.privacy.learners.audit_cases`, e.g. ``exponential/thresholds-n8-eps1``; DESIGN.md's
-``ltheory audit LEARNER``).  A mechanism needs ``--claimed-epsilon``; its parameters are converted
-with the constructor's annotations (int, float, bool, "lo,hi" int pairs), never evaluated, and its
-ε defaults to the claimed ε.  A learner case has fixed settings (no ``--param``); its claim is the
-learner's own ``.claim`` unless ``--claimed-epsilon``/``--claimed-delta`` are given, and
-``--broken`` audits the case's deliberately broken variant instead.  Datasets default to the
-mechanism's ``default_pair()`` or the case's neighbouring pair; ``--d0``/``--d1`` take JSON
-(lists become tuples).  ``--curve`` audits the claim's whole privacy profile instead
-(:func:`ltheory.privacy.audit_curve`: certified δ(ε) at every ε at once, the largest gap over
-the claimed curve; ``--plot`` then draws the curves).  ``--claim`` states the claim as text
-instead of ``--claimed-epsilon``/``--claimed-delta``
-(:func:`ltheory.privacy.claim_text.parse_claim`, a restricted parser: ``eps:E``,
-``eps:E,delta:D``, ``zcdp:RHO``, ``gdp:MU``, ``rdp:ALPHA=EPS,...``); the plain audit takes it
-where it is an (ε, δ) claim, ``--curve`` takes any.  A mechanism whose constructor has an
-``epsilon`` gets the claim's ε by default; with a zCDP / GDP / RDP claim its noise comes from
-``--param`` (e.g. ``gaussian -p sigma=1 --claim zcdp:0.5 --curve``).  ``--budget SECONDS`` is
-the whole command's wall-clock time in every mode (plain, ``--search``, ``--curve``,
-``--worst-case``; ``inf`` = no limit; default: no limit, 60 s for ``--worst-case``): once
-reached the report
-says ``partial`` and its bound is certified on the runs counted; a budget that cannot pay for
-the fewest useful runs (known before sampling) is an error.  ``--json`` prints strict JSON
-(non-finite numbers as the strings "inf", "-inf", "nan").  Exit codes: 0 consistent, 1
-violation, 2 bad input or a budget that cannot be met (one line on stderr).
-"""
+([`ltheory.privacy.learners.audit_cases`][ltheory.privacy.learners.audit_cases], e.g.
+``exponential/thresholds-n8-eps1``; the ``ltheory audit LEARNER`` of docs/reference/cli.md).  A
+mechanism needs ``--claimed-epsilon``; its parameters are converted with the constructor's
+annotations (int, float, bool, "lo,hi" int pairs), never evaluated, and its ε defaults to the
+claimed ε.  A learner case has fixed settings (no ``--param``); its claim is the learner's own
+``.claim`` unless ``--claimed-epsilon``/``--claimed-delta`` are given, and ``--broken`` audits the
+case's deliberately broken variant instead.  Datasets default to the mechanism's ``default_pair()``
+or the case's neighbouring pair; ``--d0``/``--d1`` take JSON (lists become tuples).  ``--curve``
+audits the claim's whole privacy profile instead ([`ltheory.audit_curve`][ltheory.audit_curve]:
+certified δ(ε) at every ε at once, the largest gap over the claimed curve; ``--plot`` then draws the
+curves).  ``--claim`` states the claim as text instead of ``--claimed-epsilon``/``--claimed-delta``
+(`ltheory.privacy.claim_text.parse_claim`, a restricted parser: ``eps:E``, ``eps:E,delta:D``,
+``zcdp:RHO``, ``gdp:MU``, ``rdp:ALPHA=EPS,...``); the plain audit takes it where it is an (ε, δ)
+claim, ``--curve`` takes any.  A mechanism whose constructor has an ``epsilon`` gets the claim's ε
+by default; with a zCDP / GDP / RDP claim its noise comes from ``--param`` (e.g. ``gaussian -p
+sigma=1 --claim zcdp:0.5 --curve``).  ``--budget SECONDS`` is the whole command's wall-clock time in
+every mode (plain, ``--search``, ``--curve``, ``--worst-case``; ``inf`` = no limit; default: no
+limit, 60 s for ``--worst-case``): once reached the report says ``partial`` and its bound is
+certified on the runs counted; a budget that cannot pay for the fewest useful runs (known before
+sampling) is an error.  ``--json`` prints strict JSON (non-finite numbers as the strings "inf",
+"-inf", "nan").  Exit codes: 0 consistent, 1 violation, 2 bad input or a budget that cannot be met
+(one line on stderr)."""
 
 from __future__ import annotations
 
@@ -41,9 +39,7 @@ import typer
 from ltheory.cli.common import fail
 from ltheory.errors import InvalidInputError, LtheoryError
 from ltheory.privacy import mechanisms as mech
-from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
-from ltheory.privacy.dpsgd import DPSGDCanary
-from ltheory.privacy.gaussian import GaussianMechanism
+from ltheory.privacy.mechanisms import DiscreteGaussianMechanism, DPSGDCanary, GaussianMechanism
 from ltheory.progress import progress_bar
 from ltheory.validation import check_delta, check_epsilon, check_int
 

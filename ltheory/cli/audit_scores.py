@@ -2,7 +2,8 @@
 [--mask MASK] [--inclusion-seed S] [--seed S] [--analysis fdp|steinke] [--events K]
 [--claimed-epsilon E] [--json]``
 
-Audit a file of canary scores (:func:`ltheory.privacy.audit_scores`).  Files are ``.npy``
+Audit a file of canary scores ([`ltheory.audit_scores`][ltheory.audit_scores]).  Files are
+``.npy``
 arrays (or text, one score per line; 2-D: one row of features per run or canary).
 many-run (default): IN holds the scores of the runs with the canary, OUT of the runs
 without.  one-run: IN holds the scores of all m canaries of the one run and ``--mask`` a

@@ -1,7 +1,7 @@
 """``ltheory check [CHECK_ID ...] [--quick] [--json] [--plot DIR] [--markdown FILE]``: the seed
-papers' statements evaluated on concrete classes (:mod:`proofs_check`); exit 1 if one fails.
+papers' statements evaluated on concrete classes (`proofs_check`); exit 1 if one fails.
 ``ltheory check --list [--json]`` prints every numbered statement of the seeds with its status
-(:mod:`proofs_check.coverage`) and runs nothing."""
+(`proofs_check.coverage`) and runs nothing."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``ltheory clique SPEC --m M [--fractional] [--budget S] [--max-vertices N] [--json]
 [--plot FILE]``: certified ω_m (and ω*_m) of the contradiction graphs for m = 1..M
-(:mod:`ltheory.graphs.explorer`).  Exit codes: 0 success, 2 bad input (one line on stderr).
+(`ltheory.graphs.explorer`).  Exit codes: 0 success, 2 bad input (one line on stderr).
 """
 
 from __future__ import annotations

@@ -23,12 +23,12 @@ __all__ = ["ENGINE_SHARE", "VERIFY_GRACE", "VERIFY_MIN_SECONDS", "cell", "check_
            "result_json"]
 
 #: Of each dimension's share of the command's time, the part its exact engine may use; the rest
-#: is kept for re-checking the witness (:func:`compute`).
+#: is kept for re-checking the witness (`compute`).
 ENGINE_SHARE = 0.85
 
 #: A witness check may run past its dimension's share by this fraction of the share, and at
-#: least :data:`VERIFY_MIN_SECONDS`, before the result is reported as unverified
-#: (:func:`compute`): a witness of a few points checks in milliseconds even late.
+#: least `VERIFY_MIN_SECONDS`, before the result is reported as unverified
+#: (`compute`): a witness of a few points checks in milliseconds even late.
 VERIFY_GRACE = 0.1
 VERIFY_MIN_SECONDS = 0.05
 
@@ -54,17 +54,17 @@ def parse_only(only: str | None, allowed: Iterable[str] = DIMENSIONS) -> list[st
 
 
 #: Seconds per character of JSON output (dump, encode, write: ~0.5 s for the 200 MB ladder of
-#: 14,142 hypotheses), reserved from the budget for each witness computed (:func:`compute`).
+#: 14,142 hypotheses), reserved from the budget for each witness computed (`compute`).
 OUTPUT_SECONDS_PER_CHAR = 3e-9
 
-#: Set by :func:`ltheory.cli.main` to the moment the process started (a ``perf_counter()``
+#: Set by `ltheory.cli.main` to the moment the process started (a ``perf_counter()``
 #: value, interpreter start-up and imports included) when the OS says it; None otherwise (the
 #: commands then count from their own start).  Not set for commands invoked in-process.
 PROCESS_START: float | None = None
 
 
 def command_start() -> float:
-    """The moment a ``--budget`` counts from: the process start when :func:`ltheory.cli.main`
+    """The moment a ``--budget`` counts from: the process start when `ltheory.cli.main`
     recorded it, else now."""
     now = time.perf_counter()
     return now if PROCESS_START is None or PROCESS_START > now else PROCESS_START
@@ -103,7 +103,7 @@ def _witness_chars(w: Any) -> int:
 def check_budget_option(budget: float | None, option: str = "--budget") -> float | None:
     """The value of a ``--budget`` option, checked before any work: None or ``inf`` mean no
     limit, a positive number is seconds; 0, a negative number or ``nan`` exit 2 with one line
-    (:func:`ltheory.dims.budget.check_budget`)."""
+    (`ltheory.dims.budget.check_budget`)."""
     try:
         return check_budget(budget, option)
     except LtheoryError:
@@ -118,19 +118,19 @@ def compute(H: Any, names: list[str], budget: float | None, method: str = "auto"
 
     ``budget`` is the time of the whole command in seconds (None: no limit), counted from
     ``start`` (a ``time.perf_counter()`` value: when the process or the command started, so
-    loading the class counts; :func:`command_start`; default now).  Each dimension gets an
-    even share of the time left (:class:`~ltheory.dims.budget.Deadline`; time one does not
-    use passes to the next): its engine :data:`ENGINE_SHARE` of it; the witness check may then
+    loading the class counts; `command_start`; default now).  Each dimension gets an
+    even share of the time left (`Deadline`; time one does not
+    use passes to the next): its engine `ENGINE_SHARE` of it; the witness check may then
     use all the time left to the command (a found witness is worth checking before a later
-    engine starts), or at least :data:`VERIFY_GRACE` of the share.  Printing a witness takes
-    time too: for each witness checked, :data:`OUTPUT_SECONDS_PER_CHAR` per character is kept
+    engine starts), or at least `VERIFY_GRACE` of the share.  Printing a witness takes
+    time too: for each witness checked, `OUTPUT_SECONDS_PER_CHAR` per character is kept
     back from what follows (the last one's printing runs past the budget, within the
     contract's slack: 0.6 s for the 200 MB ladder of 14,142 hypotheses).
 
     A witness whose check cannot finish is not shown: the dimension is reported with the
     lower bound 0 (certified by the empty witness, checked) and its proven upper bound,
     ``stats["unverified"]`` holding the engine's unchecked lower bound, and
-    :func:`result_json` marks it ``"verified": false`` -- never an unchecked value.
+    `result_json` marks it ``"verified": false`` -- never an unchecked value.
     """
     deadline = Deadline(budget, start)
     out = {}
@@ -176,7 +176,7 @@ def dump_json(doc: Any) -> str:
 
 
 def echo_json(doc: Any) -> None:
-    """Print :func:`dump_json` of ``doc`` and a newline, as bytes when stdout has a binary
+    """Print `dump_json` of ``doc`` and a newline, as bytes when stdout has a binary
     buffer: the text is ASCII, and ``typer.echo`` of the 200 MB document of a ladder of
     14,142 hypotheses took 1.6 s (0.2 s this way)."""
     text = dump_json(doc)
@@ -198,8 +198,9 @@ def cell(r: DimensionResult) -> str:
 
 
 def result_json(r: DimensionResult) -> dict[str, Any]:
-    """DESIGN.md's R: ``{"value", "exact", "lower", "upper", "witness", "seconds", "stats",
+    """The result R of ``dims --json`` (docs/reference/formats.md): ``{"value", "exact", "lower",
+    "upper", "witness", "seconds", "stats",
     "verified"}``.  Every witness shown has been re-checked; ``"verified": false`` says that
     the engine's witness could not be re-checked within the budget, so the lower bound shown
-    is 0 (:func:`compute`)."""
+    is 0 (`compute`)."""
     return r.to_json() | {"verified": "unverified" not in r.stats}

@@ -2,7 +2,7 @@
 
 Dimensions of the composed class G(H_1, ..., H_k) = {G(h_1, ..., h_k) : h_i in H_i}
 (Alon, Beimel, Moran, Stemmer 2020, §2), each with a witness re-checked by the composed-class
-checker (:mod:`ltheory.sat.certify`).  G is a name (``maj``, ``and``, ``or``, ``xor``,
+checker (`ltheory.sat.certify`).  G is a name (``maj``, ``and``, ``or``, ``xor``,
 ``thr:t``, ``not``), a truth table, or an expression such as ``'x1 & (x2 | ~x3)'``; each SPEC is a
 catalog family with parameters (one quoted argument) or a class file.  ``--sat`` forces the SAT
 search (``method="sat"``); the default is ``method="auto"`` (materialise when it is small enough,

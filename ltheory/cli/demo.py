@@ -1,6 +1,6 @@
 """``ltheory demo [--json]``: the embedded default — exact, verified dimensions of a few catalog
 classes, marked against the catalog's cited formulas with the marks of ``ltheory table``
-(:data:`ltheory.tables.MARKS`, explained under the table)."""
+(`ltheory.tables.MARKS`, explained under the table)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def known_checks(spec: str, H: HypothesisClass, results: dict[str, DimensionResu
 
 
 def known_mark(checks: tuple[FormulaCheck, ...], key: str) -> str:
-    """' ✓', ' ✗*', ... (:data:`ltheory.tables.MARKS`) for one dimension, '' if nothing cited."""
+    """' ✓', ' ✗*', ... (`ltheory.tables.MARKS`) for one dimension, '' if nothing cited."""
     m = mark(c for c in checks if c.dimension == key)
     return f" {m}" if m else ""
 

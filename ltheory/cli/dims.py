@@ -1,11 +1,12 @@
 """``ltheory dims SPEC [--only vc,ldim,tdim] [--budget SECONDS] [--json]``.
 
-Exact VC, Littlestone and threshold dimensions of a class (:data:`ltheory.dimensions.DIMENSIONS`),
+Exact VC, Littlestone and threshold dimensions of a class
+([`ltheory.DIMENSIONS`][ltheory.DIMENSIONS]),
 each with a witness re-checked by the independent checker.  SPEC is a catalog family with
 parameters as one argument (``"thresholds n=64"``) or a path to a class file.
 
 ``--budget S`` is the time of the whole command, loading the class included: each dimension
-gets an even share of what is left, witness check included (:func:`ltheory.cli.common.compute`);
+gets an even share of what is left, witness check included (`ltheory.cli.common.compute`);
 ``inf`` means no limit, and 0, a negative number or ``nan`` exit 2 with one line.
 """
 

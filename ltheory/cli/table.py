@@ -4,13 +4,13 @@
 The VC, Littlestone and threshold dimensions (and ω_M with ``--clique M``) of every member of a
 catalog family over the given parameter ranges (``n=1..8``, ``n=2,4,8``, ``k=2``; several
 parameters give their cartesian product), each witness re-checked, compared with the catalog's
-cited formulas (:mod:`ltheory.tables`).  Cells: the exact value, or ``lo..hi`` (proven bounds)
-when the budget stopped the search; marks (:data:`ltheory.tables.MARKS`, shared with ``ltheory
+cited formulas (`ltheory.tables`).  Cells: the exact value, or ``lo..hi`` (proven bounds)
+when the budget stopped the search; marks (`ltheory.tables.MARKS`, shared with ``ltheory
 demo``): ✓ every cited formula of that dimension agrees, ✗ one disagrees (✗* only disagreements
 the catalog already records), ? undecided within the proven bounds.  Each cited formula is
 listed with its condition (``ldim = n when 2 * k >= n``) and judged only where it holds.
 FAMILY may be ``MODULE:NAME``: MODULE is imported (by name, from the current folder or the
-installed packages) and registers NAME with :func:`ltheory.catalog.register_family`.  Exit 1 when
+installed packages) and registers NAME with `ltheory.catalog.register_family`.  Exit 1 when
 a cited formula disagrees with a proven value and the catalog does not record that disagreement
 (a finding), 2 for bad input.
 """
@@ -125,7 +125,7 @@ _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 def resolve_family(family: str) -> str:
     """A catalog family's name; ``MODULE:NAME`` first imports MODULE (from the current folder or
     the installed packages — an import by name, nothing evaluated), which registers NAME with
-    :func:`ltheory.catalog.register_family`."""
+    `ltheory.catalog.register_family`."""
     if ":" not in family:
         return family
     module, _, name = family.partition(":")

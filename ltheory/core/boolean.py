@@ -3,20 +3,21 @@
 Alon, Beimel, Moran, Stemmer, "Closure Properties for Private Classification and Online
 Prediction" (COLT 2020), §2: for an aggregation G and classes H_1, ..., H_k over one domain,
 G(H_1, ..., H_k) = {G(h_1, ..., h_k) : h_i in H_i}, with G applied pointwise.  This module only
-describes G; composition lives in :mod:`ltheory.core.compose`.
+describes G; composition lives in `ltheory.core.compose`.
 
-An :class:`Aggregation` is stored as its truth table: bit ``i`` of ``table`` is G evaluated on the
+An [`Aggregation`][ltheory.Aggregation] is stored as its truth table: bit ``i`` of ``table`` is G
+evaluated on the
 bits of ``i``, x1 the least significant bit (so ``"00010111"`` is the majority of three).  It is
 built from
 
 * a name: ``maj`` (majority, odd k), ``and``, ``or``, ``xor``, ``thr:t`` (at least t of the k
   inputs are 1), ``not`` (k = 1), ``id`` (k = 1).  A name may carry its arity (``maj5``,
   ``and:3``, ``thr:2:5``); without one the aggregation is a *family* whose arity is fixed by
-  :meth:`Aggregation.bind` (``compose`` binds it to the number of classes);
+  [`Aggregation.bind`][ltheory.Aggregation.bind] (``compose`` binds it to the number of classes);
 * a truth table (a '0'/'1' string of length 2^k, character i = G(bits of i));
 * an expression over x1..xk with ``&``, ``|``, ``^``, ``~`` (also ``and``/``or``/``not``), the
   constants 0 and 1, and the calls ``Majority``, ``And``, ``Or``, ``Xor``, ``Not``,
-  ``Threshold(t, ...)``.  The text is parsed with :mod:`ast` and every node is checked against a
+  ``Threshold(t, ...)``.  The text is parsed with `ast` and every node is checked against a
   whitelist; nothing is ever evaluated as code.  The tree is evaluated by this module on all 2^k
   inputs, and sympy is used only for the simplified DNF/CNF views.
 """
@@ -241,7 +242,8 @@ class Aggregation:
     """A Boolean function G: {0,1}^k -> {0,1} (ABMS20 §2), stored as its truth table.
 
     ``arity`` is k, or ``None`` for a named family not yet bound to an arity (``maj``, ``and``,
-    ...; see :meth:`bind`).  ``table`` is the truth table as an int (bit i = G(bits of i), x1 the
+    ...; see [`bind`][ltheory.Aggregation.bind]).  ``table`` is the truth table as an int (bit i =
+    G(bits of i), x1 the
     least significant bit), ``None`` for an unbound family.  ``name`` is a readable description.
     """
 
@@ -269,7 +271,8 @@ class Aggregation:
     # ------------------------------------------------------------------ constructors
     @classmethod
     def parse(cls, text: str, arity: int | None = None) -> Aggregation:
-        """An aggregation from a name, a truth table or an expression (see the module docstring).
+        """An aggregation from a name, a truth table or an expression (see
+        [`ltheory.core.boolean`][ltheory.core.boolean]).
 
         ``arity`` fixes k for a family name or an expression (an expression may then ignore some
         of x1..xk); a conflicting arity is an error.
@@ -464,7 +467,8 @@ class Aggregation:
         return _normal_form(self, positive=True)
 
     def cnf(self) -> list[list[int]]:
-        """A CNF of G as a list of clauses (literals as in :meth:`dnf`); ``[]`` is the constant 1,
+        """A CNF of G as a list of clauses (literals as in [`dnf`][ltheory.Aggregation.dnf]); ``[]``
+        is the constant 1,
         ``[[]]`` the constant 0.  Used by the SAT encodings (Tseitin-style, one output bit)."""
         neg = _normal_form(self, positive=False)  # DNF of ¬G
         return [[-lit for lit in term] for term in neg]

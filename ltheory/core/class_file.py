@@ -1,4 +1,5 @@
-"""Reading and writing class files in the ``ltheory.class/1`` JSON format (see DESIGN.md).
+"""Reading and writing class files in the ``ltheory.class/1`` JSON format (the
+[class file format][class-file-format]).
 
 ```json
 {"format": "ltheory.class/1", "name": "thresholds-4",
@@ -7,7 +8,7 @@
 ```
 ``domain`` is a list of labels or an integer n (labels "0".."n-1"); hypothesis i is a string of
 '0'/'1', character j its value on point j.  Duplicates are removed on load.  Every malformation
-raises :class:`~ltheory.errors.ClassFileError` naming the field (and line) at fault.
+raises [`ClassFileError`][ltheory.ClassFileError] naming the field (and line) at fault.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 #: Peak memory of loading a class file, per byte of the file (measured on the 200 MB file of
 #: thresholds on 14,142 points: 1.0 GB peak RSS, ~5 bytes a byte: the bytes read, the decoded
 #: text, the parsed strings, one joined copy and the 0/1 matrix), checked against the memory
-#: available before reading (:func:`ltheory.validation.check_memory`).
+#: available before reading ([`ltheory.validation.check_memory`][ltheory.validation.check_memory]).
 LOAD_BYTES_PER_FILE_BYTE = 6
 
 #: Deepest nesting of JSON arrays/objects accepted (a class file needs 2; ``meta`` may nest a
@@ -179,7 +180,7 @@ def _refuse_constant(s: str) -> Any:
 
 def parse_class_text(data: bytes, source: str = "class file") -> HypothesisClass:
     """Decode and validate the bytes of a class file, bounded before decoding: nesting depth
-    (:data:`MAX_DEPTH`), integer literals (:data:`MAX_INT_DIGITS`); NaN and Infinity refused."""
+    (`MAX_DEPTH`), integer literals (`MAX_INT_DIGITS`); NaN and Infinity refused."""
     depth = json_depth(data)
     if depth > MAX_DEPTH:
         raise ClassFileError(f"{source}: JSON nested {depth} levels deep; at most {MAX_DEPTH} "
@@ -204,10 +205,31 @@ def parse_class_text(data: bytes, source: str = "class file") -> HypothesisClass
 
 
 def load_class(path: str | os.PathLike[str]) -> HypothesisClass:
-    """Load a class file; raises ClassFileError (with the line at fault for bad JSON).
+    """Load a class file (the [class file format][class-file-format], ``ltheory.class/1``).
 
-    The file's size (:data:`MAX_FILE_BYTES`) is checked before it is read, its nesting depth and
-    integer literals before it is decoded (:func:`parse_class_text`)."""
+    The file's size (`MAX_FILE_BYTES`, 256 MiB) is checked before it is read, its nesting
+    depth and integer literals before it is decoded (`parse_class_text`).  Duplicate
+    hypotheses are removed on load.
+
+    Args:
+        path: The path of the JSON class file.
+
+    Returns:
+        The [`HypothesisClass`][ltheory.HypothesisClass], named as in the file.
+
+    Raises:
+        ClassFileError: For a file that cannot be read or is not a valid class file, naming
+            the line (for bad JSON) or the field at fault.
+
+    Examples:
+        >>> import json, tempfile, pathlib
+        >>> from ltheory import load_class
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.json"
+        >>> _ = path.write_text(json.dumps({"format": "ltheory.class/1", "name": "thr",
+        ...     "domain": 3, "hypotheses": ["000", "001", "011", "111", "011"]}))
+        >>> load_class(path)
+        <HypothesisClass 'thr': 4 hypotheses on 3 points>
+    """
     p = _as_path(path, "load_class")
     try:
         size = p.stat().st_size

@@ -4,9 +4,11 @@ For an aggregation G: {0,1}^k -> {0,1} and classes H_1, ..., H_k over one domain
 
     G(H_1, ..., H_k) = {G(h_1, ..., h_k) : h_i in H_i},   G applied pointwise on X.
 
-:func:`compose` builds it either materialised (a :class:`HypothesisClass`) or, with
-``lazy=True``, as a :class:`ComposedClass` that is never materialised: the SAT encodings of
-:mod:`ltheory.sat` choose h_1..h_k per leaf and encode G, so the product prod |H_i| is never built.
+[`compose`][ltheory.compose] builds it either materialised (a
+[`HypothesisClass`][ltheory.HypothesisClass]) or, with
+``lazy=True``, as a [`ComposedClass`][ltheory.ComposedClass] that is never materialised: the SAT
+encodings of
+`ltheory.sat` choose h_1..h_k per leaf and encode G, so the product prod |H_i| is never built.
 
 Materialisation is staged and deduplicated.  After fixing h_1..h_i, all that matters at a point x
 is the *residual* function r = G(h_1(x), ..., h_i(x), ·, ..., ·) of the remaining k - i inputs;
@@ -16,7 +18,8 @@ H_{i+1} (vectorised with numpy), and deduplicates again.  For symmetric G (major
 and equal classes this collapses orderings (MAJ3(h, h', h'') = MAJ3(h', h, h'')) and any pair of
 partial tuples that agree pointwise in the count of ones.  The number of (state, hypothesis)
 products evaluated is checked against ``max_products`` *before* each stage, so a composition that
-does not fit fails with :class:`~ltheory.errors.BudgetExceededError` instead of exhausting memory.
+does not fit fails with [`BudgetExceededError`][ltheory.BudgetExceededError] instead of exhausting
+memory.
 """
 
 from __future__ import annotations
@@ -178,7 +181,7 @@ class ComposedClass:
     (Alon, Beimel, Moran, Stemmer 2020, §2).
 
     ``G`` is the (bound) aggregation, ``classes`` the tuple (H_1, ..., H_k), all over ``domain``.
-    The SAT encodings in :mod:`ltheory.sat` and ``vc_dimension`` / ``littlestone_dimension`` /
+    The SAT encodings in `ltheory.sat` and ``vc_dimension`` / ``littlestone_dimension`` /
     ``threshold_dimension`` (``method="sat"`` or ``"auto"``) accept it directly.
     """
 
@@ -287,7 +290,8 @@ class ComposedClass:
         return self.G.evaluate(*rows)
 
     def materialise(self, max_products: int = DEFAULT_MAX_PRODUCTS) -> HypothesisClass:
-        """The materialised class (deduplicated); BudgetExceededError past ``max_products``."""
+        """The materialised class (deduplicated); BudgetExceededError past ``max_products``
+        (default 20 000 000)."""
         return self.materialise_with_components(max_products).H.with_name(self.name)
 
     def materialise_with_components(self, max_products: int = DEFAULT_MAX_PRODUCTS
@@ -315,13 +319,14 @@ def compose(G: Aggregation | str, *classes: HypothesisClass, lazy: bool = False,
             ) -> HypothesisClass | ComposedClass:
     """G(H_1, ..., H_k) = {G(h_1, ..., h_k) : h_i in H_i} (ABMS20, §2).
 
-    ``G`` is an :class:`Aggregation` or a string for :meth:`Aggregation.parse` (a family name such
-    as ``"maj"`` takes its arity from the number of classes).  All classes must share one domain.
-    Materialised (the default), the result is a deduplicated :class:`HypothesisClass`, built in
-    stages (see the module docstring) and failing with BudgetExceededError when more than
-    ``max_products`` products would be evaluated.  With ``lazy=True`` a :class:`ComposedClass` is
-    returned and nothing is materialised.
-    """
+    ``G`` is an [`Aggregation`][ltheory.Aggregation] or a string for
+    [`Aggregation.parse`][ltheory.Aggregation.parse] (a family name such as ``"maj"`` takes its
+    arity from the number of classes).  All classes must share one domain. Materialised (the
+    default), the result is a deduplicated [`HypothesisClass`][ltheory.HypothesisClass], built in
+    stages (see [`ltheory.core.compose`][ltheory.core.compose]) and failing with BudgetExceededError
+    when more than ``max_products`` products (default 20 000 000, `DEFAULT_MAX_PRODUCTS`) would
+    be evaluated.  With ``lazy=True`` a
+    [`ComposedClass`][ltheory.ComposedClass] is returned and nothing is materialised."""
     C = ComposedClass(G, classes, name=name)
     if lazy:
         return C
@@ -331,7 +336,8 @@ def compose(G: Aggregation | str, *classes: HypothesisClass, lazy: bool = False,
 
 
 def negated(H: HypothesisClass | ComposedClass) -> HypothesisClass | ComposedClass:
-    """¬H = {1 - h : h in H} (pointwise negation); lazy for a :class:`ComposedClass`."""
+    """¬H = {1 - h : h in H} (pointwise negation); lazy for a
+    [`ComposedClass`][ltheory.ComposedClass]."""
     if isinstance(H, ComposedClass):
         return H.negate()
     if not isinstance(H, HypothesisClass):

@@ -2,7 +2,8 @@
 
 A *hypothesis class* H over a finite domain X = {x_0, ..., x_{n-1}} is a set of functions
 h: X -> {0, 1}.  Each hypothesis is a row of a 0/1 matrix (row = hypothesis, column = domain
-point); :class:`HypothesisClass` stores the deduplicated rows as a packed bit matrix
+point); [`HypothesisClass`][ltheory.HypothesisClass] stores the deduplicated rows as a packed bit
+matrix
 (``numpy.packbits`` along the points, little bit order) and keeps the first-occurrence order of
 the hypotheses it was given.  Equality is set equality over the same domain.
 """
@@ -51,9 +52,39 @@ def _normalise_domain(domain: Sequence[Any] | int, n: int | None) -> tuple[Label
 class HypothesisClass:
     """A finite set of Boolean hypotheses over a finite labelled domain.
 
-    Construct with :meth:`from_strings`, :meth:`from_matrix` or :meth:`from_predicates`.
-    ``H.matrix`` is the (|H|, |X|) uint8 0/1 matrix, ``H.packed`` the packed rows,
-    ``H.domain`` the tuple of point labels.  The class is immutable and hashable.
+    A hypothesis is a function from the domain X = ``domain`` to {0, 1}, stored as a row of a
+    packed bit matrix; duplicates are removed on construction, so ``size`` is |H|.  The class
+    is immutable and hashable; restriction, version spaces, union, intersection and complement
+    return new classes.  Build one with
+    [`from_strings`][ltheory.HypothesisClass.from_strings] (character i of each string is the
+    value on point i), [`from_matrix`][ltheory.HypothesisClass.from_matrix],
+    [`from_predicates`][ltheory.HypothesisClass.from_predicates], from a class file
+    ([`load_class`][ltheory.load_class]) or from the catalog
+    ([`family`][ltheory.catalog.family]).  ``H.matrix`` is the (|H|, |X|) uint8 0/1 matrix,
+    ``H.packed`` the packed rows, ``H.domain`` the tuple of point labels.
+
+    Args:
+        matrix: A (|H|, |X|) array of 0/1 values, one row per hypothesis.
+        domain: The point labels (a sequence of distinct labels) or their number n (labels
+            ``"0"`` … ``"n-1"``); default: ``range(|X|)`` as strings.
+        name: A name shown by ``repr`` and in reports.
+
+    Raises:
+        InvalidInputError: If the matrix is not 2-D with 0/1 values, or the domain does not
+            match its columns.
+
+    Examples:
+        >>> from ltheory import HypothesisClass, vc_dimension
+        >>> H = HypothesisClass.from_strings(["0011", "0111", "0001", "0011"],
+        ...                                  domain=["a", "b", "c", "d"], name="thresholds")
+        >>> H
+        <HypothesisClass 'thresholds': 3 hypotheses on 4 points>
+        >>> H.restrict(["c", "d"]).to_strings()
+        ['11', '01']
+        >>> H.version_space([("c", 1)]).to_strings()
+        ['0011', '0111']
+        >>> vc_dimension(H).value
+        1
     """
 
     def __init__(self, matrix: np.ndarray, domain: Sequence[Any] | int | None = None,
@@ -136,7 +167,7 @@ class HypothesisClass:
         ``str(x)``, distinct), or an integer n (labels ``"0"`` … ``"n-1"``).  When it is None
         (the default) the labels are the matrix's own column labels if it has them (a pandas
         ``DataFrame``'s ``columns``), else the column positions ``"0"`` … ``"m-1"``.
-        Duplicate rows are removed, the first kept.  Raises :class:`InvalidInputError` when the
+        Duplicate rows are removed, the first kept.  Raises `InvalidInputError` when the
         labels are not one per column or repeat, or a value is not 0/1.
 
             HypothesisClass.from_matrix([[0, 1, 1], [1, 1, 0]], domain=["a", "b", "c"])
@@ -263,7 +294,7 @@ class HypothesisClass:
 
     def packed_columns(self) -> np.ndarray:
         """The columns packed along the hypotheses (|X| x ceil(|H|/8) uint8, little bit order;
-        :func:`pack_columns`), computed once per class."""
+        `pack_columns`), computed once per class."""
         cache = self.__dict__.get("_packed_columns")
         if cache is None:
             cache = pack_columns(self.matrix)

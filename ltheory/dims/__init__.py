@@ -1,6 +1,7 @@
 """Exact engines for the dimensions of explicit finite classes, each returning a certified
-:class:`DimensionResult`; the public entry points with ``method=`` and composed classes are in
-:mod:`ltheory.dimensions`."""
+[`DimensionResult`][ltheory.DimensionResult]; the public entry points with ``method=`` and composed
+classes are in
+`ltheory.dimensions`."""
 
 from ltheory.dims.littlestone import littlestone_exact
 from ltheory.dims.result import DimensionResult

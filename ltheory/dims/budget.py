@@ -13,7 +13,8 @@ def check_budget(seconds: object, what: str = "budget") -> float | None:
 
     The meaning of every value: None and ``inf`` (``float("inf")``, ``--budget inf``) mean no
     time limit; a positive finite number is a limit in seconds; 0, negative numbers, NaN and
-    non-numbers are refused with :class:`InvalidInputError` (exit 2 on the command line)."""
+    non-numbers are refused with [`InvalidInputError`][ltheory.InvalidInputError] (exit 2 on the
+    command line)."""
     if seconds is None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or (
@@ -71,7 +72,7 @@ class Budget:
         return out
 
 
-#: The least time a step of a :class:`Deadline` is given (seconds), even when the deadline has
+#: The least time a step of a `Deadline` is given (seconds), even when the deadline has
 #: passed: enough for an engine to return its trivial proven bounds.
 MIN_SHARE = 1e-3
 
@@ -82,7 +83,7 @@ class Deadline:
     value, default now -- the command passes the moment it started, so loading the class is
     counted).
 
-    :meth:`share` splits the time left evenly among the steps still to run, so time a step
+    `share` splits the time left evenly among the steps still to run, so time a step
     does not use passes to the next ones, and the last step gets all that is left."""
 
     def __init__(self, seconds: float | None, start: float | None = None) -> None:
@@ -95,7 +96,7 @@ class Deadline:
         return None if self.deadline is None else self.deadline - time.perf_counter()
 
     def share(self, steps_left: int, reserve: float = 0.0) -> float | None:
-        """The seconds the next of ``steps_left`` steps may take (at least :data:`MIN_SHARE`),
+        """The seconds the next of ``steps_left`` steps may take (at least `MIN_SHARE`),
         with ``reserve`` seconds kept back for after them, or None without a limit."""
         left = self.remaining()
         if left is None:

@@ -1,8 +1,8 @@
 """Independent checkers for dimension witnesses (VC, Littlestone, threshold).
 
 Each checker re-verifies a witness *from the definitions only*: it shares no code with the search
-algorithms in :mod:`ltheory.dims`, reads the class only through ``H.domain`` and ``H.matrix``, and
-walks the witness in its JSON form (DESIGN.md, "Witnesses in JSON"), so a witness that was dumped
+algorithms in `ltheory.dims`, reads the class only through ``H.domain`` and ``H.matrix``, and walks
+the witness in its JSON form (the [witness formats][witness-formats]), so a witness that was dumped
 to JSON and loaded back verifies exactly like the in-memory one.
 
 Definitions (Alon, Beimel, Moran, Stemmer, "Closure Properties for Private Classification and
@@ -37,7 +37,7 @@ Conventions checked here:
   type is rejected with a message saying what is accepted.  Hypotheses are '0'/'1' strings with
   one character per domain point.
 
-Every failure raises :class:`~ltheory.errors.CertificateError` with a message naming the check
+Every failure raises [`CertificateError`][ltheory.CertificateError] with a message naming the check
 that failed (and where in the witness); a valid witness makes the checker return ``None``.
 """
 
@@ -120,8 +120,8 @@ class _LabelIndex:
 class _Ctx:
     """Look-up tables built once per check: label -> index, and the set of hypotheses (rows of
     ``H.matrix`` packed to bytes: a 200 MB class's 14,143 rows as strings took 1 s and as much
-    memory again).  ``budget`` (an object with ``expired()``, e.g. :class:`Budget`) stops the
-    check with :class:`BudgetExceededError` when it runs out."""
+    memory again).  ``budget`` (an object with ``expired()``, e.g. `Budget`) stops the
+    check with [`BudgetExceededError`][ltheory.BudgetExceededError] when it runs out."""
 
     def __init__(self, H: HypothesisClass, budget: Any = None) -> None:
         self.H = H
@@ -225,7 +225,8 @@ def verify_vc(H: HypothesisClass, witness: Any, value: Any, *,
     """Check that ``witness`` (a list of domain labels) is a set of exactly ``value`` points
     shattered by ``H``, i.e. ``H|_S = {0,1}^S``; this certifies ``VC(H) ≥ value``.
 
-    Raises :class:`CertificateError` naming the failed check (wrong type, unknown label, duplicate
+    Raises [`CertificateError`][ltheory.CertificateError] naming the failed check (wrong type,
+    unknown label, duplicate
     point, size ≠ value, or the first pattern on S that no hypothesis realises).
     """
     what = "VC certificate"
@@ -261,10 +262,10 @@ def verify_littlestone(H: HypothesisClass, witness: Any, value: Any, *,
 
     Node forms: internal ``{"point": LABEL, "children": {"0": TREE, "1": TREE}}``, leaf
     ``{"hypothesis": BITS}``.  Rejected: other keys or types, unknown labels, a point repeated on a
-    root-to-leaf path (see the module docstring), leaves at depth ≠ value (the tree is then not
-    complete or of the wrong depth), a leaf hypothesis not in H or disagreeing with its path.
-    The walk is iterative, so a hostile deep witness cannot exhaust the Python stack.
-    """
+    root-to-leaf path (see [`ltheory.dims.certificates`][ltheory.dims.certificates]), leaves at
+    depth ≠ value (the tree is then not complete or of the wrong depth), a leaf hypothesis not in H
+    or disagreeing with its path. The walk is iterative, so a hostile deep witness cannot exhaust
+    the Python stack."""
     what = "Littlestone certificate"
     _check_class(H)
     v = _check_value(value, what)
@@ -326,7 +327,7 @@ def verify_littlestone(H: HypothesisClass, witness: Any, value: Any, *,
     check_leaves()
 
 
-#: Leaves of a mistake tree whose hypotheses are checked together (:func:`_hypothesis_rows`).
+#: Leaves of a mistake tree whose hypotheses are checked together (`_hypothesis_rows`).
 _LEAF_BATCH = 256
 
 
@@ -399,27 +400,28 @@ def verify_threshold(H: HypothesisClass, witness: Any, value: Any, *,
                 f"{int(got[i, j])}")
 
 
-#: Hypotheses of a ladder checked together (:func:`_hypothesis_rows`), the clock read between.
+#: Hypotheses of a ladder checked together (`_hypothesis_rows`), the clock read between.
 _LADDER_BATCH = 512
 
 
 # --------------------------------------------------------------------------- dispatch
-#: the checker of each dimension's witness, by result kind (:data:`ltheory.dimensions.DIMENSIONS`
+#: the checker of each dimension's witness, by result kind
+#: ([`ltheory.DIMENSIONS`][ltheory.DIMENSIONS]
 #: holds each with its engines)
 CHECKERS = {"vc": verify_vc, "ldim": verify_littlestone, "tdim": verify_threshold}
 
 
 def verify(H: HypothesisClass, result: Any, *, budget: Any = None) -> None:
-    """Check a :class:`~ltheory.dims.result.DimensionResult` against ``H``.
+    """Check a [`DimensionResult`][ltheory.DimensionResult] against ``H``.
 
     Dispatches on ``result.kind`` ∈ {"vc", "ldim", "tdim"} and checks that ``result.witness``
     certifies ``result.lower`` exactly (size/depth equal to ``result.lower``; for the empty class
     ``lower == -1`` and the witness is ``None``).  Also checks the result is self-consistent:
     ``lower ≤ upper``, ``exact == (lower == upper)`` and ``value == lower``.
 
-    ``budget``: an object with ``expired()`` (:class:`ltheory.dims.budget.Budget`) read while
+    ``budget``: an object with ``expired()`` (`ltheory.dims.budget.Budget`) read while
     the witness is walked; when it runs out the check stops with
-    :class:`~ltheory.errors.BudgetExceededError` (the witness is then *not* certified).
+    [`BudgetExceededError`][ltheory.BudgetExceededError] (the witness is then *not* certified).
     """
     for attr in ("kind", "witness", "lower", "upper", "value", "exact"):
         if not hasattr(result, attr):

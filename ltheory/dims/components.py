@@ -2,9 +2,9 @@
 
 An exact engine run on the materialised class G(H_1, ..., H_k) (Alon, Beimel, Moran, Stemmer
 2020, §2) returns witnesses made of composed hypotheses.  To be re-checked against the lazy
-:class:`~ltheory.core.compose.ComposedClass` (:func:`ltheory.sat.certify.verify_composed`), each
+[`ComposedClass`][ltheory.ComposedClass] (`ltheory.sat.certify.verify_composed`), each
 composed hypothesis must name a tuple (h_1, ..., h_k) realising it: its ``"components"``.
-:func:`attach_components` adds them, from the tuples recorded during materialisation (or SAT
+`attach_components` adds them, from the tuples recorded during materialisation (or SAT
 enumeration).
 """
 
@@ -22,7 +22,7 @@ __all__ = ["attach_components", "bit_string"]
 
 
 def bit_string(row: np.ndarray) -> str:
-    """A 0/1 row as the string of DESIGN.md's class format ("0101...")."""
+    """A 0/1 row as the string of the class file format ("0101...")."""
     return (np.asarray(row, dtype=np.uint8) + ord("0")).tobytes().decode("ascii")
 
 

@@ -26,7 +26,7 @@ Bounds are memoised per version space and only ever tightened.  Inside a node:
 * the smaller side is solved first, and the larger side only up to the value of the smaller one.
 
 The witness tree is rebuilt from the memo.  The Standard Optimal Algorithm (Littlestone 1988),
-which predicts the label whose version space has the larger Ldim, is in :mod:`ltheory.dims.soa`
+which predicts the label whose version space has the larger Ldim, is in `ltheory.dims.soa`
 and shares this solver.
 """
 
@@ -46,7 +46,7 @@ from ltheory.errors import InvalidInputError
 _INF = 1 << 30
 
 #: Up to this many candidate points, active points are found by one big-int test each; beyond,
-#: by one numpy pass over the version space's rows (:meth:`LittlestoneSolver.active_points`).
+#: by one numpy pass over the version space's rows (`LittlestoneSolver.active_points`).
 ACTIVE_SCAN_POINTS = 512
 
 #: Seconds the greedy lower bound may run after the budget ran out (plus 5% of the budget).
@@ -66,7 +66,7 @@ class LittlestoneSolver:
         self._strings: dict[int, str] = {}
         #: V -> the point of the split that proved memo[V]'s lower bound (for the witness)
         self.best_split: dict[int, int] = {}
-        #: when set (a ``time.perf_counter()`` value), :meth:`greedy_tree` gives up past it
+        #: when set (a ``time.perf_counter()`` value), `greedy_tree` gives up past it
         self.greedy_deadline: float | None = None
 
     # ------------------------------------------------------------------ core search
@@ -213,7 +213,7 @@ class LittlestoneSolver:
 
     def greedy_lower(self, V: int, max_nodes: int = 1 << 14
                      ) -> tuple[int, dict[str, Any] | None]:
-        """The deepest greedy tree (:meth:`greedy_tree`) found by iterative deepening within
+        """The deepest greedy tree (`greedy_tree`) found by iterative deepening within
         ``max_nodes`` nodes in all: (depth, tree).  The fallback lower bound when the exact
         search runs out of budget before its root has a proven value beyond 1."""
         budget = [max_nodes]
@@ -273,7 +273,8 @@ class LittlestoneSolver:
 def littlestone_exact(H: HypothesisClass, budget: float | None = None) -> DimensionResult:
     """The Littlestone dimension of a finite class, with a shattered mistake tree as witness.
 
-    The exact engine behind :func:`ltheory.littlestone_dimension` (which adds ``method=`` and
+    The exact engine behind [`ltheory.littlestone_dimension`][ltheory.littlestone_dimension] (which
+    adds ``method=`` and
     composed classes).
 
     ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False`` and

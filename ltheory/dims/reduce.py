@@ -22,7 +22,7 @@ order, so row r of the merged class is row r of H: a witness hypothesis is carri
 row.  Wide classes with few hypotheses collapse: m hypotheses have at most 2^m distinct columns,
 so two hypotheses on 10^6 points leave at most 4 points.
 
-:func:`on_distinct_columns` wraps an exact engine so that it runs on the merged class and its
+`on_distinct_columns` wraps an exact engine so that it runs on the merged class and its
 result (witness lifted to H's labels and hypothesis strings) is checked as usual by the caller.
 """
 

@@ -17,11 +17,11 @@ class DimensionResult:
 
     ``lower`` and ``upper`` are proven bounds; ``exact`` is ``lower == upper``; ``value`` is the
     exact value when exact and the proven lower bound otherwise.  ``witness`` (in the JSON form of
-    DESIGN.md, so anyone can re-check it) certifies ``lower``: a shattered set (VC), a mistake tree
-    (Littlestone), a threshold ladder (threshold), a clique (contradiction graphs).  It is ``None``
-    only for the empty class, whose dimensions are -1 by convention.  ``stats`` holds counters
-    (nodes, memo size, ...), ``seconds`` the wall time, ``kind`` the dimension's name.
-    """
+    the [witness formats][witness-formats], so anyone can re-check it) certifies ``lower``: a
+    shattered set (VC), a mistake tree (Littlestone), a threshold ladder (threshold), a clique
+    (contradiction graphs).  It is ``None`` only for the empty class, whose dimensions are -1 by
+    convention.  ``stats`` holds counters (nodes, memo size, ...), ``seconds`` the wall time,
+    ``kind`` the dimension's name."""
 
     kind: str
     value: int | float
@@ -54,7 +54,7 @@ class DimensionResult:
         return dataclasses.replace(self, **changes)
 
     def witness_json(self) -> Any:
-        """A deep copy of the witness, in the JSON form of DESIGN.md."""
+        """A deep copy of the witness, in its JSON form ([witness formats][witness-formats])."""
         return copy.deepcopy(self.witness)
 
     def to_json(self) -> dict[str, Any]:
@@ -75,5 +75,6 @@ class DimensionResult:
         return f"{self.lower} <= {self.kind} <= {self.upper} (budget reached)"
 
     def dumps(self, **kw: Any) -> str:
-        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        """[`to_json`][ltheory.DimensionResult.to_json] as a JSON string (``json.dumps`` keywords
+        pass through)."""
         return json.dumps(self.to_json(), **kw)

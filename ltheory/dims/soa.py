@@ -8,7 +8,7 @@ version space V (hypotheses of H consistent with the rounds so far) and predicts
 (ties go to 1).  On a sequence realisable by H it makes at most Ldim(H) mistakes, since every
 mistake lowers Ldim(V) by at least one (Littlestone 1988, Thm. 3; Ben-David, Pál,
 Shalev-Shwartz 2009, Alg. 1).  The Littlestone dimensions are computed exactly by the shared
-branch-and-bound solver of :mod:`ltheory.dims.littlestone`, whose memo persists across rounds.
+branch-and-bound solver of `ltheory.dims.littlestone`, whose memo persists across rounds.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from ltheory.errors import InvalidInputError
 class StandardOptimalAlgorithm:
     """Online learner for a finite class H with the optimal mistake bound Ldim(H).
 
-    >>> H = HypothesisClass.from_strings(["000", "001", "011", "111"])
-    >>> soa = StandardOptimalAlgorithm(H)
-    >>> soa.predict(1), soa.update(1, 1), soa.mistakes
-    (0, None, 1)
+    Examples:
+        >>> H = HypothesisClass.from_strings(["000", "001", "011", "111"])
+        >>> soa = StandardOptimalAlgorithm(H)
+        >>> soa.predict(1), soa.update(1, 0), soa.mistakes     # predicted 1, the label was 0
+        (1, None, 1)
 
     ``realizable`` turns False when the labels seen contradict every hypothesis; from then on
     the version space is empty, SOA predicts 0, and the mistake bound no longer applies.

@@ -14,10 +14,10 @@ points, and the graph automorphisms are exactly the automorphisms of F (each act
 too); likewise two set systems are isomorphic iff their incidence graphs are.  nauty (McKay and
 Piperno 2014, "Practical graph isomorphism, II", J. Symbolic Comput. 60) computes generators of
 the automorphism group, its orbits and a *canonical labelling*: an ordering of the vertices such
-that isomorphic graphs, relabelled by it, become identical.  So :func:`canonical_form` -- F
+that isomorphic graphs, relabelled by it, become identical.  So `canonical_form` -- F
 relabelled by the canonical order of its points -- is equal for two set systems iff they are
 isomorphic, which makes it a memo key for any isomorphism-invariant quantity (the threshold
-search, :mod:`ltheory.dims.threshold`).
+search, `ltheory.dims.threshold`).
 
 Why nauty (pynauty 2.8.8.1, a manylinux wheel with nauty 2.8.8 inside): networkx only has
 VF2 (isomorphism of two given graphs, no canonical form, no generators), and its
@@ -81,10 +81,11 @@ def _child(conn: Any, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:  #
 def run_nauty(fn: Callable[..., Any], graph: pynauty.Graph, vertices: int,
               deadline: float | None = None) -> Any:
     """``fn(graph)`` (``pynauty.autgrp`` or ``pynauty.canon_label``) within the deadline (an
-    absolute ``time.perf_counter()`` value, or None), or :class:`SymmetryUnavailable`.
+    absolute ``time.perf_counter()`` value, or None), or
+    [`SymmetryUnavailable`][ltheory.errors.SymmetryUnavailable].
 
     Small graphs run in-process; so do larger ones whose worst-case estimate
-    (:data:`NAUTY_SECONDS_PER_CUBED_VERTEX`) fits the time left.  Any other graph runs in a
+    (`NAUTY_SECONDS_PER_CUBED_VERTEX`) fits the time left.  Any other graph runs in a
     forked child process that is killed at the deadline: a nauty call cannot be interrupted,
     and a crash there must not take the caller down."""
     left = None if deadline is None else deadline - time.perf_counter()
@@ -184,7 +185,7 @@ class SetSystem:
     def canonical(self, deadline: float | None = None) -> frozenset[int]:
         """The canonical form: the sets relabelled by nauty's canonical order of the points
         (point ``points[lab[i]]`` becomes bit i).  Equal for two set systems iff they are
-        isomorphic.  Past the ``deadline`` (:func:`run_nauty`): SymmetryUnavailable."""
+        isomorphic.  Past the ``deadline`` (`run_nauty`): SymmetryUnavailable."""
         p = len(self.points)
         if not self.sets:
             return frozenset()
@@ -200,7 +201,7 @@ class SetSystem:
         (point indices) of the subgroup fixing each of them.  Row r of the first array maps
         point index i (into ``points``) to ``[r, i]``; of the second, set j to set ``[r, j]``;
         ``orbits[v]`` is the smallest vertex in v's orbit (points 0..p-1, then sets p..p+m-1,
-        as in :func:`incidence_graph`).  Past the ``deadline`` (:func:`run_nauty`):
+        as in `incidence_graph`).  Past the ``deadline`` (`run_nauty`):
         SymmetryUnavailable."""
         p, m = len(self.points), len(self.sets)
         if p == 0:
@@ -231,7 +232,7 @@ def order_log10(size1: float, size2: int) -> float:
 
 
 def canonical_form(sets: list[int] | frozenset[int]) -> frozenset[int]:
-    """The canonical form of a set system given as int bitsets (see :class:`SetSystem`)."""
+    """The canonical form of a set system given as int bitsets (see `SetSystem`)."""
     return SetSystem(list(sets)).canonical()
 
 
@@ -291,11 +292,11 @@ class ClassSymmetry:
 
 def class_symmetry(H: HypothesisClass, fixed: tuple[int, ...] = (),
                    deadline: float | None = None) -> ClassSymmetry:
-    """The automorphisms of a class (see :class:`ClassSymmetry`), by nauty on the incidence
+    """The automorphisms of a class (see `ClassSymmetry`), by nauty on the incidence
     graph of its hypotheses as subsets of the domain (points in no hypothesis included: an
     extra point vertex of degree 0 each).  With ``fixed`` (domain indices): the subgroup fixing
     each of those points (its *pointwise stabiliser*).  Past the ``deadline`` (an absolute
-    ``time.perf_counter()`` value; :func:`run_nauty`): SymmetryUnavailable."""
+    ``time.perf_counter()`` value; `run_nauty`): SymmetryUnavailable."""
     n, m = H.domain_size, len(H)
     if n + m == 0:
         return ClassSymmetry((), (), (), 1.0)
@@ -320,7 +321,7 @@ def first_point_choices(H: HypothesisClass, candidates: list[int],
     stabiliser of c.
 
     Sound for ladders whose points are drawn from ``candidates`` when every point of the class
-    can be replaced by a candidate with the same column (as in :mod:`ltheory.sat.encode`'s
+    can be replaced by a candidate with the same column (as in `ltheory.sat.encode`'s
     clone reduction).  If (x_1, h_1), ..., (x_k, h_k) is a ladder and π an automorphism
     (H∘π = H), then (π x_i, h_i∘π^{-1}) is a ladder; its points can then be swapped for
     candidate clones (clones take equal values on every hypothesis, and two ladder points are
@@ -328,7 +329,7 @@ def first_point_choices(H: HypothesisClass, candidates: list[int],
     x_1 = the first candidate c of p's orbit; and then, with π in the stabiliser of c, one with
     x_1 = c and x_2 = the first candidate of x_2's orbit under that stabiliser.
 
-    None when nauty could not run within the ``deadline`` (:func:`run_nauty`): no cuts.  Past
+    None when nauty could not run within the ``deadline`` (`run_nauty`): no cuts.  Past
     the deadline the stabilisers of the remaining first points are skipped (no cut is sound).
     """
     try:
@@ -378,7 +379,7 @@ class PointSymmetry:
         return sorted(set(self.orbits))
 
     def permutation_group(self) -> Any:
-        """The group as a :class:`sympy.combinatorics.PermutationGroup` (for stabilisers by
+        """The group as a `sympy.combinatorics.PermutationGroup` (for stabilisers by
         Schreier--Sims), or None when it is trivial."""
         if not self.generators:
             return None
@@ -410,7 +411,7 @@ def orbits_from_generators(n: int, gens: list[np.ndarray]) -> np.ndarray:
     return smallest[labels]
 
 
-#: Above this many points :func:`point_symmetry` does not look for symmetries (its co-occurrence
+#: Above this many points `point_symmetry` does not look for symmetries (its co-occurrence
 #: matrix has |X|^2 entries, its layered graph |X| x layers vertices).
 POINT_SYMMETRY_MAX_POINTS = 4096
 
@@ -421,7 +422,7 @@ POINT_SYMMETRY_MAX_EDGES = 20_000_000
 POINT_SYMMETRY_SECONDS_PER_EDGE = 1e-6
 
 
-#: Rows of the class matrix per block of :func:`_cooccurrence` (float32 blocks of at most
+#: Rows of the class matrix per block of `_cooccurrence` (float32 blocks of at most
 #: 2^22 entries: exact counts, 16 MB, ~0.1 s a block at 3,000 points, the clock read between).
 COOCCURRENCE_BLOCK_ENTRIES = 1 << 22
 
@@ -448,17 +449,17 @@ def point_symmetry(H: HypothesisClass, deadline: float | None = None) -> PointSy
     Every π in Aut(H) preserves c(x, y) = #{h in H : h(x) = h(y) = 1} (the diagonal included),
     so Aut(H) is a subgroup of the automorphism group of the complete graph on the domain with
     these edge weights.  That graph has only |X| vertices (the incidence graph of
-    :func:`class_symmetry` has |X| + |H|: 48 s for halfspaces g=12 dim=2, 12,790 + 144
+    `class_symmetry` has |X| + |H|: 48 s for halfspaces g=12 dim=2, 12,790 + 144
     vertices), and nauty handles weights by the standard layering: vertex (x, l) for each bit l
     of the weight's index, joined to (y, l) when that bit is set, the copies of x joined in a
     path, each layer (and each diagonal value) a colour class of its own.  nauty's generators
-    of that group are then checked one by one against H (:func:`_is_automorphism`); those that
+    of that group are then checked one by one against H (`_is_automorphism`); those that
     pass generate a subgroup of Aut(H) -- all of it when none fails.  Cost: one product
     M^T M (float32 below 2^24 hypotheses, exact) and one sort of the rows per generator.
 
     The trivial group (``complete=False``, sound to use) is returned instead when the domain
-    has more than :data:`POINT_SYMMETRY_MAX_POINTS` points, when nauty cannot run within the
-    ``deadline`` (an absolute ``time.perf_counter()`` value; :func:`run_nauty`), and the
+    has more than `POINT_SYMMETRY_MAX_POINTS` points, when nauty cannot run within the
+    ``deadline`` (an absolute ``time.perf_counter()`` value; `run_nauty`), and the
     generators verified when the deadline passes are all that are kept.
     """
     M = H.matrix

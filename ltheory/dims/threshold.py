@@ -30,7 +30,7 @@ automorphism group, e.g. GL(n, 2) for parities, bit flips and coordinate permuta
 conjunctions), two more rules, each proved here and tested against brute force
 (``tests/test_threshold_symmetry.py``):
 
-* the memo key is the node's *canonical form* (:mod:`ltheory.dims.symmetry`, nauty): a bijection
+* the memo key is the node's *canonical form* (`ltheory.dims.symmetry`, nauty): a bijection
   π of the points maps ladders of a trace set onto ladders of its image (membership is kept),
   so L is an isomorphism invariant and isomorphic nodes -- however they were reached -- share
   one memo entry;
@@ -46,7 +46,7 @@ nauty's generators.  For parities and conjunctions the number of distinct nodes 
 n=7) = 8 in ~1.5 s, parities n=10 and conjunctions n=8 in ~20 s and ~35 s
 (``benchmarks/bench_dims.py``; previously undecided within 60 s).
 
-At the root, T = |X| is decided first in one pass (:func:`full_domain_ladder`: a ladder through
+At the root, T = |X| is decided first in one pass (`full_domain_ladder`: a ladder through
 every point is a chain of suffix sets in H), and the search is capped by T <= |H|, T <= |X| - 1
 and Shelah's bound T <= 2^(Ldim+1) - 1 (ABMS20 Thm. 3.2, i.e. Ldim >= floor(log2 T)), with the
 Littlestone dimension's proven upper bound computed under a small share of the budget.  A greedy
@@ -163,7 +163,7 @@ class _LadderSearch:
     def root_group_order(self) -> float:
         """The order of Aut(root traces) (the nonzero hypotheses on the points they cover); the
         root's system and generators are kept for its branches.  1 (no symmetry used) when
-        nauty cannot run on the root within the budget (:func:`run_nauty`)."""
+        nauty cannot run on the root within the budget (`run_nauty`)."""
         if self._root_auts is None:
             system = SetSystem(list(self.root))
             self.nauty_calls += 1
@@ -179,14 +179,14 @@ class _LadderSearch:
     def orbit_branches(self, system: SetSystem,
                        auts: tuple[np.ndarray, np.ndarray, float, np.ndarray] | None = None
                        ) -> list[tuple[int, int, int]]:
-        """One branch (as in :meth:`branches`) per orbit of Aut(traces) on the branch pairs
+        """One branch (as in `branches`) per orbit of Aut(traces) on the branch pairs
         (x, t), t maximal and x in t.
 
         The pairs form an invariant set (automorphisms keep inclusion, so they map maximal
         traces to maximal traces), and g in Aut maps the child of (x, t) onto the child of
-        (g x, g t) (see :meth:`child`), an isomorphic set system with the same longest ladder.
+        (g x, g t) (see `child`), an isomorphic set system with the same longest ladder.
         The orbits come from nauty's generators: as connected components of the graph joining
-        each pair to its images (:func:`pair_orbits`) when that graph is small, else as the
+        each pair to its images (`pair_orbits`) when that graph is small, else as the
         point orbits and, for one point x of each, the orbits of the stabiliser of x on the
         maximal traces holding x (one nauty call per point orbit): (x, t) and (x, t') are in
         one orbit iff some g fixing x maps t to t'."""
@@ -273,8 +273,8 @@ class _LadderSearch:
         return got
 
     def node_branches(self, traces: Traces) -> list[tuple[int, int, int]]:
-        """The branches of a node: with symmetry one per orbit (:meth:`orbit_branches`), else
-        all of them (:meth:`branches`); the root's are computed once."""
+        """The branches of a node: with symmetry one per orbit (`orbit_branches`), else
+        all of them (`branches`); the root's are computed once."""
         if not self.uses_symmetry(traces):
             return self.branches(traces, self.budget)
         if traces is self.root:
@@ -375,7 +375,7 @@ def full_domain_ladder(H: HypothesisClass, budget: Budget | None = None
     set bits, not all n points: thresholds on 14,142 points took 28 s scanning every point, now
     ~0.1 s): O(|H| · n) set operations at worst.
 
-    With a ``budget`` the clock is read at every step and :class:`BudgetExpired` raised when it
+    With a ``budget`` the clock is read at every step and `BudgetExpired` raised when it
     runs out (then nothing is known beyond T(H) <= |X|).
     """
     n = H.domain_size
@@ -438,7 +438,7 @@ def full_domain_ladder(H: HypothesisClass, budget: Budget | None = None
 
 def _forced_chain(packed: np.ndarray, sizes: np.ndarray, n: int
                   ) -> tuple[list[int], list[int]] | None:
-    """:func:`full_domain_ladder` when H has exactly one hypothesis of each size 1..n: the chain
+    """`full_domain_ladder` when H has exactly one hypothesis of each size 1..n: the chain
     can only be those, largest first, so it is one vectorised test -- each set contains the
     next (A_{i+1} minus A_i is empty; the sizes differ by one) -- and x_i is the one bit of
     A_i minus A_{i+1} (thresholds on 14,142 points: ~0.1 s instead of a search over 2*10^8
@@ -473,7 +473,8 @@ def threshold_exact(H: HypothesisClass, budget: float | None = None,
     """The threshold dimension of a finite class, with a ladder
     ``{"points": [x1..xk], "hypotheses": [h1..hk]}`` (h_i(x_j) = 1 iff i <= j) as witness.
 
-    The exact engine behind :func:`ltheory.threshold_dimension` (which adds ``method=`` and
+    The exact engine behind [`ltheory.threshold_dimension`][ltheory.threshold_dimension] (which adds
+    ``method=`` and
     composed classes).
 
     ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False`` with

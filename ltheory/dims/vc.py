@@ -34,10 +34,10 @@ once (children only take candidates after the chosen one).  The last two points 
 once: one matrix product per cell gives, for every pair of candidates, the counts of the four
 patterns in that cell (``_VCSearch._last_pair``), instead of a child node per candidate.
 
-With a symmetry group G of H (verified automorphisms, :mod:`ltheory.dims.symmetry`) the
+With a symmetry group G of H (verified automorphisms, `ltheory.dims.symmetry`) the
 first point runs over one representative per orbit of G, and below it every node branches on
 one candidate per orbit of the stabiliser of the points chosen so far (computed by
-Schreier--Sims in sympy), skipping the orbits already branched on (proof in :meth:`_VCSearch._dfs`).
+Schreier--Sims in sympy), skipping the orbits already branched on (proof in `_VCSearch._dfs`).
 On halfspaces g=3 dim=3 the refutation of 5-sets visits 122 nodes with stabilisers, 436 with
 the root orbits alone (the cube's centre point has all 48 symmetries).
 
@@ -46,7 +46,7 @@ OpenBLAS's threads cost more than they give (measured under load: 8 ms vs 0.1 ms
 on halfspaces g=8).  Measured on a loaded 2-core machine (load ~3), before -> after these
 changes: conjunctions n=7 (VC 7) 5.1 -> 0.14 s; halfspaces g=8 dim=2 (VC 3) 85 -> 1.2 s;
 halfspaces g=12 dim=2 (VC 3) undecided 3..13 after 300 s -> exact in 66 s; planted 1024 x 60
-seed 0 2.4 -> 0.17 s, seed 11 12.5 -> 9.7 s; then the beam's block counts (:meth:`_VCSearch.beam`,
+seed 0 2.4 -> 0.17 s, seed 11 12.5 -> 9.7 s; then the beam's block counts (`_VCSearch.beam`,
 same search, same work): seed 11 14.1 -> 4.8 s, halfplanes g=12 9.1 -> 7.1 s (load 5-6).
 """
 
@@ -84,11 +84,11 @@ _BLOCK_ENTRIES = 1 << 21
 #: Largest one-hot matrix (hypotheses x cells) built for counting by matrix product.
 _ONE_HOT_CELLS = 1 << 22
 
-#: Entries of one block of the pair test in :meth:`_VCSearch._last_pair` (rows x candidates).
+#: Entries of one block of the pair test in `_VCSearch._last_pair` (rows x candidates).
 _PAIR_BLOCK_ENTRIES = 1 << 22
 
 #: Classes with more cells (hypotheses x points) count cells on the uint8 matrix, never making
-#: the float32 copy (4 bytes a cell) up front (:meth:`_VCSearch._cell_counts`).
+#: the float32 copy (4 bytes a cell) up front (`_VCSearch._cell_counts`).
 _WIDE_CELLS = 1 << 26
 
 
@@ -296,7 +296,7 @@ class _VCSearch:
         (measured on planted 1024 x 60, width 4,096: 4.0-4.7 s before, 2.4-2.9 s with the
         inherited candidates and 16-bit cell codes, which numpy sorts by radix).
 
-        A level's sets are counted in blocks (:meth:`_block_counts`): one sparse product per
+        A level's sets are counted in blocks (`_block_counts`): one sparse product per
         block instead of one dense product per set, the same counts, candidates, ranking and
         work (tests compare with a per-set reference).  Planted 1024 x 60, width 4,096:
         2.6 s -> 1.1 s (load ~4)."""
@@ -420,7 +420,7 @@ class _VCSearch:
         """A shattered set of size d, or None if there is none (exhaustive).
 
         The root's candidates (points splitting H with >= 2^(d-1) hypotheses on each side) are
-        ranked as in :meth:`_dfs`, and each in turn is the first point of a branch searching
+        ranked as in `_dfs`, and each in turn is the first point of a branch searching
         the candidates not yet used as first points.  With a symmetry group G of H
         (``self.symmetry``) only the first candidate of each point orbit starts a branch, and
         a branch skips the points of every orbit already done: if S is shattered and o is the
@@ -478,7 +478,7 @@ class _VCSearch:
         some g in the group maps a point of T in o to o's first candidate r, g(S + T) = S +
         g(T) is shattered (H∘g = H), and g(T) lies in o and the later orbits -- all ranked
         after r.  The child's candidates (o and the later orbits, minus r) are invariant under
-        the stabiliser of r, which is passed on (the argument of :meth:`find`, one level
+        the stabiliser of r, which is passed on (the argument of `find`, one level
         down)."""
         self.nodes += 1
         if self.budget is not None and self.budget.expired():
@@ -538,7 +538,8 @@ def vc_exact(H: HypothesisClass, budget: float | None = None,
              symmetry: bool | None = None) -> DimensionResult:
     """The VC dimension of a finite class, with a shattered set (list of labels) as witness.
 
-    The exact engine behind :func:`ltheory.vc_dimension` (which adds ``method=`` and composed
+    The exact engine behind [`ltheory.vc_dimension`][ltheory.vc_dimension] (which adds ``method=``
+    and composed
     classes).
 
     ``budget`` is a time limit in seconds; when it runs out the result has ``exact=False``,
@@ -546,8 +547,8 @@ def vc_exact(H: HypothesisClass, budget: float | None = None,
     one.  The empty class has VC dimension -1 (witness ``None``).
 
     ``symmetry``: before the exhaustive search, find automorphisms of H
-    (:func:`ltheory.dims.symmetry.point_symmetry`, each verified on H) and start the search
-    from one point per orbit (:meth:`_VCSearch.find`).  None (default) and True do so, False
+    (`ltheory.dims.symmetry.point_symmetry`, each verified on H) and start the search
+    from one point per orbit (`_VCSearch.find`).  None (default) and True do so, False
     does not; ``stats["symmetry"]`` records the group order, orbits and seconds.
     """
     if not isinstance(H, HypothesisClass):

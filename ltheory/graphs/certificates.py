@@ -1,8 +1,8 @@
 """Independent checkers for contradiction-graph witnesses (clique and fractional clique).
 
-These checkers share no code with the algorithms in :mod:`ltheory.graphs` (they read the class
-only through ``H.domain`` and ``H.matrix`` and the witness in its JSON form, DESIGN.md), and use
-exact rational arithmetic (:class:`fractions.Fraction`) throughout.
+These checkers share no code with the algorithms in `ltheory.graphs` (they read the class only
+through ``H.domain`` and ``H.matrix`` and the witness in its JSON form, the [witness
+formats][witness-formats]), and use exact rational arithmetic (`fractions.Fraction`) throughout.
 
 Definitions (Alon, Moran, Schefler, Yehudayoff, "A unified characterization of private
 learnability via graph theory", COLT 2024; seed 002 §5, Definitions 3–5): the vertices of G_m(H)
@@ -32,17 +32,17 @@ their number equals the claimed value.  This proves ω_m ≥ value.
    I_U = {vertices S : every pair of S is in U}.  y ≥ 0, and every vertex of the reduced graph
    G'_m (realizable labellings of k = min(m, |X|) distinct points, enumerated here from H) has
    Σ_{U ⊇ S} y_U ≥ 1.  By the homomorphism G_m → G'_m, S ↦ f(S) ⊇ set(S)
-   (:mod:`ltheory.graphs.contradiction`), f(S) ⊆ U implies set(S) ⊆ U, so this also covers
+   (`ltheory.graphs.contradiction`), f(S) ⊆ U implies set(S) ⊆ U, so this also covers
    every literal vertex of G_m.  Σ y = value proves ω*_m ≤ value.
    The dual may instead be ``{"linear": {LABEL: BITS, ...}}``, one r-bit vector v_x per domain
    point: the colouring by the 2^r labellings g_a(x) = ⟨a, v_x⟩ over GF(2), each of weight
    2^k / 2^r, total 2^k.  The checker verifies that every k of the vectors are linearly
-   independent (:func:`ltheory.graphs.colourings.independent_up_to`); then every labelling of k
+   independent (`ltheory.graphs.colourings.independent_up_to`); then every labelling of k
    points is consistent with exactly 2^(r-k) of the g_a, so every vertex is covered exactly
-   once (:mod:`ltheory.graphs.colourings`).  Accepted only when value = 2^k.
+   once (`ltheory.graphs.colourings`).  Accepted only when value = 2^k.
 3. Equal totals prove ω*_m = value.
 
-Every failure raises :class:`~ltheory.errors.CertificateError` naming the check that failed.
+Every failure raises [`CertificateError`][ltheory.CertificateError] naming the check that failed.
 """
 
 from __future__ import annotations
@@ -132,7 +132,8 @@ def _contradict(a: dict[int, int], b: dict[int, int]) -> bool:
 
 
 def verify_clique(H: HypothesisClass, m: int, witness: Any, value: Any) -> None:
-    """Check that ``witness`` is a clique of G_m(H) of size ``value`` (module docstring)."""
+    """Check that ``witness`` is a clique of G_m(H) of size ``value`` (see
+    [`ltheory.graphs.certificates`][ltheory.graphs.certificates])."""
     _check_inputs(H, m)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise CertificateError(f"the clique number must be an integer, got {value!r}")
@@ -203,7 +204,7 @@ def _reduced_vertices(H: HypothesisClass, m: int) -> list[dict[int, int]]:
 
 def verify_fractional_clique(H: HypothesisClass, m: int, witness: Any, value: Any) -> None:
     """Check a fractional clique and a fractional colouring of G_m(H), both of total ``value``
-    (module docstring).  Proves ω*_m(H) = value."""
+    (see [`ltheory.graphs.certificates`][ltheory.graphs.certificates]).  Proves ω*_m(H) = value."""
     verify_fractional_bounds(H, m, witness, value, value)
 
 
@@ -312,7 +313,8 @@ def _check_dual(H: HypothesisClass, m: int, dual: Any, val: Fraction) -> None:
 
 
 def verify_graph_result(H: HypothesisClass, m: int, result: Any) -> None:
-    """Verify a :class:`DimensionResult` of kind "clique" (its lower bound) or "fclique" (its
+    """Verify a [`DimensionResult`][ltheory.DimensionResult] of kind "clique" (its lower bound) or
+    "fclique" (its
     lower and upper bounds, exact rationals in ``witness["lower"]``/``["upper"]``)."""
     if result.kind == "clique":
         verify_clique(H, m, result.witness, result.lower)

@@ -37,7 +37,8 @@ Exact search (``method``):
 
 Budgets: ``budget`` (seconds) stops the search and returns the incumbent clique as a proven lower
 bound with the best proven upper bound (exact=False); ``max_vertices`` caps the graph size
-(:class:`~ltheory.errors.BudgetExceededError` when exceeded and the fast paths did not settle it).
+([`BudgetExceededError`][ltheory.BudgetExceededError] when exceeded and the fast paths did not
+settle it).
 """
 
 from __future__ import annotations
@@ -243,17 +244,17 @@ def clique_number(H: HypothesisClass, m: int, budget: float | None = None, *,
                   max_vertices: int | None = DEFAULT_MAX_VERTICES) -> DimensionResult:
     """ω_m(H), the clique number of the contradiction graph G_m(H), with a witness clique.
 
-    Returns a :class:`DimensionResult` of kind ``"clique"`` whose witness is a list of samples,
-    each a list of m ``[LABEL, BIT]`` pairs (DESIGN.md), pairwise contradicting and each realised
-    by H.  Bounds: max(clique found) ≤ ω_m ≤ min(2^m, |H|, greedy colouring number).
-    ``method``: ``"bnb"`` (bitset branch and bound), ``"sat"`` (the SAT ladder of
-    :mod:`ltheory.graphs.clique_sat`; the branch and bound where the graph has too many
-    non-edges for it), ``"auto"`` (default: the branch and bound for ``BNB_FIRST`` seconds, then
-    the SAT ladder from its incumbent if it has not finished) or ``"networkx"``
-    (max_weight_clique, the baseline); ``fast_paths=False`` skips the VC/Littlestone shortcut
-    (for benchmarks).  Raises
-    :class:`InvalidInputError` for m < 1 or an empty class.
-    """
+    Returns a [`DimensionResult`][ltheory.DimensionResult] of kind ``"clique"`` whose witness is a
+    list of samples, each a list of m ``[LABEL, BIT]`` pairs (the [witness
+    formats][witness-formats]), pairwise contradicting and each realised by H.  Bounds: max(clique
+    found) ≤ ω_m ≤ min(2^m, |H|, greedy colouring number). ``method``: ``"bnb"`` (bitset branch and
+    bound), ``"sat"`` (the SAT ladder of `ltheory.graphs.clique_sat`; the branch and bound where the
+    graph has too many non-edges for it), ``"auto"`` (default: the branch and bound for
+    ``BNB_FIRST`` seconds, then the SAT ladder from its incumbent if it has not finished) or
+    ``"networkx"`` (max_weight_clique, the baseline); ``fast_paths=False`` skips the VC/Littlestone
+    shortcut (for benchmarks); ``max_vertices`` caps the graph (default 200 000,
+    `DEFAULT_MAX_VERTICES`).  Raises [`InvalidInputError`][ltheory.InvalidInputError] for m < 1 or
+    an empty class."""
     t0 = time.perf_counter()
     m = check_order(H, m)
     if method not in _METHODS:

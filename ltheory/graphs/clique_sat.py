@@ -1,6 +1,6 @@
 """Clique number of a contradiction graph by a SAT ladder over independent-set classes.
 
-The branch and bound of :mod:`ltheory.graphs.clique` bounds a search node by a greedy colouring,
+The branch and bound of `ltheory.graphs.clique` bounds a search node by a greedy colouring,
 which is weak on the dense contradiction graphs of small classes: measured on three members of
 the ``amsy24`` theorem checks, it left ω_4(random 12 × 7) at 11..12 and ω_5(intervals n = 7) at
 26..29 after 60 s each, and took 35 s for ω_4(thresholds n = 12) = 13.  The same questions as
@@ -17,13 +17,13 @@ Encoding (graph G = (V, E), a partition of V into independent sets I_1..I_K, a t
 A clique meets each independent set at most once, so ω(G) ≥ t iff the formula is satisfiable; a
 model's chosen vertices are a clique of size ≥ t (checked edge by edge before it is used) and an
 UNSAT answer proves ω(G) ≤ t − 1 (the solver and its conflict count are recorded; the upper
-bound rests on the solver, as every UNSAT bound of :mod:`ltheory.sat.search` does).  The classes
+bound rests on the solver, as every UNSAT bound of `ltheory.sat.search` does).  The classes
 are the sets I_h = {samples realised by h} (each vertex to the first hypothesis realising it: a
-partition into at most |H| independent sets, see :mod:`ltheory.graphs.clique`) or the classes
+partition into at most |H| independent sets, see `ltheory.graphs.clique`) or the classes
 of the branch and bound's greedy colouring, whichever are fewer; K also bounds ω.
 
 The formula has one clause per non-edge, so the ladder is used only when the graph has at most
-``MAX_NON_EDGES`` of them (:func:`sat_applicable`); otherwise the branch and bound keeps the job.
+``MAX_NON_EDGES`` of them (`sat_applicable`); otherwise the branch and bound keeps the job.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ MAX_NON_EDGES = 4_000_000
 
 def sat_applicable(graph: ContradictionGraph) -> bool:
     """Whether python-sat is installed and the graph small enough in non-edges for
-    :func:`sat_clique` (python-sat is imported only here and there: the exact paths of ltheory
+    `sat_clique` (python-sat is imported only here and there: the exact paths of ltheory
     run without it)."""
     V = len(graph)
     if not (V > 0 and V * (V - 1) // 2 - graph.num_edges <= MAX_NON_EDGES):
@@ -86,7 +86,8 @@ def sat_clique(graph: ContradictionGraph, lower: int, upper: int, *,
     """Climb from ``lower`` (a clique size already proven) towards ``upper`` (a proven bound):
     returns (a clique larger than ``lower`` as vertex indices, or None; the proven upper bound;
     whether the answer is complete; stats).  ``budget`` seconds (None: no limit); ``colours``:
-    a colouring of the graph (colour per vertex; :func:`ltheory.graphs.clique.clique_number`
+    a colouring of the graph (colour per vertex;
+    [`ltheory.clique_number`][ltheory.clique_number]
     passes its greedy one), used as the classes when it has fewer than the hypotheses."""
     from pysat.card import ITotalizer
     from pysat.solvers import Solver

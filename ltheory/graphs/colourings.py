@@ -14,7 +14,7 @@ The vectors are the columns of the parity-check matrix of an extended binary BCH
 v_x = (1, α_x, α_x^3, ..., α_x^(2t-1)), any 2t columns of the BCH part are independent (designed
 distance 2t + 1) and the all-ones row makes any 2t + 1 independent (an odd dependency would sum
 the ones to 1).  So k ≤ 2t + 1 needs r = 1 + t·s bits with s = ⌈log2(|X| + 1)⌉, against |X| for
-all labellings.  Nothing here is trusted: :func:`independent_up_to` re-checks the property.
+all labellings.  Nothing here is trusted: `independent_up_to` re-checks the property.
 """
 
 from __future__ import annotations

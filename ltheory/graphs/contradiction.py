@@ -122,7 +122,8 @@ def _distinct_per_column(codes: np.ndarray, k: int) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class ContradictionGraph:
-    """The reduced contradiction graph G'_m(H) (see the module docstring).
+    """The reduced contradiction graph G'_m(H) (see
+    [`ltheory.graphs.contradiction`][ltheory.graphs.contradiction]).
 
     ``points[v]`` (sorted point indices, length k = min(m, |X|)) and ``bits[v]`` (their labels)
     describe vertex v; ``adj[v]`` is the neighbourhood of v as a Python-int bitset.  Vertices are
@@ -151,7 +152,8 @@ class ContradictionGraph:
         return sum(a.bit_count() for a in self.adj) // 2
 
     def sample(self, v: int) -> list[list[Any]]:
-        """Vertex v as a literal vertex of G_m in the JSON form of DESIGN.md: a list of m
+        """Vertex v as a literal vertex of G_m in the JSON form of the
+        [witness formats][witness-formats]: a list of m
         ``[LABEL, BIT]`` pairs (padded by repeating the last pair when |X| < m)."""
         dom = self.H.domain
         pairs = [[dom[int(x)], int(b)] for x, b in zip(self.points[v], self.bits[v], strict=True)]
@@ -216,10 +218,12 @@ class ContradictionGraph:
 
 def contradiction_graph(H: HypothesisClass, m: int,
                         max_vertices: int | None = DEFAULT_MAX_VERTICES) -> ContradictionGraph:
-    """Build the reduced contradiction graph G'_m(H) (module docstring: same ω and ω* as G_m).
+    """Build the reduced contradiction graph G'_m(H)
+    ([`ltheory.graphs.contradiction`][ltheory.graphs.contradiction]: same ω and ω* as G_m).
 
-    Raises :class:`InvalidInputError` for m < 1 or an empty class, and
-    :class:`BudgetExceededError` when the graph has more than ``max_vertices`` vertices (checked
+    Raises [`InvalidInputError`][ltheory.InvalidInputError] for m < 1 or an empty class, and
+    [`BudgetExceededError`][ltheory.BudgetExceededError] when the graph has more than
+    ``max_vertices`` vertices (checked
     with the cheap bound C(|X|, k) first, then subset by subset while building).
     """
     m = check_order(H, m)

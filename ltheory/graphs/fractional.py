@@ -9,16 +9,16 @@ set I; ω*_m is the largest total Σ δ(v).  H is pure-DP learnable iff ω*_m �
     (P)  max Σ_v δ_v   s.t.  Σ_{v∈I} δ_v ≤ 1  for every independent set I,   δ ≥ 0
 
 has as dual the fractional colouring LP  (D) min Σ_I y_I  s.t. Σ_{I∋v} y_I ≥ 1, y ≥ 0, so
-ω* = χ_f.  We work on the reduced graph G'_m (same ω*, :mod:`ltheory.graphs.contradiction`).
+ω* = χ_f.  We work on the reduced graph G'_m (same ω*, `ltheory.graphs.contradiction`).
 
 Bounds.  ω_m ≤ ω*_m (a clique's indicator is a fractional clique: an independent set meets a clique
 at most once).  ω*_m ≤ |H|: the independent sets I_h = {samples realised by h}, h ∈ H, cover
 every vertex (each vertex is realizable), a fractional colouring of total |H|.  ω*_m ≤ 2^k
 (k = min(m, |X|)): the colouring y_{I_g} = 2^k / 2^{|X|} over all total labellings g covers a
 sample on j ≤ k distinct points 2^k 2^{-j} ≥ 1 times.  So when a clique of size min(2^k, |H|)
-exists (fast paths of :mod:`ltheory.graphs.clique`), ω*_m equals it, with the clique as the
+exists (fast paths of `ltheory.graphs.clique`), ω*_m equals it, with the clique as the
 fractional clique and I_h (if |H| ≤ 2^k) or a k-wise independent linear colouring of total 2^k
-(``"dual": {"linear": {LABEL: BITS, ...}}``, :mod:`ltheory.graphs.colourings`) as the dual
+(``"dual": {"linear": {LABEL: BITS, ...}}``, `ltheory.graphs.colourings`) as the dual
 certificate.
 
 Constraint generation.  Only maximal independent sets matter; they are I_g ∩ V for total
@@ -34,7 +34,7 @@ floating-point optimum is certified exactly:
 
 * the exact vertex of HiGHS's final basis is recovered: with B the basic columns and T the tight
   rows, A[T, B] δ_B = 1 and A[T, B]^T y_T = 1 are solved over the rationals (Gauss–Jordan with
-  :class:`fractions.Fraction`) for small bases, or by floating-point LU rounded with
+  `fractions.Fraction`) for small bases, or by floating-point LU rounded with
   ``Fraction.limit_denominator`` for large (degenerate) ones; if that fails, HiGHS's δ and y
   are rounded directly.  Nothing is trusted: then
 * δ's exact maximum independent-set
@@ -96,10 +96,10 @@ def max_weight_independent_set(graph: ContradictionGraph, weights: dict[int, int
                                top: int = 1) -> list[tuple[int, np.ndarray]]:
     """Maximum-weight independent sets of G'_m for non-negative integer vertex weights.
 
-    Returns up to ``top`` pairs (weight, g), g a total labelling of X (0/1 array) whose
-    independent set I_g ∩ V has that weight, heaviest first; the first is optimal (exact).
-    Enumerates labellings of the points the weighted vertices use when there are at most 16 of
-    them, otherwise solves weighted MaxSAT with RC2 (module docstring)."""
+    Returns up to ``top`` pairs (weight, g), g a total labelling of X (0/1 array) whose independent
+    set I_g ∩ V has that weight, heaviest first; the first is optimal (exact). Enumerates labellings
+    of the points the weighted vertices use when there are at most 16 of them, otherwise solves
+    weighted MaxSAT with RC2 (see [`ltheory.graphs.fractional`][ltheory.graphs.fractional])."""
     n = graph.H.domain_size
     sup = [v for v, w in weights.items() if w > 0]
     if not sup:
@@ -251,7 +251,7 @@ class _LP:
         """The vertex of the current basis, recovered as rationals: with B the basic columns and
         T the rows whose slack is non-basic (tight), solve A[T, B] δ_B = 1 and
         A[T, B]^T y_T = 1 (δ = 0 off B, y = 0 off T) — exactly by Gauss–Jordan over
-        :class:`Fraction` when |B| ≤ ``_EXACT_BASIS``, otherwise by LU in floating point (far
+        `Fraction` when |B| ≤ ``_EXACT_BASIS``, otherwise by LU in floating point (far
         more accurate than the simplex tolerances) rounded to denominators ≤ ``den``.  Either
         way the caller re-certifies exactly.  None if the basis is not square or singular."""
         basis = self.h.getBasis()
@@ -306,7 +306,7 @@ def _certify(graph: ContradictionGraph, delta: np.ndarray, rows: list[np.ndarray
              y: np.ndarray, den: int) -> tuple[Fraction, dict[int, Fraction], Fraction,
                                                list[tuple[np.ndarray, Fraction]],
                                                np.ndarray | None]:
-    """Round (δ, y) to rationals with denominators ≤ den, then :func:`_certify_exact`."""
+    """Round (δ, y) to rationals with denominators ≤ den, then `_certify_exact`."""
     dq = {int(v): Fraction(float(delta[v])).limit_denominator(den)
           for v in np.flatnonzero(delta > 0)}
     yq = [Fraction(float(t)).limit_denominator(den) for t in y]
@@ -366,7 +366,8 @@ def _dual_sets(graph: ContradictionGraph, g: np.ndarray) -> list[list[list[Any]]
 
 
 def _linear_dual(H: HypothesisClass, k: int) -> dict[str, Any]:
-    """The colouring of total 2^k by k-wise independent linear labellings (module docstring)."""
+    """The colouring of total 2^k by k-wise independent linear labellings (see
+    [`ltheory.graphs.fractional`][ltheory.graphs.fractional])."""
     vecs = bch_vectors(H.domain_size, k)
     r = max(v.bit_length() for v in vecs)
     return {"linear": {lab: format(v, f"0{r}b") for lab, v in zip(H.domain, vecs, strict=True)}}
@@ -396,13 +397,14 @@ def fractional_clique_number(H: HypothesisClass, m: int, budget: float | None = 
                              max_rounds: int = 10_000) -> DimensionResult:
     """ω*_m(H), the fractional clique number of the contradiction graph G_m(H), exactly.
 
-    Returns a :class:`DimensionResult` of kind ``"fclique"``: ``value`` is the number (an int, or
-    the float nearest the exact rational), ``stats["rational"]`` the exact value as "p/q", and
-    the witness ``{"weights": [[SAMPLE, w], ...], "dual": [[[SAMPLE, ...], y], ...], "lower":
-    q, "upper": q}`` with exact weights ("p/q" strings or ints): a fractional clique of total
-    ``lower`` and a fractional colouring of total ``upper`` (equal when exact).  Check it with
-    :func:`ltheory.graphs.certificates.verify_fractional_bounds`.  ``budget`` in seconds;
-    ``max_vertices`` caps the graph (:class:`~ltheory.errors.BudgetExceededError`).
+    Returns a [`DimensionResult`][ltheory.DimensionResult] of kind ``"fclique"``: ``value`` is the
+    number (an int, or the float nearest the exact rational), ``stats["rational"]`` the exact value
+    as "p/q", and the witness ``{"weights": [[SAMPLE, w], ...], "dual": [[[SAMPLE, ...], y], ...],
+    "lower": q, "upper": q}`` with exact weights ("p/q" strings or ints): a fractional clique of
+    total ``lower`` and a fractional colouring of total ``upper`` (equal when exact).  Check it with
+    [`verify_fractional_bounds`][ltheory.graphs.verify_fractional_bounds].  ``budget`` in seconds;
+    ``max_vertices`` caps the graph (default 200 000, `DEFAULT_MAX_VERTICES`;
+    [`BudgetExceededError`][ltheory.BudgetExceededError]).
     """
     t0 = time.perf_counter()
     m = check_order(H, m)

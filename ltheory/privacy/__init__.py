@@ -1,4 +1,4 @@
-"""Auditing differential-privacy claims of mechanisms and learners (see DESIGN.md).
+"""Auditing differential-privacy claims of mechanisms and learners.
 
 ``from ltheory.privacy import audit`` — the sound ε lower bound of a neighbouring pair;
 ``audit_curve`` — certified lower bounds on the whole privacy profile δ(ε) (and trade-off
@@ -20,12 +20,15 @@ from ltheory.privacy.auditing import (
     AuditConfig,
     AuditReport,
     CurveReport,
+    DistributionMismatchWarning,
     MechanismError,
     ScoreAuditReport,
+    SearchConfig,
     SearchPlan,
     SearchReport,
     Target,
     TooFewRunsError,
+    WorstCaseConfig,
     WorstCaseReport,
     as_target,
     audit,
@@ -51,8 +54,9 @@ from ltheory.privacy.claims import (
 )
 
 __all__ = ["GDP", "RDP", "ZCDP", "ApproxDP", "AuditConfig", "AuditReport", "CurveReport",
-           "MechanismError", "PrivacyClaim", "ProfileClaim", "PureDP", "ScoreAuditReport",
-           "SearchPlan", "SearchReport", "Target", "TooFewRunsError", "WorstCaseReport",
+           "DistributionMismatchWarning", "MechanismError", "PrivacyClaim", "ProfileClaim",
+           "PureDP", "ScoreAuditReport", "SearchConfig", "SearchPlan", "SearchReport", "Target",
+           "TooFewRunsError", "WorstCaseConfig", "WorstCaseReport",
            "as_claim", "as_target", "audit", "audit_curve", "audit_scores", "audit_search",
            "audit_worst_case", "certify_pair", "claim_from_json", "inclusion_mask", "min_runs",
            "search_plan"]

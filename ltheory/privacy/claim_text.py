@@ -3,26 +3,27 @@
 
 Forms (keys case-insensitive, spaces around tokens ignored):
 
-* ``eps:E`` — :class:`~ltheory.privacy.claims.PureDP` (E)
-* ``eps:E,delta:D`` — :class:`~ltheory.privacy.claims.ApproxDP` (E, D) (PureDP when D = 0)
-* ``zcdp:RHO`` — :class:`~ltheory.privacy.claims.ZCDP` (ρ), Bun & Steinke 2016
-* ``gdp:MU`` — :class:`~ltheory.privacy.claims.GDP` (μ), Dong, Roth & Su 2022
-* ``rdp:A1=E1,A2=E2,...`` — :class:`~ltheory.privacy.claims.RDP` ({A1: E1, ...}), Mironov 2017
-  (orders > 1, at most :data:`MAX_ORDERS`; the order ``inf`` is the max-divergence, pure DP)
+* ``eps:E`` — [`PureDP`][ltheory.PureDP] (E)
+* ``eps:E,delta:D`` — [`ApproxDP`][ltheory.ApproxDP] (E, D) (PureDP when D = 0)
+* ``zcdp:RHO`` — [`ZCDP`][ltheory.ZCDP] (ρ), Bun & Steinke 2016
+* ``gdp:MU`` — [`GDP`][ltheory.GDP] (μ), Dong, Roth & Su 2022
+* ``rdp:A1=E1,A2=E2,...`` — [`RDP`][ltheory.RDP] ({A1: E1, ...}), Mironov 2017
+  (orders > 1, at most `MAX_ORDERS`; the order ``inf`` is the max-divergence, pure DP)
 
 Numbers are plain decimal literals (``1``, ``0.5``, ``1e-5``; no ``nan``, hex or underscores;
 ``inf`` only as an RDP order).  A literal past the float range (``1e999``) reads as infinity,
 which every parameter but an RDP order refuses.  Anything else is an ``InvalidInputError``
 naming what was expected.
 
->>> parse_claim("zcdp:0.5")
-ZCDP(rho=0.5)
->>> parse_claim("eps:1, delta:1e-5")
-ApproxDP(epsilon=1.0, delta=1e-05)
->>> claim_pair(parse_claim("eps:2"))
-(2.0, 0.0)
->>> claim_pair(parse_claim("rdp:2=0.5,4=1")) is None
-True
+Examples:
+    >>> parse_claim("zcdp:0.5")
+    ZCDP(rho=0.5)
+    >>> parse_claim("eps:1, delta:1e-5")
+    ApproxDP(epsilon=1.0, delta=1e-05)
+    >>> claim_pair(parse_claim("eps:2"))
+    (2.0, 0.0)
+    >>> claim_pair(parse_claim("rdp:2=0.5,4=1")) is None
+    True
 """
 
 from __future__ import annotations
@@ -52,8 +53,9 @@ def _number(token: str, what: str, text: str) -> float:
 
 
 def parse_claim(text: str) -> PrivacyClaim:
-    """The :class:`~ltheory.privacy.claims.PrivacyClaim` that ``text`` writes (module
-    docstring); parameters are checked by the claim classes (ρ, μ > 0, orders > 1, ...)."""
+    """The [`PrivacyClaim`][ltheory.PrivacyClaim] that ``text`` writes (see the
+    module `ltheory.privacy.claim_text`); parameters are checked by the claim classes (ρ, μ > 0,
+    orders > 1, ...)."""
     if not isinstance(text, str):
         raise InvalidInputError(f"a claim text must be a string, got {type(text).__name__}")
     if len(text) > MAX_CHARS:

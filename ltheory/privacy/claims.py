@@ -5,7 +5,7 @@ A mechanism M is (ε, δ)-DP at a neighbouring pair (D, D') when the hockey-stic
 directions.  The *privacy profile* of a claim is the function ``ε ↦ δ(ε)`` it allows (Balle,
 Barthe & Gaboardi 2018, "Privacy amplification by subsampling", Definition 3): a claim holds iff
 the mechanism's hockey-stick divergence lies below the profile at every ε ≥ 0.  Every claim
-here is a :class:`PrivacyClaim` with
+here is a [`PrivacyClaim`][ltheory.PrivacyClaim] with
 
 * ``delta_at(epsilon)`` — the profile, vectorised over an array of ε ≥ 0, non-increasing, in [0, 1];
 * ``epsilon_at(delta)`` — the smallest ε with ``delta_at(ε) ≤ delta`` (the (ε, δ) a claim
@@ -13,10 +13,12 @@ here is a :class:`PrivacyClaim` with
 * ``to_json()`` — a JSON-able description;
 * ``tradeoff(alpha)`` — the trade-off function f(α) (the least type-II error at type-I error α)
   that the profile implies (Dong, Roth & Su 2022, Proposition 2.12), exact where a closed form
-  exists (:class:`GDP`, :class:`ApproxDP`).
+  exists ([`GDP`][ltheory.GDP], [`ApproxDP`][ltheory.ApproxDP]).
 
-The claims: :class:`PureDP`, :class:`ApproxDP`, :class:`ZCDP` (Bun & Steinke 2016),
-:class:`RDP` (Mironov 2017), :class:`GDP` (Dong, Roth & Su 2022) and :class:`ProfileClaim` (a
+The claims: [`PureDP`][ltheory.PureDP], [`ApproxDP`][ltheory.ApproxDP], [`ZCDP`][ltheory.ZCDP] (Bun
+& Steinke 2016),
+[`RDP`][ltheory.RDP] (Mironov 2017), [`GDP`][ltheory.GDP] (Dong, Roth & Su 2022) and
+[`ProfileClaim`][ltheory.ProfileClaim] (a
 user's δ(ε) or a dp-accounting accountant, PLD or RDP).
 
 **Soundness direction.**  The profile of a claim must be an *upper* bound on the hockey-stick
@@ -25,16 +27,18 @@ the claim false.  Where a conversion is not tight (zCDP and Rényi DP to (ε, δ
 tightest published valid one and say so; where a curve is read off a grid (trade-off functions,
 accountants) it is rounded in the permissive direction (a larger δ, a smaller f).
 
-:func:`as_claim` turns what a user hands the auditor into a claim: a claim object, a plain
+[`as_claim`][ltheory.as_claim] turns what a user hands the auditor into a claim: a claim object, a
+plain
 number ε (pure DP) or a pair ``(ε, δ)``.
 
->>> c = ApproxDP(1.0, 1e-5)
->>> float(c.delta_at(1.0)), float(c.delta_at(2.0))
-(1e-05, 1e-05)
->>> round(float(c.delta_at(0.0)), 4)          # implied at ε' = 0: δ + (1 − δ)(e − 1)/(e + 1)
-0.4621
->>> as_claim((1.0, 1e-5)) == c
-True
+Examples:
+    >>> c = ApproxDP(1.0, 1e-5)
+    >>> float(c.delta_at(1.0)), float(c.delta_at(2.0))
+    (1e-05, 1e-05)
+    >>> round(float(c.delta_at(0.0)), 4)          # implied at ε' = 0: δ + (1 − δ)(e − 1)/(e + 1)
+    0.4621
+    >>> as_claim((1.0, 1e-5)) == c
+    True
 """
 
 from __future__ import annotations
@@ -101,7 +105,7 @@ _EPSILON_CAP = 2.0 ** 1023
 def _smallest_epsilon(log_delta: Callable[[float], float], delta: float, start: float = 1.0,
                       xtol: float = 1e-12) -> float:
     """The smallest ε with ``log_delta(ε) ≤ log(delta)`` for a non-increasing profile above
-    ``delta`` at 0: ``inf`` if it stays above up to :data:`_EPSILON_CAP`.  The bracket
+    ``delta`` at 0: ``inf`` if it stays above up to `_EPSILON_CAP`.  The bracket
     [lo, hi] grows from ``start`` by factors 2, 4, 16, … and is narrowed to a factor 2 by
     bisection on log ε; then Brent's method on ``log δ − log delta`` (absolute
     tolerance ``xtol`` plus scipy's relative one), or bisection on the predicate where
@@ -156,7 +160,8 @@ def checked_delta(claim: Any, epsilon: Any) -> np.ndarray:
     """``claim.delta_at(epsilon)`` checked to be a profile's values: numbers in [0, 1] (a
     rounding error of 1e-12 is clipped), of the shape of ``epsilon`` (a scalar is broadcast).
     A claim written by a user that returns anything else — a wrong shape, a string, NaN, or
-    raises — is an :class:`InvalidInputError` naming the claim, never a wrong answer."""
+    raises — is an [`InvalidInputError`][ltheory.InvalidInputError] naming the claim, never a wrong
+    answer."""
     e = np.asarray(epsilon, dtype=float)
     who = _claim_name(claim)
     try:
@@ -191,7 +196,8 @@ def _claim_name(claim: Any) -> str:
 
 
 class PrivacyClaim(ABC):
-    """A privacy claim, read through its privacy profile δ(ε) (module docstring)."""
+    """A privacy claim, read through its privacy profile δ(ε) (see
+    [`ltheory.privacy.claims`][ltheory.privacy.claims])."""
 
     @abstractmethod
     def delta_at(self, epsilon: Any) -> np.ndarray:
@@ -279,7 +285,7 @@ class ApproxDP(PrivacyClaim):
 
 
 class PureDP(ApproxDP):
-    """ε-differential privacy: :class:`ApproxDP` with δ = 0."""
+    """ε-differential privacy: [`ApproxDP`][ltheory.ApproxDP] with δ = 0."""
 
     def __init__(self, epsilon: float) -> None:
         super().__init__(epsilon, 0.0)
@@ -328,7 +334,7 @@ def _golden_min(fun: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, hi: np.
 
 class _RenyiClaim(PrivacyClaim):
     """A claim stated as Rényi-DP bounds ε_α at orders α > 1, read as (ε, δ) through
-    Canonne, Kamath & Steinke 2020, Proposition 12 (see :func:`_rdp_log_delta`) minimised over
+    Canonne, Kamath & Steinke 2020, Proposition 12 (see `_rdp_log_delta`) minimised over
     the orders.  That conversion is valid for every α, so the minimum over any set of orders is
     a sound profile; it improves on Mironov 2017, Proposition 3 (``δ = e^{(α−1)(ε_α−ε)}``) by
     the factor ``(1 − 1/α)^{α−1}/α``, and it is the conversion OpenDP and dp-accounting use.
@@ -405,10 +411,11 @@ class ZCDP(_RenyiClaim):
     every ρ-zCDP mechanism, so it is the conversion, not the Gaussian's curve.  OpenDP's
     ``make_zCDP_to_approxDP`` uses the same conversion.
 
-    >>> round(ZCDP(0.5).epsilon_at(1e-5), 3)     # OpenDP's make_zCDP_to_approxDP: 4.728
-    4.728
-    >>> round(GDP(1.0).epsilon_at(1e-5), 3)      # the 0.5-zCDP Gaussian's own curve
-    4.377
+    Examples:
+        >>> round(ZCDP(0.5).epsilon_at(1e-5), 3)     # OpenDP's make_zCDP_to_approxDP: 4.728
+        4.728
+        >>> round(GDP(1.0).epsilon_at(1e-5), 3)      # the 0.5-zCDP Gaussian's own curve
+        4.377
     """
 
     def __init__(self, rho: float) -> None:
@@ -445,9 +452,10 @@ class RDP(_RenyiClaim):
     Harremoës 2014, Corollary 2).  ``epsilon_at(δ)`` over given orders is the exact inverse,
     ``min_α ε_α + (log(1/δ) + (α−1) log(1 − 1/α) − log α)/(α − 1)``.
 
-    >>> g = RDP({a: a / 2 for a in (2, 4, 8, 16, 32, 64)})      # the Gaussian with σ = 1
-    >>> round(g.epsilon_at(1e-5), 3)       # over all orders (ZCDP(0.5)): 4.728
-    5.088
+    Examples:
+        >>> g = RDP({a: a / 2 for a in (2, 4, 8, 16, 32, 64)})      # the Gaussian with σ = 1
+        >>> round(g.epsilon_at(1e-5), 3)       # over all orders (ZCDP(0.5)): 4.728
+        5.088
     """
 
     def __init__(self, curve: Mapping[Any, Any] | Callable[[Any], Any]) -> None:
@@ -595,10 +603,11 @@ class GDP(PrivacyClaim):
     Gaussian mechanism with noise σ on a query of sensitivity Δ is exactly (Δ/σ)-GDP, so this
     is its exact privacy profile (Balle & Wang 2018, Theorem 8).
 
-    >>> round(float(GDP(1.0).delta_at(0.0)), 4)          # 2Φ(1/2) − 1
-    0.3829
-    >>> round(float(GDP(1.0).tradeoff(0.05)), 4)
-    0.7405
+    Examples:
+        >>> round(float(GDP(1.0).delta_at(0.0)), 4)          # 2Φ(1/2) − 1
+        0.3829
+        >>> round(float(GDP(1.0).tradeoff(0.05)), 4)
+        0.7405
     """
 
     def __init__(self, mu: float) -> None:
@@ -717,8 +726,9 @@ class ProfileClaim(PrivacyClaim):
       accountant's δ is the Canonne–Kamath–Steinke conversion of its orders).  ``exact=True``
       asks the accountant at each ε instead (slower, no grid).
 
-    >>> ProfileClaim(lambda e: np.exp(-e) / 2).delta_at([0.0, 1.0]).round(4).tolist()
-    [0.5, 0.1839]
+    Examples:
+        >>> ProfileClaim(lambda e: np.exp(-e) / 2).delta_at([0.0, 1.0]).round(4).tolist()
+        [0.5, 0.1839]
     """
 
     def __init__(self, profile: Any, *, name: str | None = None, grid_size: int = 2001,
@@ -855,8 +865,9 @@ def _looks_like_accountant(obj: Any) -> bool:
 
 
 def as_claim(claim: Any) -> PrivacyClaim:
-    """A :class:`PrivacyClaim` from a claim object, a number ε (pure DP), a pair (ε, δ) or a
-    dp-accounting accountant (read as a :class:`ProfileClaim`)."""
+    """A [`PrivacyClaim`][ltheory.PrivacyClaim] from a claim object, a number ε (pure DP), a pair
+    (ε, δ) or a
+    dp-accounting accountant (read as a [`ProfileClaim`][ltheory.ProfileClaim])."""
     if isinstance(claim, PrivacyClaim):
         return claim
     if hasattr(claim, "get_delta") or _looks_like_accountant(claim):
@@ -876,8 +887,9 @@ def claim_from_json(doc: Mapping[str, Any]) -> PrivacyClaim:
     ``gdp``, ``rdp`` at given orders); a ``profile`` document cannot be rebuilt (it names a
     callable or an accountant) and is refused with a clear error.
 
-    >>> claim_from_json(ZCDP(0.5).to_json())
-    ZCDP(rho=0.5)
+    Examples:
+        >>> claim_from_json(ZCDP(0.5).to_json())
+        ZCDP(rho=0.5)
     """
     if not isinstance(doc, Mapping) or "kind" not in doc:
         raise InvalidInputError(f"a claim document is a dict with a 'kind', got {doc!r}")

@@ -1,13 +1,16 @@
 """A violation zoo: mechanisms with known privacy truth, as fixtures for auditors.
 
-Each :class:`ZooEntry` is a mechanism, a neighbouring pair (d0, d1), a claim
-(:mod:`ltheory.privacy.claims`) and its kind:
+Each [`ZooEntry`][ltheory.privacy.zoo.ZooEntry] is a mechanism, a neighbouring pair (d0, d1), a
+claim
+(`ltheory.privacy.claims`) and its kind:
 
 * ``"violation"`` — the mechanism breaks the claim at that pair.  The entry carries its
-  **oracle** (:class:`Oracle`): the best single event known in advance, with its probabilities
+  **oracle** ([`Oracle`][ltheory.privacy.zoo.Oracle]): the best single event known in advance, with
+  its probabilities
   ``p_a = P[M(d_a) ∈ E]`` and ``p_b = P[M(d_b) ∈ E]`` (exact where a formula gives them; for the
   floating-point leaks a Monte-Carlo estimate from ≥ 10^7 runs per dataset, stated as such with
-  its seed and sample size).  From them :func:`oracle_runs` gives the fewest total runs (half on
+  its seed and sample size).  From them [`oracle_runs`][ltheory.privacy.zoo.oracle_runs] gives the
+  fewest total runs (half on
   each dataset) at which that one event, at its *expected* counts, certifies the violation at
   level α: one-sided Clopper–Pearson bounds at α/2 each (``clopper_pearson_lower`` on p_a,
   ``clopper_pearson_upper`` on p_b) with ``p_a,lower − e^ε p_b,upper > δ_claim(ε)`` — at the
@@ -23,15 +26,17 @@ leaks — a violation of the float implementation only, so under an auditor's
 ``"real"`` (a control only over the reals: numpy's Gaussian and Laplace are float-leaky,
 Mironov 2012, so they are controls only when the auditor audits the real-arithmetic mechanism).
 
-The zoo (:func:`names`, :func:`get`, :func:`entries`) is built lazily: importing this module
+The zoo ([`names`][ltheory.privacy.zoo.names], [`get`][ltheory.privacy.zoo.get],
+[`entries`][ltheory.privacy.zoo.entries]) is built lazily: importing this module
 costs nothing, an entry is built on first use and its oracle on first access (the DP-SGD claim
 composes a dp-accounting PLD, ~2 s).
 
->>> e = get("tail_atom_gauss_1e-3")
->>> e.kind, str(e.claim), e.oracle.p_a, e.oracle.p_b
-('violation', '1-GDP', 0.001, 0.0)
->>> oracle_runs(e, 0.05) < oracle_runs(e, 1e-6)
-True
+Examples:
+    >>> e = get("tail_atom_gauss_1e-3")
+    >>> e.kind, str(e.claim), e.oracle.p_a, e.oracle.p_b
+    ('violation', '1-GDP', 0.001, 0.0)
+    >>> oracle_runs(e, 0.05) < oracle_runs(e, 1e-6)
+    True
 """
 
 from __future__ import annotations
@@ -57,11 +62,15 @@ from ltheory.privacy.claims import (
     PureDP,
 )
 from ltheory.privacy.mechanisms import (
+    ClampedNoiseLaplace,
     Dataset,
+    FloatNoise,
     GeometricMechanism,
     LaplaceMechanism,
-    Mechanism,
     RandomizedResponse,
+    SnappedLaplace,
+    TailLeakGaussian,
+    TailLeakLaplace,
     count_query,
 )
 from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
@@ -69,12 +78,7 @@ from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper
 __all__ = [
     "ARITHMETICS",
     "KINDS",
-    "ClampedNoiseLaplace",
-    "FloatNoise",
     "Oracle",
-    "SnappedLaplace",
-    "TailLeakGaussian",
-    "TailLeakLaplace",
     "ZooEntry",
     "choose_float_oracle",
     "double_count",
@@ -88,7 +92,10 @@ __all__ = [
 ]
 
 KINDS = ("violation", "control")
+"""The kinds of entry: a violation of the claim, or a control that keeps it."""
 ARITHMETICS = ("any", "float", "real")
+"""The arithmetics in which an entry's kind holds (see
+[`ltheory.privacy.zoo`][ltheory.privacy.zoo])."""
 
 #: the labelled neighbouring pair of every count-query entry: f(d0) = 0, f(d1) = 1
 D0: Dataset = ((0, 0),)
@@ -112,146 +119,6 @@ def _lap_sf(x: Any, b: float = 1.0) -> Any:
     """P[Lap(0, b) > x]."""
     x = np.asarray(x, dtype=float) / b
     return np.where(x >= 0, 0.5 * np.exp(-np.abs(x)), 1.0 - 0.5 * np.exp(-np.abs(x)))
-
-
-# --------------------------------------------------------------------------- mechanisms
-class TailLeakGaussian(Mechanism):
-    """``f(D) + N(0, σ²)``, except that on datasets with ``f(D) = leak_at`` a fraction ``p`` of
-    the runs outputs the exact point ``atom`` (a rare, far output only one dataset has: ε = ∞
-    at δ < p)."""
-
-    def __init__(self, p: float, atom: float = 10.0, sigma: float = 1.0,
-                 leak_at: float = 1.0) -> None:
-        self.p, self.atom, self.sigma, self.leak_at = float(p), float(atom), float(sigma), leak_at
-        self.epsilon, self.delta = math.inf, 0.0
-        self.name = f"gaussian_atom_leak(p={self.p:g})"
-
-    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        f = count_query(dataset)
-        y = f + rng.normal(0.0, self.sigma, size=n)
-        leak = rng.random(n) < self.p
-        if f == self.leak_at:
-            y[leak] = self.atom
-        return y
-
-
-class TailLeakLaplace(Mechanism):
-    """``f(D) + Lap(b)``, except that on datasets with ``f(D) = leak_at`` a fraction ``p`` of
-    the runs lands in an isolated cluster ``lo + U(0, width)`` far beyond the noise."""
-
-    def __init__(self, p: float, lo: float = 20.0, width: float = 1.0, b: float = 1.0,
-                 leak_at: float = 1.0) -> None:
-        self.p, self.lo, self.width, self.b, self.leak_at = float(p), lo, width, b, leak_at
-        self.epsilon, self.delta = math.inf, 0.0
-        self.name = f"laplace_cluster_leak(p={self.p:g})"
-
-    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        f = count_query(dataset)
-        y = f + rng.laplace(0.0, self.b, size=n)
-        leak = rng.random(n) < self.p
-        u = self.lo + self.width * rng.random(n)
-        if f == self.leak_at:
-            y = np.where(leak, u, y)
-        return y
-
-
-class ClampedNoiseLaplace(Mechanism):
-    """``f(D) + max(Z, −c)``, Z ~ Lap(b): a noise clamp applied *relative to the true value*
-    (a bug), so each dataset has an output atom at ``f(D) − c`` the other cannot reach."""
-
-    def __init__(self, b: float = 1.0, clamp: float = 3.0) -> None:
-        self.b, self.clamp = float(b), float(clamp)
-        self.epsilon, self.delta = 1.0 / self.b, 0.0
-        self.true_epsilon = math.inf
-        self.name = f"laplace_noise_clamped_at_-{self.clamp:g}"
-
-    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        return count_query(dataset) + np.maximum(rng.laplace(0.0, self.b, size=n), -self.clamp)
-
-
-class FloatNoise(Mechanism):
-    """``f(D) + noise`` computed naively in float64 with one of several textbook samplers
-    (the floating-point leak of Mironov 2012; Jin, McMurtry, Rubinstein & Ohrimenko 2022;
-    Delta-Siege, Lokna et al. 2023):
-
-    * ``"numpy_normal"`` — ``f + rng.normal(0, σ)`` (numpy's ziggurat, scaled);
-    * ``"ziggurat"`` — ``f + σ · rng.standard_normal()``;
-    * ``"polar"`` — Marsaglia's polar method: ``u·sqrt(−2 ln s / s)``, s = u² + v² < 1;
-    * ``"numpy_laplace"`` — ``f + rng.laplace(0, b)``;
-    * ``"inversion_laplace"`` — ``f + b·ln(2u)`` for u < ½, ``f − b·ln(2 − 2u)`` otherwise.
-
-    Over the reals each is the Gaussian (σ) or Laplace (b) mechanism; in floating point the final
-    addition leaks: for f = 1 an output y with |y| < ½ is ``1 + x`` computed exactly, a multiple
-    of 2^-53, while for f = 0 the output is x itself, whose low bits are random."""
-
-    SAMPLERS = ("numpy_normal", "ziggurat", "polar", "numpy_laplace", "inversion_laplace")
-
-    def __init__(self, sampler: str, scale: float, epsilon: float = math.inf,
-                 delta: float = 0.0) -> None:
-        if sampler not in self.SAMPLERS:
-            raise InvalidInputError(f"sampler must be one of {', '.join(self.SAMPLERS)}, "
-                                    f"got {sampler!r}")
-        self.sampler, self.scale = sampler, float(scale)
-        self.epsilon, self.delta = epsilon, delta
-        self.name = f"float_{sampler}(scale={self.scale:.6g})"
-
-    def noise(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        s = self.scale
-        if self.sampler == "numpy_normal":
-            return rng.normal(0.0, s, size=n)
-        if self.sampler == "ziggurat":
-            return s * rng.standard_normal(n)
-        if self.sampler == "numpy_laplace":
-            return rng.laplace(0.0, s, size=n)
-        if self.sampler == "inversion_laplace":
-            u = rng.random(n)
-            u = np.where(u == 0.0, 2.0 ** -54, u)
-            with np.errstate(divide="ignore"):
-                return s * np.where(u < 0.5, np.log(2.0 * u), -np.log(2.0 - 2.0 * u))
-        out = np.empty(n)                      # polar: accept-reject, vectorised in rounds
-        done = 0
-        while done < n:
-            m = int((n - done) * 1.3) + 16
-            u = 2.0 * rng.random(m) - 1.0
-            v = 2.0 * rng.random(m) - 1.0
-            q = u * u + v * v
-            ok = (q < 1.0) & (q > 0.0)
-            z = u[ok] * np.sqrt(-2.0 * np.log(q[ok]) / q[ok])
-            k = min(z.size, n - done)
-            out[done:done + k] = s * z[:k]
-            done += k
-        return out
-
-    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        return count_query(dataset) + self.noise(int(n), rng)
-
-
-class SnappedLaplace(Mechanism):
-    """Mironov's snapping mechanism (Mironov 2012, "On significance of the least significant
-    bits for differential privacy", Section 5.2): ``clamp_B(⌊clamp_B(f(D)) ⊕ S·λ⊗ln(U)⌉_Λ)``
-    with U uniform on the doubles of (0, 1], S a fair sign, Λ the smallest power of two ≥ λ and
-    ⌊·⌉_Λ rounding to the nearest multiple of Λ.  Theorem 1 there: for a query of sensitivity 1
-    with λ < B < 2^46·λ it is ``(1/λ + 2^-49·B/λ)``-DP in floating point (given a
-    correctly rounded ln; numpy's log is accurate to within an ulp — the usual caveat).
-    ``claim_epsilon`` is that ε."""
-
-    def __init__(self, lam: float = 1.0, bound: float = 10.0) -> None:
-        if not (0 < lam < bound < 2.0 ** 46 * lam):
-            raise InvalidInputError(f"the snapping mechanism needs 0 < λ < B < 2^46 λ, got "
-                                    f"λ={lam!r}, B={bound!r}")
-        self.lam, self.bound = float(lam), float(bound)
-        self.grid = 2.0 ** math.ceil(math.log2(self.lam))
-        self.epsilon = 1.0 / self.lam + 2.0 ** -49 * self.bound / self.lam
-        self.delta = 0.0
-        self.name = f"snapped_laplace(lambda={self.lam:g}, B={self.bound:g})"
-
-    def sample(self, dataset: Dataset, n: int, rng: np.random.Generator) -> np.ndarray:
-        f = min(max(count_query(dataset), -self.bound), self.bound)
-        u = 1.0 - rng.random(n)                                 # uniform on (0, 1], 53 bits
-        sign = np.where(rng.random(n) < 0.5, -1.0, 1.0)
-        y = f + sign * self.lam * np.log(u)
-        y = np.round(y / self.grid) * self.grid                 # Λ is a power of two: exact
-        return np.clip(y, -self.bound, self.bound)
 
 
 # --------------------------------------------------------------------------- oracle
@@ -284,7 +151,7 @@ class Oracle:
 
 def _claim_grid(claim: PrivacyClaim) -> tuple[np.ndarray, np.ndarray]:
     """(ε, δ_claim(ε)) where the oracle looks: the claimed ε for an (ε, δ) claim, else
-    :data:`EPS_GRID`."""
+    `EPS_GRID`."""
     if isinstance(claim, ApproxDP):
         e = np.array([claim.epsilon])
         return e, np.array([claim.delta])
@@ -294,8 +161,9 @@ def _claim_grid(claim: PrivacyClaim) -> tuple[np.ndarray, np.ndarray]:
 def oracle_gap(p_a: float, p_b: float, runs: int, claim: PrivacyClaim, alpha: float,
                grid: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[float, float]:
     """``(max_ε p_a,lower − e^ε p_b,upper − δ_claim(ε), the ε attaining it)`` at the expected
-    counts ``p·runs/2`` of ``runs`` total runs, each Clopper–Pearson bound at level α/2 (module
-    docstring); positive iff the event certifies the violation."""
+    counts ``p·runs/2`` of ``runs`` total runs, each Clopper–Pearson bound at level α/2 (see
+    [`ltheory.privacy.zoo`][ltheory.privacy.zoo]); positive iff the event certifies the violation.
+    """
     n = runs // 2
     lo = float(clopper_pearson_lower(p_a * n, n, alpha / 2))
     up = float(clopper_pearson_upper(p_b * n, n, alpha / 2))
@@ -308,7 +176,8 @@ def oracle_gap(p_a: float, p_b: float, runs: int, claim: PrivacyClaim, alpha: fl
 
 def _runs_for(p_a: float, p_b: float, claim: PrivacyClaim, alpha: float,
               grid: tuple[np.ndarray, np.ndarray] | None = None, limit: int = 1 << 50) -> int:
-    """Fewest even total runs at which :func:`oracle_gap` is positive (doubling, then
+    """Fewest even total runs at which [`oracle_gap`][ltheory.privacy.zoo.oracle_gap] is positive
+    (doubling, then
     bisection); ``limit`` + 1 when even ``limit`` runs do not suffice."""
     grid = _claim_grid(claim) if grid is None else grid
     if p_a <= p_b:
@@ -323,7 +192,8 @@ def _runs_for(p_a: float, p_b: float, claim: PrivacyClaim, alpha: float,
 
 def oracle_runs(entry: ZooEntry, alpha: float = 0.05) -> int:
     """The fewest total runs (half on each dataset) at which the entry's oracle event certifies
-    its violation at level ``alpha`` at its expected counts (module docstring; bisection)."""
+    its violation at level ``alpha`` at its expected counts
+    ([`ltheory.privacy.zoo`][ltheory.privacy.zoo]; bisection)."""
     if entry.oracle is None:
         raise InvalidInputError(f"{entry.name} is a {entry.kind}: it has no oracle")
     return entry.oracle_runs(alpha)
@@ -361,7 +231,8 @@ def _threshold_oracle(pa: Callable[[float], float], pb: Callable[[float], float]
 # --------------------------------------------------------------------------- entries
 @dataclass
 class ZooEntry:
-    """One zoo entry (module docstring).  ``oracle`` is built on first access (None for a
+    """One zoo entry (see [`ltheory.privacy.zoo`][ltheory.privacy.zoo]).  ``oracle`` is built on
+    first access (None for a
     control); ``truth`` says where the entry's truth comes from (a formula, a computation)."""
 
     name: str
@@ -398,7 +269,7 @@ class ZooEntry:
         return self._oracle
 
     def oracle_runs(self, alpha: float = 0.05) -> int:
-        """:func:`oracle_runs` (cached per α)."""
+        """[`oracle_runs`][ltheory.privacy.zoo.oracle_runs] (cached per α)."""
         o = self.oracle
         if o is None:
             raise InvalidInputError(f"{self.name} is a {self.kind}: it has no oracle")
@@ -407,7 +278,8 @@ class ZooEntry:
         return self._runs[alpha]
 
     def oracle_epsilon(self, alpha: float = 0.05) -> float:
-        """The ε at which the oracle event certifies at its :meth:`oracle_runs`."""
+        """The ε at which the oracle event certifies at its
+        [`oracle_runs`][ltheory.privacy.zoo.oracle_runs]."""
         o = self.oracle
         assert o is not None
         return oracle_gap(o.p_a, o.p_b, self.oracle_runs(alpha), self.claim, alpha)[1]
@@ -486,7 +358,7 @@ def _laplace_as_gdp() -> ZooEntry:
 
 
 def _gaussian_mu(mu: float, claim: PrivacyClaim, name: str, what: str) -> ZooEntry:
-    from ltheory.privacy.gaussian import GaussianMechanism
+    from ltheory.privacy.mechanisms import GaussianMechanism
     s = 1.0 / mu
     m = GaussianMechanism(sigma=s)
     m.name = f"gaussian(sigma=1/{mu:g})"
@@ -522,7 +394,7 @@ def _wrong_sensitivity_laplace() -> ZooEntry:
 
 
 def _wrong_sensitivity_gaussian() -> ZooEntry:
-    from ltheory.privacy.gaussian import GaussianMechanism
+    from ltheory.privacy.mechanisms import GaussianMechanism
     m = GaussianMechanism(1.0, 1e-5, query=double_count)
     m.name = "gaussian(1, 1e-5, calibrated for sensitivity 1) on 2*count"
     s = m.sigma
@@ -557,7 +429,7 @@ def _clamped_atom() -> ZooEntry:
 
 
 def _dpsgd_rate() -> ZooEntry:
-    from ltheory.privacy.dpsgd import CANARY, DPSGDCanary, dpsgd_accountant
+    from ltheory.privacy.mechanisms import CANARY, DPSGDCanary, dpsgd_accountant
     q0, q, sigma = 0.1, 0.2, 1.0
     m = DPSGDCanary(q=q, sigma=sigma, steps=1, release="final")
     claim = ProfileClaim(dpsgd_accountant(q0, sigma, 1, "pld"),
@@ -585,7 +457,8 @@ def _dpsgd_rate() -> ZooEntry:
 #: entry the k that needs the fewest oracle runs at alpha = 0.05 and the Monte-Carlo counts of
 #: E_k under d1 (f = 1) and d0 (f = 0), from ``FLOAT_MC_RUNS`` runs per dataset with the seed
 #: given (``benchmarks/bench_zoo.py --float-oracles`` recomputes them with
-#: :func:`choose_float_oracle`, seeds 2026, 2027, … in entry order)
+#: [`choose_float_oracle`][ltheory.privacy.zoo.choose_float_oracle], seeds 2026, 2027, … in entry
+#: order)
 FLOAT_MC_RUNS = 10_000_000
 FLOAT_ORACLES: dict[str, dict[str, int]] = {
     "float_gaussian_numpy": {"k": 3, "count_d1": 257659, "count_d0": 22202,
@@ -613,7 +486,8 @@ def float_event(k: int) -> Callable[[np.ndarray], np.ndarray]:
 
 def float_counts(mechanism: Any, d0: Any, d1: Any, runs: int, seed: int,
                  kmax: int = 40, chunk: int = 1_000_000) -> dict[str, np.ndarray]:
-    """Monte-Carlo counts of the float events ``E_k`` (:func:`float_event`), k = 0 … kmax, in
+    """Monte-Carlo counts of the float events ``E_k``
+    ([`float_event`][ltheory.privacy.zoo.float_event]), k = 0 … kmax, in
     ``runs`` runs of ``mechanism`` on each of d0 and d1 (one Generator per dataset, spawned
     from ``seed``): ``{"d0": counts, "d1": counts}`` (index k)."""
     out: dict[str, np.ndarray] = {}
@@ -636,9 +510,10 @@ def float_counts(mechanism: Any, d0: Any, d1: Any, runs: int, seed: int,
 
 
 def choose_float_oracle(name: str, runs: int = FLOAT_MC_RUNS, seed: int = 0) -> dict[str, int]:
-    """Estimate the counts of ``E_k`` for entry ``name`` (:func:`float_counts`) and keep the k
+    """Estimate the counts of ``E_k`` for entry ``name``
+    ([`float_counts`][ltheory.privacy.zoo.float_counts]) and keep the k
     whose estimated probabilities need the fewest oracle runs at α = 0.05: the record stored in
-    :data:`FLOAT_ORACLES`.  (The choice and the estimate come from the same runs: the stored
+    `FLOAT_ORACLES`.  (The choice and the estimate come from the same runs: the stored
     oracle is slightly optimistic, by the selection among ~40 k.)"""
     e = get(name)
     c = float_counts(e.mechanism, e.d0, e.d1, runs, seed)
@@ -690,7 +565,7 @@ def _control(name: str, description: str, mechanism: Any, claim: PrivacyClaim, t
 
 
 def _discrete_gaussian() -> ZooEntry:
-    from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
+    from ltheory.privacy.mechanisms import DiscreteGaussianMechanism
     m = DiscreteGaussianMechanism(2.0)
     return _control("discrete_gaussian", "the discrete Gaussian, sigma = 2 (exact sampler)", m,
                     m.privacy_claim, "Canonne, Kamath & Steinke 2020, Theorem 4: rho = 1/8 zCDP",
@@ -707,7 +582,7 @@ def _opendp_laplace() -> ZooEntry:
 
 
 def _dpsgd_control() -> ZooEntry:
-    from ltheory.privacy.dpsgd import CANARY, DPSGDCanary
+    from ltheory.privacy.mechanisms import CANARY, DPSGDCanary
     m = DPSGDCanary(q=0.2, sigma=1.0, steps=1, release="final")
     return _control("dpsgd_right_rate", "one DP-SGD step (q = 0.2, sigma = 1) accounted at the "
                     "rate it runs at", m, m.privacy_claim,
@@ -716,7 +591,7 @@ def _dpsgd_control() -> ZooEntry:
 
 
 def _builders() -> dict[str, Callable[[], ZooEntry]]:
-    from ltheory.privacy.gaussian import GaussianMechanism, analytic_gaussian_sigma
+    from ltheory.privacy.mechanisms import GaussianMechanism, analytic_gaussian_sigma
     s15 = analytic_gaussian_sigma(1.0, 1e-5)
     b: dict[str, Callable[[], ZooEntry]] = {}
     for p in (1e-3, 1e-4, 2e-5):

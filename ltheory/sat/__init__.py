@@ -1,7 +1,7 @@
 """SAT encodings and certified searches for composed and explicit classes (python-sat).
 
-See :mod:`ltheory.sat.encode` (CNF encodings), :mod:`ltheory.sat.search` (drivers with budgets)
-and :mod:`ltheory.sat.certify` (witness checkers for composed classes).  The checkers need no SAT
+See `ltheory.sat.encode` (CNF encodings), `ltheory.sat.search` (drivers with budgets)
+and `ltheory.sat.certify` (witness checkers for composed classes).  The checkers need no SAT
 solver; the drivers are imported on first use, so ``ltheory.sat.certify`` works without
 python-sat.
 """

@@ -1,7 +1,8 @@
 """Independent witness checkers for composed classes G(H_1, ..., H_k) (never materialised).
 
-A witness for a composed class is the DESIGN.md witness with an optional ``"components"`` field
-that says *why* each hypothesis it names belongs to G(H_1, ..., H_k) (ABMS20 §2):
+A witness for a composed class is the witness of the [witness formats][witness-formats] with an
+optional ``"components"`` field that says *why* each hypothesis it names belongs to G(H_1, ..., H_k)
+(ABMS20 §2):
 
 * Littlestone: every leaf is ``{"hypothesis": BITS, "components": [BITS_1, ..., BITS_k]}``;
 * threshold: ``{"points": [...], "hypotheses": [...], "components": [[BITS_1..BITS_k], ...]}``
@@ -13,7 +14,8 @@ The checker verifies, from the definitions only: each BITS_i is a hypothesis of 
 the stored matrix), the named hypothesis equals G(BITS_1, ..., BITS_k) pointwise (G read through
 its truth table, one call per point), and then the ordinary conditions (consistency with the tree
 path and distinct points on a path; h_i(x_j) = 1 iff i <= j; every pattern realised).  For an
-explicit :class:`HypothesisClass` :func:`verify_any` defers to :mod:`ltheory.dims.certificates`.
+explicit [`HypothesisClass`][ltheory.HypothesisClass] `verify_any` defers to
+`ltheory.dims.certificates`.
 """
 
 from __future__ import annotations
@@ -167,9 +169,11 @@ def _verify_vc(M: _Members, w: Any, d: int, stats: Mapping[str, Any]) -> None:
 
 
 def verify_composed(C: ComposedClass, result: Any) -> None:
-    """Check a DimensionResult for the composed class C (see the module docstring).
+    """Check a DimensionResult for the composed class C (see
+    [`ltheory.sat.certify`][ltheory.sat.certify]).
 
-    Raises :class:`CertificateError` naming the failed check; returns None when the witness
+    Raises [`CertificateError`][ltheory.CertificateError] naming the failed check; returns None when
+    the witness
     certifies ``result.lower`` exactly.
     """
     d = _check_header(C, result)
@@ -189,7 +193,7 @@ def verify_composed(C: ComposedClass, result: Any) -> None:
 
 
 def verify_any(H: HypothesisClass | ComposedClass, result: Any, budget: Any = None) -> None:
-    """:func:`verify_composed` for a ComposedClass, ``certificates.verify`` otherwise (within
+    """`verify_composed` for a ComposedClass, ``certificates.verify`` otherwise (within
     ``budget`` for an explicit class, see there)."""
     if isinstance(H, ComposedClass):
         verify_composed(H, result)
@@ -199,7 +203,7 @@ def verify_any(H: HypothesisClass | ComposedClass, result: Any, budget: Any = No
 
 def strip_components(witness: Any) -> Any:
     """The witness without its ``"components"`` fields (for checking it against a materialised
-    class with :func:`ltheory.dims.certificates.verify`)."""
+    class with `ltheory.dims.certificates.verify`)."""
     if isinstance(witness, Mapping):
         return {k: strip_components(v) for k, v in witness.items() if k != "components"}
     if isinstance(witness, list):

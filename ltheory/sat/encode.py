@@ -1,6 +1,6 @@
 """CNF encodings (python-sat) of "this pattern of requirements is realised by G(H_1, ..., H_k)".
 
-All three questions of :mod:`ltheory.sat` are one kind of problem.  There are *slots* (domain
+All three questions of `ltheory.sat` are one kind of problem.  There are *slots* (domain
 points still to be chosen, one-hot over the candidate points) and *rows* (hypotheses still to be
 chosen); a requirement ``(row r, slot s, bit b)`` says that the hypothesis of row r takes value b
 at the point of slot s.
@@ -15,7 +15,8 @@ A row of a composed class G(H_1, ..., H_k) chooses one hypothesis per class: var
 ``c[r][i][j]`` ("h_i is hypothesis j of H_i", at least one true) and value variables
 ``v[r][i][x]`` with ``c[r][i][j] -> (v[r][i][x] <-> H_i[j][x])``, so the product is never built.
 A requirement is ``q[s][x] -> G(v[r][1][x], ..., v[r][k][x]) = b`` for every candidate x, written
-with a CNF of G (b = 1) or of ¬G (b = 0) from :meth:`Aggregation.cnf` (minimised by sympy): each
+with a CNF of G (b = 1) or of ¬G (b = 0) from [`Aggregation.cnf`][ltheory.Aggregation.cnf]
+(minimised by sympy): each
 clause D gives ``¬q[s][x] ∨ D(v)``.  An explicit class H is the case k = 1, G = identity.
 
 Sound reductions, each argued where it is made:
@@ -28,7 +29,8 @@ Sound reductions, each argued where it is made:
   candidate point are interchangeable; decoding maps back to one original row).  After this,
   the value clauses force at most one true c per (row, class), so "at least one" suffices;
 * within a *symmetry group* (positions with equal classes where G is invariant under exchanging
-  them, :attr:`ComposedClass.symmetry_groups`) the chosen indices are sorted, since permuting
+  them, [`ComposedClass.symmetry_groups`][ltheory.ComposedClass.symmetry_groups]) the chosen indices
+  are sorted, since permuting
   the tuple within the group leaves G(h_1, ..., h_k) unchanged;
 * optional implied clauses (distinct points along a tree path, sorted levels for VC, distinct
   ladder points) that every solution satisfies anyway and that help propagation.
@@ -50,7 +52,8 @@ __all__ = ["Realisation", "reduced_problem"]
 
 @dataclass
 class _Reduced:
-    """A composed class reduced to its candidate points (see the module docstring)."""
+    """A composed class reduced to its candidate points (see
+    [`ltheory.sat.encode`][ltheory.sat.encode])."""
 
     C: ComposedClass
     points: list[int]                 # candidate point indices into the original domain

@@ -1,17 +1,21 @@
 """SAT-backed search for the Littlestone, VC and threshold dimensions, with certified bounds.
 
-Works on explicit classes (:class:`HypothesisClass`, encoded as G = identity of one class) and on
-lazy composed classes G(H_1, ..., H_k) (:class:`ComposedClass`) without building the product.
+Works on explicit classes ([`HypothesisClass`][ltheory.HypothesisClass], encoded as G = identity of
+one class) and on
+lazy composed classes G(H_1, ..., H_k) ([`ComposedClass`][ltheory.ComposedClass]) without building
+the product.
 
 Lower bounds come only from decoded SAT models (or from an exact search on a sample of composed
-hypotheses): each is turned into a witness in the JSON form of DESIGN.md — for a composed class
+hypotheses): each is turned into a witness in the JSON form of the
+[witness formats][witness-formats] — for a composed class
 every leaf / ladder hypothesis also carries ``"components"``, the bit strings of h_1..h_k with
-G(h_1..h_k) equal to it — and checked by :mod:`ltheory.sat.certify` before it is reported.
+G(h_1..h_k) equal to it — and checked by `ltheory.sat.certify` before it is reported.
 Upper bounds come from UNSAT answers (the solver and its conflict count are recorded in
 ``stats["calls"]``) or from cheap proven bounds:
 
 * Ldim(C) <= floor(log2 |C|) (Littlestone 1988; ABMS20 §1), with |C| bounded without
-  materialising by :meth:`ComposedClass.size_upper_bound` (<= prod |H_i|, so
+  materialising by [`ComposedClass.size_upper_bound`][ltheory.ComposedClass.size_upper_bound] (<=
+  prod |H_i|, so
   Ldim <= floor(sum log2 |H_i|)); VC(C) <= Ldim bound as well;
 * every dimension <= the number of candidate points (points where C is not constant, one per
   class of clones; for thresholds plus one constant-1 point), since witnesses use distinct
@@ -67,7 +71,7 @@ def as_composed(H: HypothesisClass | ComposedClass) -> tuple[ComposedClass, bool
 
 
 class Deadline:
-    """A wall-clock deadline ``seconds`` from now (None: no deadline), for :func:`solve_within`."""
+    """A wall-clock deadline ``seconds`` from now (None: no deadline), for `solve_within`."""
 
     def __init__(self, seconds: float | None) -> None:
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(
@@ -218,7 +222,7 @@ def enumerate_composed(C: ComposedClass, limit: int = 200_000, budget: float | N
     return Enumeration(H, comps, complete, calls, time.perf_counter() - t0)
 
 
-#: the exact engines of :mod:`ltheory.dims`, run on enumerated (explicit) hypotheses
+#: the exact engines of `ltheory.dims`, run on enumerated (explicit) hypotheses
 _EXACT = {"vc": vc_exact, "ldim": littlestone_exact, "tdim": threshold_exact}
 
 
@@ -363,7 +367,7 @@ def sat_littlestone(H: HypothesisClass | ComposedClass, budget: float | None = N
     """Ldim of an explicit or composed class by SAT.
 
     Definitions: ABMS20 §3.1 (mistake trees; Ldim).  For a composed class the distinct composed
-    hypotheses are first enumerated by SAT (:func:`enumerate_composed`, at most
+    hypotheses are first enumerated by SAT (`enumerate_composed`, at most
     ``enumerate_limit`` of them, at most 3/4 of the budget); if that completes, the exact search
     runs on them.  Otherwise (and for explicit classes): a certified lower bound from the exact
     Ldim of a sample (``seed_samples`` random tuples, or the partial enumeration if larger), then
@@ -429,7 +433,7 @@ def sat_vc(H: HypothesisClass | ComposedClass, budget: float | None = None,
     because a shattered set is unordered), one row per pattern in {0,1}^d.
 
     For a composed class the hypotheses are first enumerated by SAT as in
-    :func:`sat_littlestone`; if that is incomplete, the exact VC search on the partial
+    `sat_littlestone`; if that is incomplete, the exact VC search on the partial
     enumeration (budgeted) seeds the certified lower bound.  Sizes whose encoding would exceed
     ``max_clauses`` clauses (estimated) are not attempted.
     """
@@ -510,7 +514,7 @@ def sat_threshold(H: HypothesisClass | ComposedClass, budget: float | None = Non
 
     With ``symmetry`` the first point is restricted to one candidate per orbit of the class's
     automorphism group (explicit or completely enumerated classes;
-    :func:`ltheory.dims.symmetry.first_point_choices`), beside the implied distinct-points
+    `ltheory.dims.symmetry.first_point_choices`), beside the implied distinct-points
     clauses.
     """
     t0, deadline, C, explicit, partial, done = _start("tdim", H, budget, solver, enumerate_limit)

@@ -13,22 +13,21 @@ Reusable in your own CI (``pip install hypothesis``)::
     def test_something_about_classes_of_small_dimension(H):
         ...
 
-The strategies live in :mod:`ltheory.strategies.classes` (classes, sub-classes, permutations),
-:mod:`ltheory.strategies.samples` (labelled samples, neighbouring datasets),
-:mod:`ltheory.strategies.query_answers` (neighbouring vectors of query answers) and
-:mod:`ltheory.strategies.boolean` (aggregations, composed classes G(H_1, ..., H_k)); this module
+The strategies live in `ltheory.strategies.classes` (classes, sub-classes, permutations),
+`ltheory.strategies.samples` (labelled samples, neighbouring datasets),
+`ltheory.strategies.query_answers` (neighbouring vectors of query answers) and
+`ltheory.strategies.boolean` (aggregations, composed classes G(H_1, ..., H_k)); this module
 only re-exports them.
 
 Everything is small by default (at most 6 points, at most 16 hypotheses) so that exponential
 reference computations stay fast; raise the bounds explicitly for heavier runs.  All strategies
 shrink towards fewer points, fewer hypotheses and all-zero bits.
 
-Definitions: a class is a finite set H ⊆ {0,1}^X (DESIGN.md, ``HypothesisClass``); a labelled
-sample is a tuple of ``(x, y)`` pairs, ``x`` a domain point (index or label), ``y ∈ {0, 1}``; it is
-*realizable* by H if some h ∈ H has h(x) = y for every pair.  Two datasets are *neighbouring*
-under substitution if they have the same length and differ in exactly one position (Dwork, McSherry,
-Nissim, Smith 2006).
-"""
+Definitions: a class is a finite set H ⊆ {0,1}^X ([`HypothesisClass`][ltheory.HypothesisClass]); a
+labelled sample is a tuple of ``(x, y)`` pairs, ``x`` a domain point (index or label), ``y ∈ {0,
+1}``; it is *realizable* by H if some h ∈ H has h(x) = y for every pair.  Two datasets are
+*neighbouring* under substitution if they have the same length and differ in exactly one position
+(Dwork, McSherry, Nissim, Smith 2006)."""
 
 from ltheory.strategies.boolean import aggregation_expressions, aggregations, compositions
 from ltheory.strategies.classes import domains, hypothesis_classes, point_permutations, subclasses

@@ -1,6 +1,6 @@
 """Hypothesis strategies for Boolean aggregations and composed classes G(H_1, ..., H_k).
 
-Reusable in your own CI (re-exported by :mod:`ltheory.strategies`)::
+Reusable in your own CI (re-exported by `ltheory.strategies`)::
 
     from hypothesis import given
     from ltheory import strategies as lst
@@ -12,7 +12,7 @@ Reusable in your own CI (re-exported by :mod:`ltheory.strategies`)::
 
 Aggregations are drawn as names (``and``, ``or``, ``xor``, ``maj``, ``thr:t``), truth tables, or
 expressions over x1..xk (``&``, ``|``, ``^``, ``~``, ``Majority``, ...), so the restricted parser
-of :mod:`ltheory.core.boolean` is exercised too.  Everything is small by default.
+of `ltheory.core.boolean` is exercised too.  Everything is small by default.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ dimension, built by construction), sub-classes and point permutations.
 Everything is small by default (at most 6 points, at most 16 hypotheses) so that exponential
 reference computations stay fast; raise the bounds explicitly for heavier runs.  All strategies
 shrink towards fewer points, fewer hypotheses and all-zero bits.  A class is a finite set
-H ⊆ {0,1}^X (DESIGN.md, ``HypothesisClass``).
+H ⊆ {0,1}^X ([`HypothesisClass`][ltheory.HypothesisClass]).
 """
 
 from __future__ import annotations
@@ -37,10 +37,11 @@ def check_range(lo: int, hi: int, what: str) -> None:
 def domains(min_size: int = 0, max_size: int = 6) -> st.SearchStrategy[tuple[str, ...]]:
     """Tuples of distinct point labels (short strings), of length in [min_size, max_size].
 
-    >>> from hypothesis import find
-    >>> d = find(domains(2, 4), lambda d: True)
-    >>> len(d) == len(set(d)) == 2 and all(isinstance(x, str) for x in d)
-    True
+    Examples:
+        >>> from hypothesis import find
+        >>> d = find(domains(2, 4), lambda d: True)
+        >>> len(d) == len(set(d)) == 2 and all(isinstance(x, str) for x in d)
+        True
     """
     check_range(min_size, max_size, "size")
     label = st.text(_LABEL_ALPHABET, min_size=1, max_size=4)
@@ -83,7 +84,7 @@ def _matrix(codes: list[int], n: int) -> np.ndarray:
 
 def _within(codes: list[int], n: int, max_vc: int | None, max_ldim: int | None) -> bool:
     """Whether the class of these codes has VC ≤ max_vc and Ldim ≤ max_ldim (exact values from
-    :mod:`ltheory.dims`; VC ≤ Ldim, so the VC test is skipped when the Ldim test implies it)."""
+    `ltheory.dims`; VC ≤ Ldim, so the VC test is skipped when the Ldim test implies it)."""
     H = HypothesisClass.from_matrix(_matrix(codes, n), n)
     if max_ldim is not None and littlestone_dimension(H).value > max_ldim:
         return False
@@ -101,7 +102,7 @@ def _bounded_classes(draw: st.DrawFn, min_points: int, max_points: int, min_size
     1. ``min_vc = s``: plant a shattered set, i.e. all 2^s patterns on s drawn points with one
        drawn pattern elsewhere (a translate of "all functions on s points", VC = Ldim = s).
     2. Add drawn hypotheses, each kept iff the class still has VC ≤ max_vc and Ldim ≤ max_ldim
-       (exact, see :func:`_within`), until the drawn target size is reached or the tries run out.
+       (exact, see `_within`), until the drawn target size is reached or the tries run out.
     3. Below ``min_size`` after that, complete greedily over every hypothesis in order; if the
        class is then maximal but still too small (rare: only when ``min_size`` is close to the
        Sauer–Shelah bound), the draw is rejected.
@@ -148,13 +149,14 @@ def hypothesis_classes(min_points: int = 0, max_points: int = 6, min_size: int =
     """Finite classes built from random bit matrices (rows deduplicated before building).
 
     The domain has between ``min_points`` and ``max_points`` points (labels ``"0".."n-1"``, or
-    random distinct labels from :func:`domains` when ``labelled=True``); the class has between
+    random distinct labels from [`domains`][ltheory.strategies.domains] when ``labelled=True``); the
+    class has between
     ``max(min_size, 0 if allow_empty else 1)`` and ``min(max_size, 2**n)`` distinct hypotheses.
     The empty class (no hypotheses, dimensions -1) is only drawn when ``allow_empty=True``.
 
     Dimension bounds (keyword-only; ``None`` means no bound): every drawn class has
     ``VC(H) >= min_vc``, ``VC(H) <= max_vc`` and ``Ldim(H) <= max_ldim`` (VC and Littlestone
-    dimensions as in :mod:`ltheory.dims`).  They hold by construction, not by filtering: a
+    dimensions as in `ltheory.dims`).  They hold by construction, not by filtering: a
     shattered set of ``min_vc`` points is planted first, then hypotheses are added one at a time
     and each is kept only if the exact VC / Littlestone dimension of the grown class stays within
     the bounds.  Cost: one exact dimension computation per tried hypothesis (about a millisecond
@@ -164,13 +166,14 @@ def hypothesis_classes(min_points: int = 0, max_points: int = 6, min_size: int =
     to it, an occasional draw that got stuck at a maximal class is rejected.  Without dimension
     bounds the strategy is the plain random-matrix one (no dimension is computed).
 
-    >>> from hypothesis import find
-    >>> H = find(hypothesis_classes(min_points=3, min_size=2), lambda H: True)
-    >>> H.domain_size >= 3 and len(H) >= 2
-    True
-    >>> H = find(hypothesis_classes(min_vc=1, max_vc=1, min_size=3), lambda H: True)
-    >>> vc_dimension(H).value == 1 and len(H) >= 3
-    True
+    Examples:
+        >>> from hypothesis import find
+        >>> H = find(hypothesis_classes(min_points=3, min_size=2), lambda H: True)
+        >>> H.domain_size >= 3 and len(H) >= 2
+        True
+        >>> H = find(hypothesis_classes(min_vc=1, max_vc=1, min_size=3), lambda H: True)
+        >>> vc_dimension(H).value == 1 and len(H) >= 3
+        True
     """
     check_range(min_points, max_points, "points")
     check_range(min_size, max_size, "size")
@@ -204,11 +207,12 @@ def hypothesis_classes(min_points: int = 0, max_points: int = 6, min_size: int =
 def subclasses(H: HypothesisClass, allow_empty: bool = True) -> st.SearchStrategy[HypothesisClass]:
     """Sub-classes H' ⊆ H over the same domain (each hypothesis kept or dropped).
 
-    >>> from hypothesis import find
-    >>> H = HypothesisClass.from_strings(["00", "01", "11"])
-    >>> G = find(subclasses(H, allow_empty=False), lambda G: len(G) == 2)
-    >>> set(G.to_strings()) <= set(H.to_strings()) and G.domain == H.domain
-    True
+    Examples:
+        >>> from hypothesis import find
+        >>> H = HypothesisClass.from_strings(["00", "01", "11"])
+        >>> G = find(subclasses(H, allow_empty=False), lambda G: len(G) == 2)
+        >>> set(G.to_strings()) <= set(H.to_strings()) and G.domain == H.domain
+        True
     """
     m = len(H)
     mask = st.lists(st.booleans(), min_size=m, max_size=m)
@@ -222,10 +226,11 @@ def subclasses(H: HypothesisClass, allow_empty: bool = True) -> st.SearchStrateg
 def point_permutations(H: HypothesisClass) -> st.SearchStrategy[tuple[int, ...]]:
     """Permutations of ``range(H.domain_size)``; apply with ``H.permute_points(p)``.
 
-    >>> from hypothesis import find
-    >>> H = HypothesisClass.from_strings(["001", "011"])
-    >>> p = find(point_permutations(H), lambda p: p != (0, 1, 2))
-    >>> sorted(p) == [0, 1, 2] and H.permute_points(p).domain == tuple(str(i) for i in p)
-    True
+    Examples:
+        >>> from hypothesis import find
+        >>> H = HypothesisClass.from_strings(["001", "011"])
+        >>> p = find(point_permutations(H), lambda p: p != (0, 1, 2))
+        >>> sorted(p) == [0, 1, 2] and H.permute_points(p).domain == tuple(str(i) for i in p)
+        True
     """
     return st.permutations(list(range(H.domain_size))).map(tuple)

@@ -8,10 +8,11 @@ integer-valued answers in [low, high], d1 = d0 + Δ·s with s ∈ {−1, 0, 1}^k
 include StatDP's patterns (one above, all below, half-half, X-shape up to a shift, …).  Pairs
 shrink towards all-zero answers and a single moved query.
 
->>> from hypothesis import find
->>> d0, d1 = find(neighbouring_query_answers(3), lambda p: True)
->>> len(d0) == len(d1) == 3 and 0 < max(abs(a - b) for a, b in zip(d0, d1)) <= 1
-True
+Examples:
+    >>> from hypothesis import find
+    >>> d0, d1 = find(neighbouring_query_answers(3), lambda p: True)
+    >>> len(d0) == len(d1) == 3 and 0 < max(abs(a - b) for a, b in zip(d0, d1)) <= 1
+    True
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def _answer_pairs(draw: st.DrawFn, k: int, sensitivity: float, low: int, high: i
 def neighbouring_query_answers(k: int, sensitivity: float = 1.0, low: int = -2, high: int = 2
                                ) -> st.SearchStrategy[tuple[tuple[float, ...],
                                                             tuple[float, ...]]]:
-    """Pairs ``(d0, d1)`` of neighbouring answer vectors of ``k`` queries (module docstring)."""
+    """Pairs ``(d0, d1)`` of neighbouring answer vectors of ``k`` queries (see
+    [`ltheory.strategies.query_answers`][ltheory.strategies.query_answers])."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise InvalidArgument(f"k must be a positive integer, got {k!r}")
     try:

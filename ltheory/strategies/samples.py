@@ -30,11 +30,12 @@ def labelled_samples(H: HypothesisClass, realizable: bool = True, max_len: int =
     or may not be realizable).  ``x`` is a point index, or its label when ``as_labels=True``.
     Points may repeat (with the same label when realizable).
 
-    >>> from hypothesis import find
-    >>> H = HypothesisClass.from_strings(["01", "10"])
-    >>> s = find(labelled_samples(H), lambda s: len(s) == 2)
-    >>> len(H.version_space(s)) >= 1
-    True
+    Examples:
+        >>> from hypothesis import find
+        >>> H = HypothesisClass.from_strings(["01", "10"])
+        >>> s = find(labelled_samples(H), lambda s: len(s) == 2)
+        >>> len(H.version_space(s)) >= 1
+        True
     """
     check_range(min_len, max_len, "len")
     n = H.domain_size
@@ -91,14 +92,15 @@ def neighbouring_datasets(domain_size: int, n: int, relation: str = "substitutio
                                                        tuple[tuple[int, int], ...]]]:
     """Pairs ``(d0, d1)`` of neighbouring labelled datasets over points ``0..domain_size-1``.
 
-    ``relation="substitution"`` (default, DESIGN.md): both have ``n`` pairs and differ in exactly
+    ``relation="substitution"`` (default): both have ``n`` pairs and differ in exactly
     one position.  ``relation="add_remove"``: one has ``n`` pairs and the other is the same with one
     extra pair inserted (in either order).
 
-    >>> from hypothesis import find
-    >>> d0, d1 = find(neighbouring_datasets(3, 2), lambda p: True)
-    >>> len(d0) == len(d1) == 2 and sum(a != b for a, b in zip(d0, d1)) == 1
-    True
+    Examples:
+        >>> from hypothesis import find
+        >>> d0, d1 = find(neighbouring_datasets(3, 2), lambda p: True)
+        >>> len(d0) == len(d1) == 2 and sum(a != b for a, b in zip(d0, d1)) == 1
+        True
     """
     if isinstance(domain_size, bool) or not isinstance(domain_size, int) or domain_size < 1:
         raise InvalidArgument(f"domain_size must be a positive integer, got {domain_size!r}")

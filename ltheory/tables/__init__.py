@@ -5,8 +5,8 @@
     T.rows[0].results["ldim"].value, T.counts(), T.findings, T.to_json()
     plot_table(T, "conjunctions.png")
 
-See :mod:`ltheory.tables.table` (computation and verdicts against the catalog's cited formulas),
-:mod:`ltheory.tables.ranges` (``n=1..8``, ``n=2,4,8``, ``k=2``) and :mod:`ltheory.tables.plot`.
+See `ltheory.tables.table` (computation and verdicts against the catalog's cited formulas),
+`ltheory.tables.ranges` (``n=1..8``, ``n=2,4,8``, ``k=2``) and `ltheory.tables.plot`.
 """
 
 from ltheory.tables.plot import plot_table

@@ -40,7 +40,7 @@ def _series(table: DimensionTable) -> dict[str, list[TableRow]]:
 
 
 def table_figure(table: DimensionTable) -> Any:
-    """The table's :class:`matplotlib.figure.Figure` (module docstring), not yet saved."""
+    """The table's `matplotlib.figure.Figure` (module docstring), not yet saved."""
     from matplotlib.ticker import MaxNLocator
 
     x = table.x or next(iter(table.ranges), None)
@@ -94,7 +94,7 @@ def table_figure(table: DimensionTable) -> Any:
 
 
 def plot_table(table: DimensionTable, path: str | Path) -> Path:
-    """Write the table's plot (:func:`table_figure`) to ``path`` (PNG) and return the path."""
+    """Write the table's plot (`table_figure`) to ``path`` (PNG) and return the path."""
     out = Path(path)
     table_figure(table).savefig(out, format="png", dpi=110, bbox_inches="tight")
     return out

@@ -113,8 +113,9 @@ def expand(family: str, ranges: Mapping[str, Any] | Sequence[str]
 
     ``ranges`` is a mapping (name -> value, range text, or iterable of values) or a sequence of
     ``PARAM=RANGE`` tokens.  Unknown family or parameter, a value of the wrong type, an empty or
-    malformed range, or more than :data:`MAX_MEMBERS` members raise an
-    :class:`~ltheory.errors.InvalidInputError`.  Values outside a parameter's declared range are
+    malformed range, or more than [`MAX_MEMBERS`][ltheory.tables.MAX_MEMBERS] members raise an
+    [`InvalidInputError`][ltheory.InvalidInputError].  Values outside a parameter's declared range
+    are
     *not* errors here: those members are reported as skipped by the table.
     """
     info = describe(family)

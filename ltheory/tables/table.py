@@ -3,12 +3,14 @@
     dimension_table("conjunctions", {"n": "1..8"}, budget=10)   -> DimensionTable
     dimension_table("halfspaces", ["g=2..6", "dim=2"], only=("vc", "ldim"), clique=2)
 
-For every member (a combination of the parameter values, :func:`ltheory.tables.ranges.expand`)
+For every member (a combination of the parameter values,
+[`ltheory.tables.expand`][ltheory.tables.expand])
 the class is built from the catalog, its VC, Littlestone and threshold dimensions (and ω_m, the
 clique number of the contradiction graph, when ``clique=m`` is given) are computed by
-:data:`ltheory.dimensions.DIMENSIONS` under a time budget per dimension, every witness is
+[`ltheory.DIMENSIONS`][ltheory.DIMENSIONS] under a time budget per dimension, every
+witness is
 re-checked by the independent checker, and the result is compared with each cited formula of the
-catalog that applies to the member (:func:`ltheory.catalog.known_values`):
+catalog that applies to the member ([`ltheory.catalog.known_values`][ltheory.catalog.known_values]):
 
 * an exact value v: *agrees* if the dimension is proven to equal v, *disagrees* if v lies outside
   the proven bounds, else *undecided*;
@@ -16,7 +18,7 @@ catalog that applies to the member (:func:`ltheory.catalog.known_values`):
   bound is below v; an upper bound symmetrically.
 
 A member the catalog refuses (out of a parameter's declared range, past the size limit, an
-invalid combination) or whose computation stops with an :class:`~ltheory.errors.LtheoryError`
+invalid combination) or whose computation stops with an [`LtheoryError`][ltheory.LtheoryError]
 is kept as a *skipped* row with the reason.  Disagreements the catalog already records (its
 ``disagreement`` field, e.g. the affine family) are marked as such; any other disagreement is a
 finding (``DimensionTable.findings``).
@@ -108,7 +110,7 @@ class FormulaCheck:
 
 
 def mark(checks: Iterable[FormulaCheck]) -> str:
-    """The mark (a key of :data:`MARKS`) of one value against its formula checks; "" if none."""
+    """The mark (a key of `MARKS`) of one value against its formula checks; "" if none."""
     checks = list(checks)
     if not checks:
         return ""
@@ -122,7 +124,7 @@ def mark(checks: Iterable[FormulaCheck]) -> str:
 
 
 def legend(marks: Iterable[str]) -> str:
-    """One line explaining each of ``marks`` (in the order of :data:`MARKS`), "" if none."""
+    """One line explaining each of ``marks`` (in the order of `MARKS`), "" if none."""
     used = set(marks)
     return "; ".join(f"{m} {text}" for m, text in MARKS.items() if m in used)
 
@@ -214,7 +216,7 @@ def _compute(H: Any, key: str, budget: float | None, method: str, m: int | None
 
 def formula_checks(known: Mapping[str, KnownValue], results: Mapping[str, DimensionResult]
                    ) -> tuple[FormulaCheck, ...]:
-    """The cited values ``known`` (:func:`ltheory.catalog.known_values`) judged against the
+    """The cited values ``known`` (`ltheory.catalog.known_values`) judged against the
     results by dimension key; a cited value of a dimension not computed is left out."""
     out = []
     for key, kv in known.items():
@@ -254,13 +256,16 @@ def dimension_table(family: str, ranges: Mapping[str, Any] | Sequence[str], *,
                     only: Iterable[str] | None = None, budget: float | None = DEFAULT_BUDGET,
                     clique: int | None = None, method: str = "auto",
                     progress: Progress | None = None) -> DimensionTable:
-    """The dimensions of every member of ``family`` over ``ranges`` (module docstring).
+    """The dimensions of every member of ``family`` over ``ranges`` (see
+    [`ltheory.tables.table`][ltheory.tables.table]).
 
     ``ranges``: ``{"n": "1..8", "k": 2}`` (a value, a range text or an iterable per parameter)
     or ``["n=1..8", "k=2"]``; ``only``: a subset of ("vc", "ldim", "tdim") (default all);
-    ``budget``: seconds per dimension per member (None: no limit), past it proven bounds;
-    ``clique``: also ω_m for this m; ``method``: as for :func:`ltheory.vc_dimension`;
-    ``progress(done, total)``: called as members are computed (:mod:`ltheory.progress`).
+    ``budget``: seconds per dimension per member (default 10, `DEFAULT_BUDGET`; None: no
+    limit), past it proven bounds;
+    ``clique``: also ω_m for this m; ``method``: as for
+    [`ltheory.vc_dimension`][ltheory.vc_dimension];
+    ``progress(done, total)``: called as members are computed (`ltheory.progress`).
     """
     t0 = time.perf_counter()
     parsed, members = expand(family, ranges)

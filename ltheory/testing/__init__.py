@@ -5,16 +5,32 @@ The names are imported on first use (module ``__getattr__``), so that the pytest
 pytest loads in every session where ltheory is installed, does not import numpy and scipy for
 test suites that never ask for its fixtures.
 
->>> from ltheory.testing import assert_private
->>> from ltheory.privacy.mechanisms import RandomizedResponse
->>> assert_private(RandomizedResponse(1.0), ((0, 0),), ((0, 1),), epsilon=1.0).verdict
-'passed'
+Examples:
+    >>> from ltheory.testing import assert_private
+    >>> from ltheory.privacy.mechanisms import RandomizedResponse
+    >>> assert_private(RandomizedResponse(1.0), ((0, 0),), ((0, 1),), epsilon=1.0).verdict
+    'passed'
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:       # the names, for type checkers, editors and the API reference (never run)
+    from ltheory.testing.assertions import (
+        DEFAULT_MAX_RUNS,
+        assert_private,
+        assert_private_search,
+        min_runs_to_reject,
+    )
+    from ltheory.testing.budget import BudgetWarning, runs_to_detect
+    from ltheory.testing.conformance import (
+        ConformanceError,
+        ConformanceReport,
+        check_mechanism,
+    )
+    from ltheory.testing.report import PrivacySearchReport, PrivacyTestReport, PrivacyViolation
 
 _EXPORTS = {
     "BudgetWarning": "budget",
@@ -31,7 +47,9 @@ _EXPORTS = {
     "check_mechanism": "conformance",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = ["BudgetWarning", "ConformanceError", "ConformanceReport", "DEFAULT_MAX_RUNS",
+           "PrivacySearchReport", "PrivacyTestReport", "PrivacyViolation", "assert_private",
+           "assert_private_search", "check_mechanism", "min_runs_to_reject", "runs_to_detect"]
 
 
 def __getattr__(name: str) -> Any:

@@ -29,9 +29,9 @@ from ltheory.testing.pairs import search_pairs
 from ltheory.testing.report import PrivacySearchReport, PrivacyTestReport, PrivacyViolation
 from ltheory.testing.sequential import min_hits_to_reject
 
-#: Default budget: 200,000 runs in all (100,000 per dataset) — well under a second for a
-#: vectorised mechanism; raise it (or use ``--ltheory-runs``) for nightly jobs.
 DEFAULT_MAX_RUNS = 200_000
+"""The default budget of a privacy test: 200 000 runs in all (100 000 per dataset), well under a
+second for a vectorised mechanism; raise it (or use ``--ltheory-runs``) for nightly jobs."""
 MAX_RUNS = 10**11
 
 
@@ -219,40 +219,74 @@ def assert_private(mechanism: Any, d0: Any, d1: Any, epsilon: float | None = Non
                    verify_neighbours: bool = True, arithmetic: str = "float"
                    ) -> PrivacyTestReport:
     """Test the claim that ``mechanism`` is (epsilon, delta)-DP at the neighbouring pair
-    (d0, d1) — or satisfies ``claim=`` — ; raise ``PrivacyViolation`` (an ``AssertionError``)
-    if it is refuted, else return the ``PrivacyTestReport``.
-
-    The claim is given either as ``epsilon`` (and ``delta``) or as ``claim=``: a
-    ``ltheory.privacy.claims.PrivacyClaim`` (``PureDP``, ``ApproxDP``, ``ZCDP``, ``RDP``,
-    ``GDP``, ``ProfileClaim``, or any object with its ``delta_at`` / ``epsilon_at`` /
-    ``to_json``), a number ε or a pair (ε, δ); not both.  An (ε, δ) claim is tested at that
-    point; a curve claim on the whole curve (``ltheory.testing.claim_points``): a fixed cover
-    (ε = 0, the ε where its δ(ε) is 0.5, 0.3, 0.2, 10^-1 … 10^-6, and its quoted ε) and one
-    point moved, on past runs only, to the ε where the gap looks largest; each has its own
-    e-process, the test rejecting when their weighted average (half to the data-chosen point)
-    reaches 1/false_alarm (a weighted average of e-processes is an e-process, so the
-    guarantee below holds for the whole curve).  The report carries the claim (``to_json``)
-    and, on a violation, ``refuted_at``: the ε, whether a fixed or the data-chosen point, the
-    certified δ there and the claimed δ(ε).
+    (d0, d1), or satisfies ``claim``: raise if it is refuted, else return the report.
 
     The probability of raising for a mechanism that satisfies the claim is at most
     ``false_alarm``, whatever the mechanism and however early the test stops: runs are drawn in
     growing batches, each tested on an event chosen from earlier runs, and the evidence is a
-    betting e-process checked after every run (``ltheory.testing.sequential``;
+    betting e-process checked after every run (`ltheory.testing.sequential`;
     ``method="spending"`` uses Clopper–Pearson bounds with alpha spending instead, kept as the
-    baseline).  The test stops as soon as the claim is refuted, or after ``max_runs`` runs of
-    the mechanism in all (half on each dataset).  A mechanism is as in
-    ``ltheory.privacy.audit``: ``mechanism(dataset, rng)`` drawing its randomness from ``rng``
-    and returning a number, a numpy array or a hashable value (lists and dicts are refused),
-    optionally ``.sample(dataset, n, rng)``; vector mechanisms declare
-    ``neighbour_relation = "query_answers"`` (the documentation's "mechanism contract").
-    A ``max_runs`` too small to catch even twice the claimed ε gives a ``BudgetWarning``;
-    ``seed`` fixes every run (default 0: a CI test is deterministic; None draws fresh entropy,
-    reported back); ``executor`` as in ``audit``; ``verify_neighbours=False`` skips the
-    neighbour check for relations ltheory cannot check.  ``arithmetic``: ``"float"`` (default)
-    also looks for floating-point leaks on float outputs (events on the outputs' bits,
-    ``ltheory.privacy.auditing.floating``; the failure then reads *floating-point violation*
-    and names the fix), ``"real"`` tests the real-arithmetic mechanism (output values only).
+    baseline).  The test stops as soon as the claim is refuted, or after ``max_runs`` runs.
+
+    An (ε, δ) claim is tested at that point; a curve claim on the whole curve: a fixed cover
+    (ε = 0, the ε where its δ(ε) is 0.5, 0.3, 0.2, 10⁻¹ … 10⁻⁶, and its quoted ε) and one
+    point moved, on past runs only, to the ε where the gap looks largest; each has its own
+    e-process, and the test rejects when their weighted average (half to the data-chosen
+    point) reaches 1/false_alarm, so the guarantee holds for the whole curve.
+
+    Args:
+        mechanism: A callable ``mechanism(dataset, rng)`` drawing its randomness from ``rng``
+            and returning a number, a numpy array or a hashable value (lists and dicts are
+            refused), optionally with ``.sample(dataset, n, rng)``: the
+            [mechanism contract][ltheory.privacy.mechanisms.Mechanism].  Vector mechanisms
+            declare ``neighbour_relation = "query_answers"``.
+        d0: One dataset of the neighbouring pair.
+        d1: The other dataset.
+        epsilon: The claimed ε (with ``delta``); give either this or ``claim``.
+        delta: The claimed δ.
+        claim: A [`PrivacyClaim`][ltheory.PrivacyClaim] ([`PureDP`][ltheory.PureDP],
+            [`ApproxDP`][ltheory.ApproxDP], [`ZCDP`][ltheory.ZCDP], [`RDP`][ltheory.RDP],
+            [`GDP`][ltheory.GDP], [`ProfileClaim`][ltheory.ProfileClaim], or any object with
+            ``delta_at`` / ``epsilon_at`` / ``to_json``), a number ε or a pair (ε, δ).
+        false_alarm: The probability of raising although the claim holds.
+        max_runs: Runs of the mechanism in all, half on each dataset; the default is
+            [`DEFAULT_MAX_RUNS`][ltheory.testing.DEFAULT_MAX_RUNS] = 200 000.  A budget too small
+            to catch even twice the claimed ε gives a
+            [`BudgetWarning`][ltheory.testing.BudgetWarning].
+        seed: Fixes every run; default 0, so a CI test is deterministic.  ``None`` draws fresh
+            entropy, reported back.
+        method: ``"betting"`` (the e-process) or ``"spending"`` (the alpha-spending baseline).
+        executor: As in [`audit`][ltheory.privacy.audit]: ``None`` (serial unless worthwhile),
+            ``"process"``, or a ``concurrent.futures.Executor``.
+        verify_neighbours: ``False`` skips the neighbour check, for relations ltheory cannot
+            check.
+        arithmetic: ``"float"`` (default) also looks for floating-point leaks on float outputs
+            (events on the outputs' bits, [`floating`][ltheory.privacy.auditing.floating]; the
+            failure then reads *floating-point violation* and names the fix); ``"real"`` tests
+            the real-arithmetic mechanism (output values only).
+
+    Returns:
+        The [`PrivacyTestReport`][ltheory.testing.PrivacyTestReport] of a test that passed:
+            ``verdict == "passed"``, the runs used, the best event and its e-value.
+
+    Raises:
+        PrivacyViolation: The claim is refuted (an ``AssertionError``, so pytest reports it as
+            a failed test); its message names the pair, the event, the certified ε and, for a
+            curve claim, where the curve was refuted (``refuted_at``); ``.report`` holds the
+            report.
+        InvalidInputError: On bad input, naming the argument and what is accepted.
+
+    Examples:
+        >>> from ltheory.testing import PrivacyViolation, assert_private
+        >>> from ltheory.privacy.mechanisms import GeometricMechanism, RandomizedResponse
+        >>> d0, d1 = ((0, 0),), ((0, 1),)
+        >>> assert_private(GeometricMechanism(1.0), d0, d1, epsilon=1.0).verdict
+        'passed'
+        >>> try:
+        ...     assert_private(RandomizedResponse(2.0), d0, d1, epsilon=1.0)
+        ... except PrivacyViolation as exc:
+        ...     print(str(exc).splitlines()[0])
+        randomized_response: VIOLATION of (ε=1): certified ε > ... (false alarm ≤ 1e-06) ...
     """
     __tracebackhide__ = True    # pytest shows the message and the caller's line, not this
     meth = check_method(method)
@@ -304,7 +338,8 @@ def assert_private_search(mechanism: Any, datasets: Any = None, epsilon: float |
     each by the sequential test of ``assert_private`` at level ``false_alarm / pairs``
     (Bonferroni), so the probability of a false alarm over *all* pairs is at most
     ``false_alarm``.  The pairs are tested side by side, one batch each in turn, and the search
-    stops at the first refuted pair; ``max_runs`` is the budget of each pair.  The claim is
+    stops at the first refuted pair; ``max_runs`` is the budget of each pair (default
+    [`DEFAULT_MAX_RUNS`][ltheory.testing.DEFAULT_MAX_RUNS] = 200 000).  The claim is
     ``epsilon`` (and ``delta``) or ``claim=``, and ``arithmetic`` is, as in ``assert_private``.
     """
     __tracebackhide__ = True

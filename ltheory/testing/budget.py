@@ -48,7 +48,8 @@ def _laplace_tail(t: np.ndarray, shift: float, b: float) -> np.ndarray:
 def pairs_to_detect(epsilon: float, delta: float, false_alarm: float,
                     factor: float = 2.0) -> float:
     """Expected pairs of runs the betting test needs to refute (ε, δ) on the Laplace mechanism
-    with ``factor`` × ε (module docstring); inf when the yardstick does not violate the claim."""
+    with ``factor`` × ε (see [`ltheory.testing.budget`][ltheory.testing.budget]); inf when the
+    yardstick does not violate the claim."""
     b = 1.0 / (factor * epsilon)
     u = math.exp(epsilon)
     t = np.linspace(-4 * b, 1 + 4 * b, 801)
@@ -71,7 +72,7 @@ def runs_to_detect(epsilon: float, delta: float = 0.0, false_alarm: float = 1e-6
                    factor: float = 2.0, margin: float = MARGIN) -> int | None:
     """The fewest ``max_runs`` (both datasets) with which ``assert_private`` can be expected to
     detect the Laplace yardstick at ``factor`` × ε: the selection batch plus ``margin`` ×
-    :func:`pairs_to_detect` pairs per dataset (None when it cannot, e.g. δ too large)."""
+    `pairs_to_detect` pairs per dataset (None when it cannot, e.g. δ too large)."""
     from ltheory.testing.assertions import check_claim
 
     eps, dl, fa = check_claim(epsilon, delta, false_alarm)
@@ -100,7 +101,8 @@ def runs_per_dataset(pairs: int) -> int:
 
 
 def budget_warning(max_runs: int, epsilon: float, delta: float, false_alarm: float) -> str | None:
-    """The text of the warning when ``max_runs`` is below :func:`runs_to_detect`, else None."""
+    """The text of the warning when ``max_runs`` is below
+    [`runs_to_detect`][ltheory.testing.runs_to_detect], else None."""
     need = runs_to_detect(epsilon, delta, false_alarm)
     if need is None or max_runs >= need:
         return None

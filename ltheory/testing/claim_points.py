@@ -6,20 +6,20 @@ iff its hockey-stick divergence ``H_{e^ε}`` lies below δ(ε) at every ε ≥ 0
 δ(ε) at *one* ε, so a test may check any set of points (ε_j, δ(ε_j)), each a claim
 "(ε_j, δ(ε_j))-DP at this pair" that the mechanism satisfies if it satisfies the whole claim.
 
-* An :class:`~ltheory.privacy.claims.ApproxDP` (or pure-DP) claim is the one point (ε, δ): its
+* An [`ApproxDP`][ltheory.ApproxDP] (or pure-DP) claim is the one point (ε, δ): its
   profile is the tightest one that (ε, δ)-DP implies (Kairouz, Oh & Viswanath 2015), so a
   mechanism above it anywhere is above it at ε (δ(ε') for ε' < ε is implied by the point ε).
   This is the classic test, unchanged.
 * Any other claim (a curve: zCDP, Rényi DP, Gaussian DP, an accountant's profile, …) is checked
   on two kinds of points (``ltheory.testing.engine``):
 
-  - a *fixed cover* (:func:`claim_points`): ε = 0 (the total-variation end of the curve), the ε
+  - a *fixed cover* (`claim_points`): ε = 0 (the total-variation end of the curve), the ε
     where the profile crosses the large δ of ``COVER_DELTAS`` (0.5, 0.3, 0.2: frequent events)
     and the decades δ = 10^-1, …, 10^-6 (``CURVE_DELTAS``: rarer and rarer events), plus the ε
     the claim is quoted at when it has one (an ``epsilon`` attribute).  Points where the
     profile is 1 (nothing to refute) or ε is infinite are dropped;
   - one *data-chosen* point, moved at each event selection to the ε of a fine grid
-    (:func:`adaptive_grid`: ε = 0, the ε at δ = 10^(-k/4) down to 10^-7, ε steps of at most
+    (`adaptive_grid`: ε = 0, the ε at δ = 10^(-k/4) down to 10^-7, ε steps of at most
     ``MAX_STEP``·max(1, ε)) whose best event shows the largest estimated growth of the
     betting wealth on the runs already drawn — where the hockey-stick gap
     ``P_a(E) − e^ε P_b(E) − δ(ε)`` looks largest.  It catches a claim that is wrong only
@@ -72,7 +72,8 @@ MAX_GRID = 64
 def resolve_claim(epsilon: Any, delta: Any, claim: Any, who: str = "assert_private"
                   ) -> PrivacyClaim | None:
     """The claim of a call given either as ``epsilon`` (and ``delta``) or as ``claim=``: None
-    for the former (the caller checks ε and δ as before), the :class:`PrivacyClaim` for the
+    for the former (the caller checks ε and δ as before), the [`PrivacyClaim`][ltheory.PrivacyClaim]
+    for the
     latter (``as_claim``: a claim object, a number ε, a pair (ε, δ)).  Both, or neither, is an
     ``InvalidInputError``.  A claim object passed where ε goes (positionally) is read as
     ``claim=``."""
@@ -107,7 +108,7 @@ def _delta_at(claim: PrivacyClaim, eps: float) -> float:
     return d
 
 
-#: where :func:`check_profile` looks at a claim's profile
+#: where `check_profile` looks at a claim's profile
 CHECK_EPSILONS = (0.0, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 
 
@@ -151,7 +152,8 @@ def _epsilon_at(claim: PrivacyClaim, d: float) -> float | None:
 
 
 def claim_points(claim: PrivacyClaim) -> list[tuple[float, float]]:
-    """The fixed points (ε_j, δ(ε_j)) the test checks, by increasing ε (module docstring)."""
+    """The fixed points (ε_j, δ(ε_j)) the test checks, by increasing ε (see
+    [`ltheory.testing.claim_points`][ltheory.testing.claim_points])."""
     if isinstance(claim, ApproxDP):
         return [(float(claim.epsilon), float(claim.delta))]
     check_profile(claim)
@@ -183,7 +185,8 @@ def _deltas(claim: PrivacyClaim, eps: np.ndarray) -> np.ndarray:
 
 
 def adaptive_grid(claim: PrivacyClaim) -> list[tuple[float, float]]:
-    """The points (ε, δ(ε)) among which the data-chosen point moves (module docstring): ε = 0,
+    """The points (ε, δ(ε)) among which the data-chosen point moves (see
+    [`ltheory.testing.claim_points`][ltheory.testing.claim_points]): ε = 0,
     about the ε at δ = 10^(-k/4) for k = 1, 2, … down to 10^-7 (read on a fine ε grid: one
     vectorised ``delta_at`` and one ``epsilon_at``, an accountant's being slow), and ε between
     them so that consecutive ε differ by at most ``MAX_STEP``·max(1, ε) (doubled until at most

@@ -1,10 +1,12 @@
 """``check_mechanism``: does an object keep the contract the auditor relies on?
 
-Like scikit-learn's ``check_estimator``, this runs a battery of small checks on a mechanism,
-learner or adapter and reports every one that fails, so that an audit of it can be trusted to
-audit *it* (and not a wrapper's mistake).  The contract (DESIGN.md, "Python API"):
+Like scikit-learn's ``check_estimator``, this runs a battery of small checks on a mechanism, learner
+or adapter and reports every one that fails, so that an audit of it can be trusted to audit *it*
+(and not a wrapper's mistake).  The contract (the [mechanism
+contract][ltheory.privacy.mechanisms.Mechanism]):
 
-* it is readable by :func:`ltheory.privacy.auditing.as_target`: ``sample(dataset, n, rng)``,
+* it is readable by [`ltheory.privacy.as_target`][ltheory.privacy.as_target]:
+``sample(dataset, n, rng)``,
   ``mechanism(dataset, rng)`` or ``fit(dataset, rng)``; a string ``neighbour_relation``; a finite
   ``sensitivity`` > 0; a non-empty ``name``;
 * outputs are numbers, numpy arrays of one shape, or hashable values, n of them for n runs;
@@ -18,9 +20,10 @@ audit *it* (and not a wrapper's mistake).  The contract (DESIGN.md, "Python API"
   count pooled — a lying distribution (the exact ε of one table beside outputs drawn from
   another) fails here instead of silently misreporting the exact ε.
 
->>> from ltheory.privacy.mechanisms import RandomizedResponse
->>> check_mechanism(RandomizedResponse(1.0)).passed
-True
+Examples:
+    >>> from ltheory.privacy.mechanisms import RandomizedResponse
+    >>> check_mechanism(RandomizedResponse(1.0)).passed
+    True
 """
 
 from __future__ import annotations
@@ -63,9 +66,10 @@ class ConformanceReport:
 def check_mechanism(obj: Any, datasets: tuple[Any, Any] | None = None, *, runs: int = 4_000,
                     seed: int = 0, level: float = 1e-6, raise_on_failure: bool = True
                     ) -> ConformanceReport:
-    """Run the contract checks (module docstring) on ``obj`` at the pair ``datasets`` (default:
+    """Run the contract checks (see [`ltheory.testing.conformance`][ltheory.testing.conformance]) on
+    ``obj`` at the pair ``datasets`` (default:
     ``obj.default_pair()``), with ``runs`` runs per dataset for the distribution check.
-    Raises :class:`ConformanceError` listing every failure (or, with
+    Raises [`ConformanceError`][ltheory.testing.ConformanceError] listing every failure (or, with
     ``raise_on_failure=False``, returns the report)."""
     runs = check_int(runs, "runs", minimum=10)
     seed = check_seed(seed, allow_none=False)

@@ -31,7 +31,7 @@ before the batch it is used on, and a mechanism that satisfies the claim satisfi
 (ε, δ(ε))-DP at every ε, so each bet of each point has conditional expected factor ≤ 1 and
 each point's wealth is a nonnegative supermartingale with initial value 1 on the same
 filtration; so is their fixed convex combination, and Ville's inequality bounds the
-probability that it ever reaches 1/α by α (``claim_points`` module docstring).
+probability that it ever reaches 1/α by α ([`claim_points`][ltheory.testing.claim_points]).
 
 Each batch of each dataset has its own seed, spawned in order from ``SeedSequence(seed)``; runs
 are drawn through the auditor's executors (chunked, any ``concurrent.futures.Executor``), so a

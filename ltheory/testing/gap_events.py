@@ -70,10 +70,11 @@ def growth_rate(pa: Any, pb: Any, epsilon: float, delta: float,
     factor ``1 + c·Z/(u + δ)``, ``Z = X − u·Y − δ``, X ~ Bernoulli(pa), Y ~ Bernoulli(pb)
     independent, u = e^ε; 0 where no fraction grows (the event does not beat the claim).
 
-    >>> round(float(growth_rate(0.5, 0.0, 1.0, 0.0)), 4)     # half the runs, never under d_b
-    0.1499
-    >>> float(growth_rate(0.3, 0.2, 1.0, 0.0))               # 0.3 < e·0.2: no growth
-    0.0
+    Examples:
+        >>> round(float(growth_rate(0.5, 0.0, 1.0, 0.0)), 4)     # half the runs, never under d_b
+        0.1499
+        >>> float(growth_rate(0.3, 0.2, 1.0, 0.0))               # 0.3 < e·0.2: no growth
+        0.0
     """
     pa = np.clip(np.asarray(pa, dtype=float), 0.0, 1.0)[..., None]
     pb = np.clip(np.asarray(pb, dtype=float), 0.0, 1.0)[..., None]
@@ -91,9 +92,10 @@ def wilson(k: Any, n: int, z: float = Z) -> tuple[np.ndarray, np.ndarray]:
     """The Wilson score interval (Wilson 1927, JASA 22(158)) of k successes in n trials at
     ``z`` standard errors: (lower, upper).
 
-    >>> lo, hi = wilson(0, 100)
-    >>> float(lo), round(float(hi), 4)
-    (0.0, 0.0099)
+    Examples:
+        >>> lo, hi = wilson(0, 100)
+        >>> float(lo), round(float(hi), 4)
+        (0.0, 0.0099)
     """
     k = np.asarray(k, dtype=float)
     z2 = z * z
@@ -168,10 +170,11 @@ def _cells(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], points: Points,
 def select_gap_events(s0: Batch, s1: Batch, points: Points, arithmetic: str = "float"
                       ) -> list[Candidate]:
     """For each claim point (ε_j, δ_j), the candidate event of largest shrunk growth rate
-    (module docstring), from past runs ``s0`` (on d0) and ``s1`` (on d1); the families and
-    their counts are built once for all points.  ``Candidate.projected`` holds the growth rate
-    per pair (0: bet nothing), ``test`` is ``"gap"``.  ``arithmetic="float"`` adds the bit
-    families of float outputs (``ltheory.privacy.auditing.floating``)."""
+    (see [`ltheory.testing.gap_events`][ltheory.testing.gap_events]), from past runs ``s0`` (on d0)
+    and ``s1`` (on d1); the families and their counts are built once for all points.
+    ``Candidate.projected`` holds the growth rate per pair (0: bet nothing), ``test`` is ``"gap"``.
+    ``arithmetic="float"`` adds the bit families of float outputs
+    (``ltheory.privacy.auditing.floating``)."""
     kind = batch_kind(s0)
     if len(s0) >= 2 * MIN_HALF and len(s1) >= 2 * MIN_HALF:
         h0, h1 = len(s0) // 2, len(s1) // 2
@@ -201,5 +204,5 @@ def select_gap_events(s0: Batch, s1: Batch, points: Points, arithmetic: str = "f
 
 def select_gap_event(s0: Batch, s1: Batch, epsilon: float, delta: float,
                      arithmetic: str = "float") -> Candidate:
-    """:func:`select_gap_events` for the one point (ε, δ)."""
+    """`select_gap_events` for the one point (ε, δ)."""
     return select_gap_events(s0, s1, [(epsilon, delta)], arithmetic)[0]

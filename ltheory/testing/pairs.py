@@ -99,7 +99,8 @@ def _looks_labelled(items: Any) -> bool:
 
 
 def pair_list(datasets: Any) -> list[tuple] | None:
-    """``datasets`` as a list of (name, d0, d1) when it is a list of pairs (module docstring),
+    """``datasets`` as a list of (name, d0, d1) when it is a list of pairs (see
+    [`ltheory.testing.pairs`][ltheory.testing.pairs]),
     else None."""
     if not isinstance(datasets, list | tuple) or not datasets:
         return None

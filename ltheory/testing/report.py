@@ -91,7 +91,7 @@ class PrivacyTestReport:
         return to_jsonable(d)
 
     def dumps(self, **kw: Any) -> str:
-        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        """`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
         return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
     @property
@@ -190,10 +190,11 @@ def distinct_digits(a: float, b: float, least: int = 4) -> tuple[str, str]:
     to 17, at which the printed values compare as the values do (17 digits print any float
     exactly, so a and b equal print equal and nothing else does).
 
-    >>> distinct_digits(1.00000123e-5, 1e-5)
-    ('1.000001e-05', '1e-05')
-    >>> distinct_digits(0.25, 0.125)
-    ('0.25', '0.125')
+    Examples:
+        >>> distinct_digits(1.00000123e-5, 1e-5)
+        ('1.000001e-05', '1e-05')
+        >>> distinct_digits(0.25, 0.125)
+        ('0.25', '0.125')
     """
     def cmp(x: float, y: float) -> int:
         return (x > y) - (x < y)
@@ -254,7 +255,7 @@ class PrivacySearchReport:
                           "pairs": [p.to_json() for p in self.pairs]})
 
     def dumps(self, **kw: Any) -> str:
-        """:meth:`to_json` as a JSON string."""
+        """`to_json` as a JSON string."""
         return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
     def summary(self) -> str:

@@ -91,7 +91,7 @@ def _log_factors(us: np.ndarray, delta: float | np.ndarray, fractions: np.ndarra
 
 def delta_grid(delta: float, ratio: float = 1.05, floor: float = 1e-10) -> np.ndarray:
     """The claims δ, max(δ, floor)·r, max(δ, floor)·r², … below 1 at one ε, from which
-    :meth:`BettingEProcess.certified_delta` reads a lower bound on the hockey-stick divergence
+    `BettingEProcess.certified_delta` reads a lower bound on the hockey-stick divergence
     (resolution a factor r)."""
     start = max(float(delta), floor)
     m = int(math.floor(math.log(1.0 / start) / math.log(ratio)))
@@ -99,7 +99,7 @@ def delta_grid(delta: float, ratio: float = 1.05, floor: float = 1e-10) -> np.nd
 
 
 #: The share of the initial capital the first betting strategy starts with; the rest is kept
-#: for fresh starts (:class:`BettingEProcess`, "restarts").
+#: for fresh starts (`BettingEProcess`, "restarts").
 FIRST_SHARE = 0.8
 #: A strategy whose wealth (main claim) has fallen below this fraction of its start at every
 #: betting fraction is *spent*: the next fresh start begins with the following batch.  (The
@@ -118,19 +118,20 @@ def restart_weight(t: int) -> float:
 
 
 class BettingEProcess:
-    """The mixture wealth of the betting test (module docstring) for every claim of a grid.
+    """The mixture wealth of the betting test (see
+    [`ltheory.testing.sequential`][ltheory.testing.sequential]) for every claim of a grid.
 
     ``log_wealth[s, j, k]`` is log K_n(c_k) of strategy s for claim j: (ε_j, δ) — or (ε_j, δ_j)
-    when ``delta`` is an array, one δ per claim (a grid of δ at one ε: :func:`delta_grid`).
+    when ``delta`` is an array, one δ per claim (a grid of δ at one ε: `delta_grid`).
 
     **Restarts.**  Bets on events chosen from past runs can lose: a test of a tight claim
     bets on chance winners, and its wealth may fall by 10^15 before the event that leaks (a
     far point one run in 10^4 visits) is found — after which no fraction can climb back to
-    1/α.  So the capital is split: strategy 1 starts with :data:`FIRST_SHARE`, and whenever
-    the newest strategy's wealth has fallen below :data:`SPENT` of its start at every fraction
-    (or, at a new choice of event, :meth:`restart_if_lost`, its mixture is below its start),
+    1/α.  So the capital is split: strategy 1 starts with `FIRST_SHARE`, and whenever
+    the newest strategy's wealth has fallen below `SPENT` of its start at every fraction
+    (or, at a new choice of event, `restart_if_lost`, its mixture is below its start),
     a fresh
-    strategy starts at the next batch with capital :func:`restart_weight` (t) (the t-th
+    strategy starts at the next batch with capital `restart_weight` (t) (the t-th
     restart); capital not yet started counts at face value.  Each strategy is a nonnegative
     supermartingale from its start (its capital, constant, before), the start times are
     predictable (decided on past runs), and the capitals sum to at most 1, so the total
@@ -176,7 +177,8 @@ class BettingEProcess:
         return m[..., 0] + np.log(np.sum(np.exp(w - m), axis=-1))
 
     def log_e_values(self) -> np.ndarray:
-        """log of the e-value of every grid claim (all strategies, module docstring)."""
+        """log of the e-value of every grid claim (all strategies,
+        [`ltheory.testing.sequential`][ltheory.testing.sequential])."""
         return self._log_total(np.moveaxis(self._log_mix(self.log_wealth), 0, -1))
 
     def rejected(self, level: float | None = None) -> np.ndarray:
@@ -230,9 +232,9 @@ class BettingEProcess:
         return self._log_paths(code)
 
     def certified_delta(self, level: float | None = None) -> float | None:
-        """With a δ grid at one ε (:func:`delta_grid`): the largest δ_j such that δ_0, …, δ_j
+        """With a δ grid at one ε (`delta_grid`): the largest δ_j such that δ_0, …, δ_j
         are all rejected at ``level`` (default α), None if δ_0 is not.  As for
-        :meth:`certified_bound`: the hockey-stick divergence at that ε exceeds it with
+        `certified_bound`: the hockey-stick divergence at that ε exceeds it with
         probability ≥ 1 − level, simultaneously over time (a claim (ε, δ) true means every
         (ε, δ') with δ' ≥ δ is true)."""
         rej = self.rejected(level)
@@ -259,7 +261,8 @@ class BettingEProcess:
 
     def certified_bound(self) -> float | None:
         """The largest grid claim ε_j such that ε_0, …, ε_j are all rejected now; None if the
-        main claim is not rejected (module docstring: sound simultaneously over time)."""
+        main claim is not rejected ([`ltheory.testing.sequential`][ltheory.testing.sequential]:
+        sound simultaneously over time)."""
         rej = self.rejected()
         if not rej[0]:
             return None
@@ -270,11 +273,12 @@ class BettingEProcess:
 
 class MovingEProcess(BettingEProcess):
     """The betting mixture wealth of one claim point whose (ε, δ) may change between batches
-    (:meth:`move_to`, called with a point chosen from past runs only): each pair multiplies the
-    wealth of fraction c by ``1 + c·Z/(e^{ε_t} + δ_t)``, ``Z = X − e^{ε_t}·Y − δ_t``, with the
-    point (ε_t, δ_t) of its batch.  When every point it may move to is a true claim, each factor
-    has conditional mean ≤ 1 given the past, so the wealth is still a nonnegative
-    supermartingale (``ltheory.testing.claim_points``, module docstring)."""
+    (`move_to`, called with a point chosen from past runs only): each pair multiplies the wealth of
+    fraction c by ``1 + c·Z/(e^{ε_t} + δ_t)``, ``Z = X − e^{ε_t}·Y − δ_t``, with the point (ε_t,
+    δ_t) of its batch.  When every point it may move to is a true claim, each factor has conditional
+    mean ≤ 1 given the past, so the wealth is still a nonnegative supermartingale
+    (``ltheory.testing.claim_points``, [`ltheory.testing.sequential`][ltheory.testing.sequential]).
+    """
 
     def __init__(self, epsilon: float, delta: float, alpha: float,
                  fractions: tuple[float, ...] = FRACTIONS) -> None:

@@ -11,8 +11,7 @@ import math
 import pytest
 
 from ltheory import GDP, ZCDP, ApproxDP, audit_curve
-from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
-from ltheory.privacy.gaussian import GaussianMechanism
+from ltheory.privacy.mechanisms import DiscreteGaussianMechanism, GaussianMechanism
 from ltheory.testing import PrivacyViolation, assert_private
 
 

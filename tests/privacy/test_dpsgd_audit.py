@@ -11,7 +11,7 @@ import pytest
 
 from ltheory.privacy import audit_curve
 from ltheory.privacy.claims import GDP, ApproxDP
-from ltheory.privacy.dpsgd import CANARY, DPSGDCanary
+from ltheory.privacy.mechanisms import CANARY, DPSGDCanary
 
 RUNS = 200_000
 D0, D1 = (), (CANARY,)

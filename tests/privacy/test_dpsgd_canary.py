@@ -1,5 +1,5 @@
-"""DP-SGD on a canary (ltheory.privacy.dpsgd): exact curves against GDP, numerical integration
-and Monte Carlo of the likelihood ratio; the accountants' claims against each other."""
+"""DP-SGD on a canary (ltheory.privacy.mechanisms.dpsgd): exact curves against GDP, numerical
+integration and Monte Carlo of the likelihood ratio; the accountants' claims against each other."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from scipy import integrate, stats
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.claims import GDP, ProfileClaim
-from ltheory.privacy.dpsgd import CANARY, DPSGDCanary
+from ltheory.privacy.mechanisms import CANARY, DPSGDCanary
 
 pytest.importorskip("dp_accounting")
 D0, D1 = (), (CANARY,)

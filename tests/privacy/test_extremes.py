@@ -28,9 +28,9 @@ from ltheory.privacy.claims import (
     checked_delta,
     claim_from_json,
 )
-from ltheory.privacy.gaussian import GaussianMechanism
 from ltheory.privacy.mechanisms import (
     ExponentialMechanism,
+    GaussianMechanism,
     GeometricMechanism,
     Histogram,
     LaplaceMechanism,
@@ -68,13 +68,13 @@ class _NanAccountant:
 
 
 def _dg(**kw: Any) -> Any:
-    from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
+    from ltheory.privacy.mechanisms import DiscreteGaussianMechanism
 
     return DiscreteGaussianMechanism(**kw)
 
 
 def _dpsgd(**kw: Any) -> Any:
-    from ltheory.privacy.dpsgd import DPSGDCanary
+    from ltheory.privacy.mechanisms import DPSGDCanary
 
     return DPSGDCanary(**{"q": 0.1, "steps": 10, **kw})
 

@@ -13,15 +13,13 @@ from scipy.optimize import brentq
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.claims import GDP, ZCDP, ApproxDP
-from ltheory.privacy.discrete_gaussian import (
+from ltheory.privacy.mechanisms import (
     DiscreteGaussianMechanism,
-    discrete_gaussian_pmf,
-    sample_discrete_gaussian,
-)
-from ltheory.privacy.gaussian import (
     GaussianMechanism,
     analytic_gaussian_sigma,
     classic_gaussian_sigma,
+    discrete_gaussian_pmf,
+    sample_discrete_gaussian,
 )
 
 D0, D1 = ((0, 0),), ((0, 1),)

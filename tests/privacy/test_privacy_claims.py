@@ -215,7 +215,8 @@ def test_bad_input_is_a_clear_error(make, words: str) -> None:
         make()
 
 
-@pytest.mark.parametrize("name", ["claims", "gaussian", "discrete_gaussian", "dpsgd"])
+@pytest.mark.parametrize("name", ["claims", "mechanisms.gaussian", "mechanisms.discrete_gaussian",
+                                  "mechanisms.dpsgd"])
 def test_docstring_examples_run(name: str) -> None:
     import doctest
     import importlib

@@ -16,8 +16,7 @@ from ltheory.privacy.auditing.events import select_events
 from ltheory.privacy.auditing.exact import aligned, exact_epsilon
 from ltheory.privacy.auditing.features import StructureFeatures, structure_scores
 from ltheory.privacy.auditing.search import audit_search, query_patterns
-from ltheory.privacy.mechanisms import are_neighbours
-from ltheory.privacy.statdp_mechanisms import (
+from ltheory.privacy.mechanisms import (
     NoisyHist,
     NoisyMaxValue,
     NumericalSVT,
@@ -26,6 +25,7 @@ from ltheory.privacy.statdp_mechanisms import (
     PrefixSum,
     Rappor,
     TruncatedGeometric,
+    are_neighbours,
     dpsniper_suite,
     murmur3_32,
 )

@@ -13,6 +13,7 @@ from ltheory.errors import InvalidInputError
 from ltheory.privacy import audit, zoo
 from ltheory.privacy.auditing import audit_curve
 from ltheory.privacy.claims import ApproxDP, PrivacyClaim
+from ltheory.privacy.mechanisms import SnappedLaplace
 from ltheory.testing import PrivacyViolation, assert_private
 
 HAS_OPENDP = importlib.util.find_spec("opendp") is not None
@@ -125,12 +126,12 @@ def test_float_counts_and_event() -> None:
 
 
 def test_snapped_laplace_grid() -> None:
-    m = zoo.SnappedLaplace(1.0, 10.0)
+    m = SnappedLaplace(1.0, 10.0)
     y = m.sample(((0, 1),), 10_000, np.random.default_rng(0))
     assert np.all(np.abs(y) <= 10) and np.all(y == np.round(y))
     assert m.epsilon == pytest.approx(1.0) and m.epsilon > 1.0
     with pytest.raises(InvalidInputError):
-        zoo.SnappedLaplace(2.0, 1.0)
+        SnappedLaplace(2.0, 1.0)
 
 
 @pytest.mark.parametrize("name", ["laplace_wrong_sensitivity", "clamped_noise_atom"])

@@ -1,12 +1,12 @@
 """Adapters that turn third-party differential-privacy code into auditable mechanisms.
 
-Each adapter is a mechanism in the sense of DESIGN.md ("Python API"): callable as
-``mechanism(dataset, rng)``, with a vectorised ``sample(dataset, n, rng)`` and its library's privacy
-claim as data (``.claim = (ε, δ)``), so ``ltheory.privacy.audit`` can check the claim of code we did
-not write.  The libraries are the optional extras ``diffprivlib``, ``opendp`` and ``jax``
-(``pip install 'ltheory[diffprivlib]'``, which pins a compatible scikit-learn,
-``pip install 'ltheory[opendp]'`` and ``pip install 'ltheory[jax]'``, which pins jax-privacy,
-jax and jaxlib):
+Each adapter is a mechanism in the sense of the [mechanism
+contract][ltheory.privacy.mechanisms.Mechanism]: callable as ``mechanism(dataset, rng)``, with a
+vectorised ``sample(dataset, n, rng)`` and its library's privacy claim as data (``.claim = (ε,
+δ)``), so ``ltheory.privacy.audit`` can check the claim of code we did not write.  The libraries are
+the optional extras ``diffprivlib``, ``opendp`` and ``jax`` (``pip install 'ltheory[diffprivlib]'``,
+which pins a compatible scikit-learn, ``pip install 'ltheory[opendp]'`` and ``pip install
+'ltheory[jax]'``, which pins jax-privacy, jax and jaxlib):
 
 * ``ltheory.privacy.adapters.diffprivlib_mechanisms`` — IBM diffprivlib's ``Laplace``,
   ``Geometric``, ``Gaussian``, ``Exponential`` and ``Snapping`` mechanisms;
@@ -37,7 +37,31 @@ is still sound because every run is a fresh, independent draw).
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:       # the names, for type checkers, editors and the API reference (never run)
+    from ltheory.privacy.adapters.diffprivlib_mechanisms import (
+        DiffprivlibExponential,
+        DiffprivlibGaussian,
+        DiffprivlibGeometric,
+        DiffprivlibLaplace,
+        DiffprivlibSnapping,
+    )
+    from ltheory.privacy.adapters.diffprivlib_models import DiffprivlibModel, model_neighbours
+    from ltheory.privacy.adapters.floatbits import BitFeatures, float_features
+    from ltheory.privacy.adapters.jax_privacy_dpsgd import JaxPrivacyDPSGD
+    from ltheory.privacy.adapters.jax_privacy_training import (
+        TrainingAuditReport,
+        audit_digits_training,
+    )
+    from ltheory.privacy.adapters.opendp_measurements import (
+        OpenDPGaussian,
+        OpenDPGeometric,
+        OpenDPLaplace,
+        OpenDPNoisyMax,
+        OpenDPRandomizedResponse,
+        OpenDPZCDPGaussian,
+    )
 
 _EXPORTS = {
     "DiffprivlibLaplace": "diffprivlib_mechanisms",
@@ -60,7 +84,11 @@ _EXPORTS = {
     "float_features": "floatbits",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = ["BitFeatures", "DiffprivlibExponential", "DiffprivlibGaussian", "DiffprivlibGeometric",
+           "DiffprivlibLaplace", "DiffprivlibModel", "DiffprivlibSnapping", "JaxPrivacyDPSGD",
+           "OpenDPGaussian", "OpenDPGeometric", "OpenDPLaplace", "OpenDPNoisyMax",
+           "OpenDPRandomizedResponse", "OpenDPZCDPGaussian", "TrainingAuditReport",
+           "audit_digits_training", "float_features", "model_neighbours"]
 
 
 def __getattr__(name: str) -> Any:

@@ -75,7 +75,8 @@ def _key(r: Any) -> tuple:
 
 
 class DiffprivlibModel:
-    """One private fit of a diffprivlib model per run (module docstring).
+    """One private fit of a diffprivlib model per run (see
+    [`ltheory.privacy.adapters.diffprivlib_models`][ltheory.privacy.adapters.diffprivlib_models]).
 
     ``model`` one of ``MODELS``; ``bounds`` ``(lower, upper)`` per feature (GaussianNB, tree) or
     ``"from_data"``; ``data_norm`` (logistic regression); ``probe`` points (rows) for

@@ -46,7 +46,8 @@ _ZERO_CODE = -1
 
 def float_features(y: Any, feature: str = "ulp", *, emin: int = -40, emax: int = 8,
                    lowbits: int = 4) -> np.ndarray:
-    """Integer feature codes of float64 outputs ``y`` (module docstring): for ``"ulp"``
+    """Integer feature codes of float64 outputs ``y`` (see
+    [`ltheory.privacy.adapters.floatbits`][ltheory.privacy.adapters.floatbits]): for ``"ulp"``
     ``(e − emin)·64 + tz``, for ``"lowbits"`` ``(e − emin)·2^k + (significand mod 2^k)``, with e
     the exponent of ``frexp`` clipped to [emin, emax]; ``-1`` for y = 0."""
     if feature not in FEATURES:
@@ -83,7 +84,8 @@ def describe_code(code: int, feature: str = "ulp", *, emin: int = -40, lowbits: 
 
 
 class BitFeatures:
-    """The post-processed mechanism ``float_features ∘ mechanism`` (module docstring): same
+    """The post-processed mechanism ``float_features ∘ mechanism`` (see
+    [`ltheory.privacy.adapters.floatbits`][ltheory.privacy.adapters.floatbits]): same
     datasets, neighbour relation and claim as ``mechanism``; outputs are integer feature codes."""
 
     def __init__(self, mechanism: Any, feature: str = "ulp", *, emin: int = -40, emax: int = 8,

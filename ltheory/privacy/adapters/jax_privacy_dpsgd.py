@@ -57,12 +57,13 @@ for fixed batches (it reduces to Poisson with the sensitivity doubled), and for 
 the un-amplified single-release analysis ``SingleReleaseTrainingAccountant`` at noise
 multiplier σ / sensitivity, the sensitivity from ``matrix_factorization.sensitivity``
 (min-separation K).  The accountant object the library composes is kept, so the claim is the
-whole profile δ(ε) (a :class:`~ltheory.privacy.claims.ProfileClaim`); ``accountant_epsilon``
+whole profile δ(ε) (a [`ProfileClaim`][ltheory.ProfileClaim]); ``accountant_epsilon``
 is the ε its ``compute_epsilon`` reports at ``delta``.  A configuration it cannot account
 raises ``InvalidInputError`` naming it.
 
 ``exact_claim``: for Poisson sampling with K = 1 and Gaussian noise the release has the law of
-:class:`~ltheory.privacy.dpsgd.DPSGDCanary` (q, σ, T), whose exact profile is known (the PLD of
+[`DPSGDCanary`][ltheory.privacy.mechanisms.DPSGDCanary] (q, σ, T), whose exact profile is known (the
+PLD of
 the pair; ``GDP(√T/σ)`` at q = 1); elsewhere ``None``.
 
 Randomness: the batch selection draws from a numpy ``Generator`` spawned from the auditor's
@@ -120,7 +121,8 @@ def jax_modules() -> tuple[Any, Any, Any, Any]:
 
 
 class JaxPrivacyDPSGD(Mechanism):
-    """T steps of jax-privacy's DP-SGD on a gradient canary (module docstring).
+    """T steps of jax-privacy's DP-SGD on a gradient canary (see
+    [`ltheory.privacy.adapters.jax_privacy_dpsgd`][ltheory.privacy.adapters.jax_privacy_dpsgd]).
 
     Parameters: ``q`` the Poisson sampling rate (``"poisson"``), ``sigma`` the noise multiplier
     σ, ``steps`` T; ``batch_selection`` ``"poisson"`` | ``"balls_in_bins"`` | ``"fixed"``;
@@ -131,9 +133,10 @@ class JaxPrivacyDPSGD(Mechanism):
     the pipeline trains on, default 4 for the others); ``learning_rate``; ``delta`` the δ of
     the (ε, δ) ``claim``.
 
-    >>> m = JaxPrivacyDPSGD(q=1.0, sigma=1.0, steps=1)             # doctest: +SKIP
-    >>> round(m.accountant_epsilon, 3)                             # doctest: +SKIP
-    4.377
+    Examples:
+        >>> m = JaxPrivacyDPSGD(q=1.0, sigma=1.0, steps=1)             # doctest: +SKIP
+        >>> round(m.accountant_epsilon, 3)                             # doctest: +SKIP
+        4.377
     """
 
     model_kinds = ("linear",)
@@ -272,7 +275,9 @@ class JaxPrivacyDPSGD(Mechanism):
     # ------------------------------------------------------------------ batch selection
     def _masks(self, special: str | None, runs: int, rng: np.random.Generator) -> np.ndarray:
         """(runs, T, n) booleans: example i is in run r's batch at step t, drawn by jax-privacy's
-        strategy (module docstring: one call for all the chunk's runs)."""
+        strategy
+        ([`ltheory.privacy.adapters.jax_privacy_dpsgd`][ltheory.privacy.adapters.jax_privacy_dpsgd]:
+        one call for all the chunk's runs)."""
         _, _, _, jp = jax_modules()
         bs = jp.batch_selection
         t, n = self.steps, self.dataset_size
@@ -376,12 +381,14 @@ class JaxPrivacyDPSGD(Mechanism):
         z = (2 * a * r - a * a) / (2 * s2)
         if p == 1.0:
             return z
-        from ltheory.privacy.dpsgd import log_mixture_ratio
+        from ltheory.privacy.mechanisms.dpsgd import log_mixture_ratio
 
         return log_mixture_ratio(z, p)
 
     def statistic(self, iterates: np.ndarray) -> np.ndarray:
-        """The output of each run (module docstring): the log-likelihood ratio of the release
+        """The output of each run (see
+        [`ltheory.privacy.adapters.jax_privacy_dpsgd`][ltheory.privacy.adapters.jax_privacy_dpsgd]):
+        the log-likelihood ratio of the release
         (``"all"``) or the sum of the increments (``"final"``)."""
         y = self.increments(iterates)
         if self.release == "final":
@@ -435,7 +442,7 @@ class JaxPrivacyDPSGD(Mechanism):
         _, _, _, jp = jax_modules()
         acc = jp.accounting
         params = self._dp_params()
-        from ltheory.privacy.dpsgd import MAX_PLD_CELLS, pld_cells
+        from ltheory.privacy.mechanisms.dpsgd import MAX_PLD_CELLS, pld_cells
 
         rounds = {"poisson": math.ceil(self.steps / self.cycle_length), "fixed": self.steps,
                   "balls_in_bins": 1}[self.batch_selection]
@@ -494,11 +501,13 @@ class JaxPrivacyDPSGD(Mechanism):
 
     @property
     def exact_claim(self) -> PrivacyClaim | None:
-        """The exact profile where known (module docstring), else None."""
+        """The exact profile where known (see
+        [`ltheory.privacy.adapters.jax_privacy_dpsgd`][ltheory.privacy.adapters.jax_privacy_dpsgd]),
+        else None."""
         if self.batch_selection != "poisson" or self.noise != "gaussian" \
                 or self.cycle_length != 1:
             return None
-        from ltheory.privacy.dpsgd import DPSGDCanary
+        from ltheory.privacy.mechanisms import DPSGDCanary
 
         return DPSGDCanary(self.q, self.sigma, self.steps, release=self.release).exact_claim
 

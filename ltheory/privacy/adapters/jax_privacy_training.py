@@ -33,7 +33,7 @@ Both statistics are fixed before training, so the one-run analysis applies uncha
 Chaudhuri 2024): the training is (ε, δ)-DP with respect to each canary — an example of the
 Poisson-sampled dataset like any other — at the ε jax-privacy's accountant reports
 (``DpsgdTrainingAccountant`` with ``SamplingMethod.POISSON``, PLD, add/remove, via
-:class:`~ltheory.privacy.adapters.jax_privacy_dpsgd.JaxPrivacyDPSGD`).  Each kind is audited at
+[`JaxPrivacyDPSGD`][ltheory.privacy.adapters.JaxPrivacyDPSGD]).  Each kind is audited at
 level α/2, so the larger of the two bounds, ``epsilon_lower_bound``, is wrong with probability
 at most α.
 
@@ -71,12 +71,12 @@ PIXELS, CLASSES = 64, 10
 
 @dataclass(frozen=True)
 class TrainingAuditReport:
-    """The result of :func:`audit_digits_training` (strict JSON via ``to_json``).
+    """The result of [`audit_digits_training`][ltheory.privacy.adapters.audit_digits_training] (strict JSON via ``to_json``).
 
     ``epsilon_lower_bound``: the larger of the two kinds' one-run bounds at ``delta``, each
     certified at α/2, so wrong with probability at most ``alpha``; ``accountant_epsilon``: the ε
     of jax-privacy's accountant for the configuration at ``delta``; ``audits``: each kind's
-    :class:`~ltheory.privacy.auditing.scores.ScoreAuditReport` as JSON (``"input"``: black box,
+    [`ScoreAuditReport`][ltheory.privacy.ScoreAuditReport] as JSON (``"input"``: black box,
     final model; ``"gradient"``: white box, all iterates); ``test_accuracy``: the trained
     model's accuracy on the held-out 20% of the digits; ``examples``: training examples,
     canaries per kind and how many were included; ``seconds``: wall time of the training
@@ -86,7 +86,7 @@ class TrainingAuditReport:
     the bound the same one-run analysis gives when every guess is correct — the most any
     one-run audit with these m canaries certifies at α/2; ``gradient_ideal``, the same audit
     of scores drawn from the exact law of the Dirac canary's statistic with no other examples
-    (:class:`~ltheory.privacy.dpsgd.DPSGDCanary`, same q, σ, T, mask) — what the gradient
+    ([`DPSGDCanary`][ltheory.privacy.mechanisms.DPSGDCanary], same q, σ, T, mask) — what the gradient
     canaries would certify if the digits' gradients did not touch their coordinates;
     ``gradient_uncentred`` (with ``centred=True``), the same one-run audit of the raw
     increments' statistic — sound on its own at α/2, but not together with the reported bound
@@ -192,47 +192,39 @@ def audit_digits_training(*, input_canaries: int = 1000, gradient_canaries: int 
     """Train an MLP on scikit-learn's digits with jax-privacy's DP-SGD and canaries of both
     kinds in the same run, and audit the run in one run (module docstring).
 
-    Parameters
-    ----------
-    input_canaries, gradient_canaries
-        m of each kind (each included with probability 1/2); 0 leaves a kind out, at least one
-        kind must have 10 or more; gradient canaries take distinct parameter coordinates, so
-        at most the model's ``64·hidden + hidden + 10·hidden + 10`` of them.
-    q, sigma, steps, clip
-        Poisson sampling rate, noise multiplier σ, number of steps T and clipping norm C.
-    learning_rate
-        η: the SGD rate per expected batch (the optimizer's rate is η / (q·n)).
-    hidden
-        Width of the hidden layer.
-    delta, alpha
-        The δ of the bound and of the accountant's ε, and the failure probability of the
-        reported bound (α/2 per kind).
-    seed, inclusion_seed
-        Seed of the split, the canaries, the batches and the noise; seed of the inclusion
-        masks (default ``seed``; input canaries ``inclusion_seed``, gradient canaries
-        ``inclusion_seed + 1``, as :func:`~ltheory.privacy.auditing.scores.inclusion_mask`).
-    analysis
-        The one-run analysis (``"fdp"`` or ``"steinke"``), as ``audit_scores``.
-    centred
-        Centre the gradient canaries' increments on the digits' expected share (module
-        docstring); False scores the raw increments.
+    Args:
+        input_canaries: m input-space canaries (each included with probability 1/2); 0
+            leaves the kind out.  At least one kind must have 10 or more.
+        gradient_canaries: m gradient-space canaries, on distinct parameter coordinates, so
+            at most the model's ``64·hidden + hidden + 10·hidden + 10``; 0 leaves them out.
+        q: the Poisson sampling rate.
+        sigma: the noise multiplier σ.
+        steps: the number of steps T.
+        clip: the clipping norm C.
+        learning_rate: η, the SGD rate per expected batch (the optimizer's rate is η / (q·n)).
+        hidden: the width of the hidden layer.
+        delta: the δ of the bound and of the accountant's ε.
+        alpha: the failure probability of the reported bound (α/2 per kind).
+        seed: the seed of the split, the canaries, the batches and the noise.
+        inclusion_seed: the seed of the inclusion masks (default ``seed``): input canaries
+            ``inclusion_seed``, gradient canaries ``inclusion_seed + 1``, as
+            [`inclusion_mask`][ltheory.privacy.inclusion_mask] draws them.
+        analysis: the one-run analysis, ``"fdp"`` or ``"steinke"``, as ``audit_scores``.
+        centred: centre the gradient canaries' increments on the digits' expected share
+            (module docstring); False scores the raw increments.
 
-    Returns
-    -------
-    TrainingAuditReport
+    Returns:
+        A [`TrainingAuditReport`][ltheory.privacy.adapters.TrainingAuditReport].
 
-    Raises
-    ------
-    InvalidInputError
-        On a parameter out of range, a configuration jax-privacy's accountant cannot account,
-        or a missing extra (``jax``, ``learners``).
+    Raises:
+        InvalidInputError: a parameter out of range, a configuration jax-privacy's accountant
+            cannot account, or a missing extra (``jax``, ``learners``).
 
-    Examples
-    --------
-    >>> r = audit_digits_training(input_canaries=100, gradient_canaries=100,
-    ...                           steps=20)                         # doctest: +SKIP
-    >>> r.epsilon_lower_bound <= r.accountant_epsilon                # doctest: +SKIP
-    True
+    Examples:
+        >>> r = audit_digits_training(input_canaries=100, gradient_canaries=100,
+        ...                           steps=20)                         # doctest: +SKIP
+        >>> r.epsilon_lower_bound <= r.accountant_epsilon                # doctest: +SKIP
+        True
     """
     from ltheory.privacy.auditing.scores import audit_scores, inclusion_mask
 
@@ -374,7 +366,7 @@ def audit_digits_training(*, input_canaries: int = 1000, gradient_canaries: int 
                 perfect, mask=mask, setting="one-run", delta=delta, alpha=level, seed=seed,
                 analysis=analysis).epsilon_lower_bound
     if m_g:                                # the same audit of the exact Dirac-canary law
-        from ltheory.privacy.dpsgd import DPSGDCanary
+        from ltheory.privacy.mechanisms import DPSGDCanary
 
         ideal = DPSGDCanary(q, sigma, steps, release="all", clip=clip, delta=delta)
         out_d, in_d = ideal.default_pair()

@@ -184,7 +184,8 @@ class OpenDPZCDPGaussian(_ScalarNoise):
     ZCDP claim at ``delta`` (the conversion OpenDP's ``make_zCDP_to_approxDP`` uses).
 
     ``exact_claim``: for integers the exact profile of the discrete Gaussian
-    (:class:`~ltheory.privacy.discrete_gaussian.DiscreteGaussianMechanism`); for floats
+    ([`DiscreteGaussianMechanism`][ltheory.privacy.mechanisms.DiscreteGaussianMechanism]); for
+    floats
     ``GDP(Δ/scale)``, the curve of the continuous Gaussian (OpenDP samples it exactly rounded to
     a fine power-of-two grid, a difference far below what an audit resolves)."""
 
@@ -210,7 +211,7 @@ class OpenDPZCDPGaussian(_ScalarNoise):
     @property
     def exact_claim(self) -> PrivacyClaim:
         if self.integer:
-            from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
+            from ltheory.privacy.mechanisms import DiscreteGaussianMechanism
 
             return DiscreteGaussianMechanism(self.scale, int(self.sensitivity)).exact_claim
         return GDP(self.sensitivity / self.scale)

@@ -1,8 +1,8 @@
-"""Time and memory budgets of audits: :class:`Deadline` and the checks made before sampling.
+"""Time and memory budgets of audits: `Deadline` and the checks made before sampling.
 
-``time_budget`` (an :class:`~ltheory.privacy.auditing.config.AuditConfig` field, and the
+``time_budget`` (an [`AuditConfig`][ltheory.privacy.AuditConfig] field, and the
 ``--budget`` of ``ltheory audit``) is the wall-clock time of the *whole call* in seconds; None
-(or ``math.inf``) means no limit.  One :class:`Deadline` is made when an entry point starts
+(or ``math.inf``) means no limit.  One `Deadline` is made when an entry point starts
 (``audit``, ``certify_pair``, ``audit_curve``, ``audit_search``, ``audit_worst_case``) and
 every stage shares it: the runner reads it between chunks of runs, so a budget is overrun by at
 most one chunk (per worker) plus the work after the last chunk (selection of events, the
@@ -12,9 +12,10 @@ report), which is why a slow mechanism should declare a small ``audit_chunk_runs
 -- ``partial=True``, a note naming the stage where the budget was reached and the runs actually
 used, and a bound certified on the runs actually counted (the trivial 0 when none were).  Only a
 budget that cannot pay for anything, known *before* sampling, raises
-:class:`~ltheory.errors.BudgetExceededError`: the estimated work of the fewest runs that could
-certify anything (a target's declared ``audit_draws_per_run`` at :data:`DRAWS_PER_SECOND`), or
-the memory the runs held at once would take (:func:`check_memory`).
+[`BudgetExceededError`][ltheory.BudgetExceededError]: the estimated work of the fewest runs that
+could
+certify anything (a target's declared ``audit_draws_per_run`` at `DRAWS_PER_SECOND`), or
+the memory the runs held at once would take (`check_memory`).
 
 **Soundness of a truncated certification.**  The certified bound rests on the certification
 counts being binomial given the numbers of runs.  Two cuts are made, both at chunk boundaries:
@@ -63,7 +64,7 @@ DEFAULT_MEMORY = 4 << 30
 def check_time_budget(value: Any, name: str = "time_budget") -> float | None:
     """A time budget: None or ``inf`` (no limit, returned as None), else a finite number of
     seconds > 0; anything else (NaN, 0, a negative number, a string) is an
-    :class:`~ltheory.errors.InvalidInputError`."""
+    [`InvalidInputError`][ltheory.InvalidInputError]."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
@@ -123,7 +124,7 @@ class Deadline:
 
 def available_memory() -> int:
     """Bytes of memory available now: ``psutil`` when installed, else ``os.sysconf``
-    (physical pages available), else :data:`DEFAULT_MEMORY`."""
+    (physical pages available), else `DEFAULT_MEMORY`."""
     try:
         import psutil
         return int(psutil.virtual_memory().available)
@@ -137,8 +138,8 @@ def available_memory() -> int:
 
 def check_memory(name: str, bytes_per_run: float, runs_held: int, what: str) -> None:
     """Refuse, before sampling, runs whose outputs held at once (``runs_held`` runs of
-    ``bytes_per_run`` bytes) would take more than :data:`MEMORY_SHARE` of the available
-    memory: a :class:`~ltheory.errors.BudgetExceededError` naming the numbers."""
+    ``bytes_per_run`` bytes) would take more than `MEMORY_SHARE` of the available
+    memory: a [`BudgetExceededError`][ltheory.BudgetExceededError] naming the numbers."""
     need = float(bytes_per_run) * max(int(runs_held), 1)
     have = available_memory()
     if need > MEMORY_SHARE * have:
@@ -151,8 +152,8 @@ def check_memory(name: str, bytes_per_run: float, runs_held: int, what: str) -> 
 def check_work(name: str, draws_per_run: float | None, runs: int, deadline: Deadline,
                what: str) -> None:
     """Refuse, before sampling, ``runs`` runs of a target that declares
-    ``audit_draws_per_run`` when even at :data:`DRAWS_PER_SECOND` they would take longer
-    than the time left: a :class:`~ltheory.errors.BudgetExceededError`."""
+    ``audit_draws_per_run`` when even at `DRAWS_PER_SECOND` they would take longer
+    than the time left: a [`BudgetExceededError`][ltheory.BudgetExceededError]."""
     if draws_per_run is None or not deadline.limited:
         return
     need = float(draws_per_run) * runs / DRAWS_PER_SECOND

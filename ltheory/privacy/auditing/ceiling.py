@@ -39,8 +39,9 @@ def certified_at_expectation(pa: np.ndarray, pb: np.ndarray, n: float,
 def certification_ceiling(p0: np.ndarray, p1: np.ndarray, n: float, alpha: float = 0.05,
                           tol: float = 2e-5) -> float:
     """An upper bound, within ``tol`` of the maximum, on the bound any event (either direction)
-    certifies with ``n`` runs per dataset at expected counts, for output-cell probabilities
-    ``p0``, ``p1`` (a partition of the output space; module docstring)."""
+    certifies with ``n`` runs per dataset at expected counts, for output-cell probabilities ``p0``,
+    ``p1`` (a partition of the output space;
+    [`ltheory.privacy.auditing.ceiling`][ltheory.privacy.auditing.ceiling])."""
     p0, p1 = np.asarray(p0, dtype=float), np.asarray(p1, dtype=float)
     if p0.shape != p1.shape or p0.ndim != 1 or np.any(p0 < 0) or np.any(p1 < 0) \
             or not (n > 0) or not (0 < alpha < 1):

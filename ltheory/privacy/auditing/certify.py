@@ -3,7 +3,7 @@
 Two ways, both sound at level α for the pair because the event is fixed before the
 certification runs are drawn:
 
-* :func:`certify_exact_event` — for a mechanism with ``output_distribution``: the event is
+* `certify_exact_event` — for a mechanism with ``output_distribution``: the event is
   chosen from the *exact* distributions (no runs at all): among the sets "the k outputs of
   largest log-ratio" in either direction, the one whose bound, projected at the expected counts
   of ``runs`` runs, is largest.  Then ``runs // 2`` fresh outputs on each dataset are counted and
@@ -11,7 +11,7 @@ certification runs are drawn:
   (``stats.epsilon_lower_bound``).  Using every run for certification (no selection split) gives
   tighter bounds than a blind audit when the worst event is rare, and checks the sampler against
   the exact distribution it was chosen from.
-* :func:`audit_at` — ``core.certify_pair`` (selection split, then certification, no claim)
+* `audit_at` — ``core.certify_pair`` (selection split, then certification, no claim)
   judged against the claim: the bound does not depend on the claimed ε, only the verdict does.
 """
 
@@ -78,11 +78,12 @@ def _choose(keys: list, p0: np.ndarray, p1: np.ndarray, n: int, a_each: float, d
 def certify_exact_event(mech: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
                         claimed_delta: float, runs: int, seed: int, alpha: float = 0.05,
                         deadline: Deadline | None = None) -> AuditReport:
-    """Certify (d0, d1) with an event chosen from the exact output distributions (module
-    docstring); ``runs`` in total (half on each dataset), all used for certification.  With a
-    ``deadline`` (``budget.Deadline``) the runs stop at a chunk boundary once it has passed and
-    the event is certified on the runs counted (binomial given their number, decided by the
-    clock: ``budget`` module docstring); the report is then ``partial``."""
+    """Certify (d0, d1) with an event chosen from the exact output distributions (see
+    the module `ltheory.privacy.auditing.certify`); ``runs`` in total (half on each dataset), all
+    used for certification.  With a ``deadline`` (``budget.Deadline``) the runs stop at a chunk
+    boundary once it has passed and the event is certified on the runs counted (binomial given their
+    number, decided by the clock: [`budget`][ltheory.privacy.auditing.budget]); the report is then
+    ``partial``."""
     t0 = time.perf_counter()
     if isinstance(runs, bool) or not isinstance(runs, int | np.integer) or runs < 2:
         raise InvalidInputError(f"runs must be an integer >= 2, got {runs!r}")

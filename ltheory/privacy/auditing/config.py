@@ -1,4 +1,5 @@
-"""Every setting of an audit in one frozen, validated object: :class:`AuditConfig`.
+"""Every setting of an audit in one frozen, validated object:
+[`AuditConfig`][ltheory.privacy.AuditConfig].
 
 ``audit``, ``audit_search`` and ``audit_worst_case`` all take ``config=AuditConfig(...)``
 (or the same names as keyword options, ``audit(..., events=2)``), so the three entry points
@@ -7,19 +8,22 @@ on DP-Sniper's suite of 20 mechanisms (Bichsel et al. 2021; ``benchmarks/bench_d
 and ``docs/reference/auditor.md``): a user who changes nothing gets the auditor's best path.
 
 Every value is checked when the config is built, and combinations that cannot work together are
-refused there (``certify="poisson"`` with a claimed δ > 0 is refused by :meth:`for_claim`, the
-one place that knows the claim).  A pilot's settings are derived with :meth:`AuditConfig.replace`
+refused there (``certify="poisson"`` with a claimed δ > 0 is refused by
+[`for_claim`][ltheory.privacy.AuditConfig.for_claim], the
+one place that knows the claim).  A pilot's settings are derived with
+[`AuditConfig.replace`][ltheory.privacy.AuditConfig.replace]
 (``dataclasses.replace`` plus validation): a value the caller set is never overridden silently.
 
->>> cfg = AuditConfig()
->>> cfg.events, cfg.certify, cfg.lean_events
-('auto', 'auto', 'auto')
->>> AuditConfig(events=0)
-Traceback (most recent call last):
-...
-ltheory.errors.InvalidInputError: events must be an integer >= 1 or 'auto', got 0
->>> AuditConfig.from_options(None, {"events": 2}).events
-2
+Examples:
+    >>> cfg = AuditConfig()
+    >>> cfg.events, cfg.certify, cfg.lean_events
+    ('auto', 'auto', 'auto')
+    >>> AuditConfig(events=0)
+    Traceback (most recent call last):
+    ...
+    ltheory.errors.InvalidInputError: events must be an integer >= 1 or 'auto', got 0
+    >>> AuditConfig.from_options(None, {"events": 2}).events
+    2
 """
 
 from __future__ import annotations
@@ -55,7 +59,9 @@ LEAN_SHRINK = 0.5
 
 @dataclass(frozen=True)
 class AuditConfig:
-    """The settings of an audit (module docstring); every field is validated when built.
+    """The settings of an audit (see
+    [`ltheory.privacy.auditing.config`][ltheory.privacy.auditing.config]); every field is validated
+    when built.
 
     Attributes:
         selection_fraction: share of each dataset's runs that selects the events (the rest
@@ -88,8 +94,8 @@ class AuditConfig:
             mechanism (events on the output values only).
         time_budget: wall-clock seconds for the whole call (``None`` or ``inf``: no limit).
             When it is reached the report says ``partial`` and certifies on the runs counted
-            (``budget`` module docstring: how, and why it stays sound); a budget known before
-            sampling to be too small raises ``BudgetExceededError``.
+            ([`budget`][ltheory.privacy.auditing.budget]: how, and why it stays sound); a budget
+            known before sampling to be too small raises ``BudgetExceededError``.
     """
 
     selection_fraction: float = 0.1

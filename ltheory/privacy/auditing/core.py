@@ -1,8 +1,8 @@
 """The auditor: a sound lower bound on ε from runs on two neighbouring datasets.
 
-One audit is a short sequence of stages (DESIGN.md, "The auditor"):
+One audit is a short sequence of stages (docs/reference/auditor.md):
 
-1. **target** — :func:`~ltheory.privacy.auditing.target.as_target` reads what the mechanism
+1. **target** — [`as_target`][ltheory.privacy.as_target] reads what the mechanism
    offers; the two datasets are checked to be neighbours under its relation.
 2. **split** — ``runs // 2`` runs on each dataset, the first ``selection_fraction`` of them the
    *selection* split, the rest the *certification* split (fresh, independent runs: every chunk
@@ -20,16 +20,17 @@ One audit is a short sequence of stages (DESIGN.md, "The auditor"):
    probability ≥ 1 − α (Ding et al. 2018, StatDP; Bichsel et al. 2021, DP-Sniper, Section 5;
    Jagielski, Ullman & Oprea 2020 for the (ε, δ) form).
    The seed streams, the run split, the runner and the exact distributions are the public
-   stages of :mod:`ltheory.privacy.auditing.stages`, shared with ``curve.audit_curve``.
-5. **report** — an :class:`~ltheory.privacy.auditing.report.AuditReport`, with the exact ε (and
+   stages of `ltheory.privacy.auditing.stages`, shared with ``curve.audit_curve``.
+5. **report** — an [`AuditReport`][ltheory.privacy.AuditReport], with the exact ε (and
    δ at the claimed ε) where the mechanism offers ``output_distribution``.
 
 The verdict is ``"violation"`` iff the certified bound exceeds the claimed ε.
 
->>> from ltheory.privacy.mechanisms import RandomizedResponse
->>> r = audit(RandomizedResponse(1.0), 0, 1, claimed_epsilon=0.5, runs=200_000, seed=0)
->>> r.verdict, round(r.exact_epsilon, 3), r.epsilon_lower_bound > 0.9
-('violation', 1.0, True)
+Examples:
+    >>> from ltheory.privacy.mechanisms import RandomizedResponse
+    >>> r = audit(RandomizedResponse(1.0), 0, 1, claimed_epsilon=0.5, runs=200_000, seed=0)
+    >>> r.verdict, round(r.exact_epsilon, 3), r.epsilon_lower_bound > 0.9
+    ('violation', 1.0, True)
 """
 
 from __future__ import annotations
@@ -90,17 +91,52 @@ def exact_distributions(mechanism: Any, d0: Any, d1: Any) -> tuple[np.ndarray, n
 def audit(mechanism: Any, d0: Any, d1: Any, *, claimed_epsilon: float,
           claimed_delta: float = 0.0, runs: int, seed: int | None, alpha: float = 0.05,
           config: AuditConfig | None = None, **options: Any) -> AuditReport:
-    """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1)
-    (module docstring).
+    """Audit the claim that ``mechanism`` is (claimed_epsilon, claimed_delta)-DP at (d0, d1).
 
-    ``runs``: total runs (half on each dataset); ``seed``: a non-negative int (None draws fresh
-    entropy, reported back); ``alpha``: the failure probability of the certified bound;
-    ``config``: an :class:`AuditConfig` (default: the measured best settings), and
-    ``**options`` any of its fields, applied on top (``audit(..., events=2)``).
+    Runs the mechanism ``runs`` times (half on each dataset), chooses an event on one part of
+    the runs and certifies it on the other, and returns a lower bound on the pair's ε at
+    ``claimed_delta`` that is wrong with probability at most ``alpha``, whatever the mechanism.
+    The verdict is ``"violation"`` when that bound exceeds ``claimed_epsilon``.  Where the
+    mechanism offers ``output_distribution`` the report also carries the exact ε.  The stages
+    (target, pairs, pilots, selection, certification, report) are described in
+    [`ltheory.privacy.auditing.core`][ltheory.privacy.auditing.core].
 
-    Raises ``InvalidInputError`` on bad input (``TooFewRunsError`` when ``runs`` could not
-    certify above the claim even with a perfect event, naming the minimum) and
-    ``MechanismError`` when the mechanism raises or returns unusable outputs.
+    Args:
+        mechanism: A callable ``mechanism(dataset, rng) -> output`` (see the
+            [mechanism contract][ltheory.privacy.mechanisms.Mechanism]), a learner or an adapter.
+        d0: One dataset of the neighbouring pair.
+        d1: The other dataset; the pair is checked against the mechanism's neighbour relation
+            (``verify_neighbours`` in the config).
+        claimed_epsilon: The ε the mechanism claims, finite and ≥ 0.
+        claimed_delta: The δ the mechanism claims, in [0, 1).
+        runs: Total runs of the mechanism (half on each dataset).
+        seed: A non-negative int; ``None`` draws fresh entropy (reported back in ``seed``).
+        alpha: The probability that the certified bound is wrong.
+        config: An [`AuditConfig`][ltheory.privacy.AuditConfig]; default: the settings
+            measured best on the benchmarks.
+        **options: Any field of [`AuditConfig`][ltheory.privacy.AuditConfig], applied on top
+            of ``config`` (``audit(..., events=2, arithmetic="real")``).
+
+    Returns:
+        An [`AuditReport`][ltheory.privacy.AuditReport]: ``epsilon_lower_bound`` (sound at
+            confidence 1 − alpha), ``verdict`` (``"violation"`` or ``"consistent"``), the
+            certified event and its counts, and ``exact_epsilon`` where known.
+
+    Raises:
+        InvalidInputError: On bad input, naming the argument and what is accepted.
+        TooFewRunsError: When ``runs`` could not certify above the claim even with a perfect
+            event (an ``InvalidInputError`` naming the minimum).
+        MechanismError: When the mechanism raises or returns unusable outputs.
+
+    Examples:
+        >>> from ltheory.privacy import audit
+        >>> from ltheory.privacy.mechanisms import RandomizedResponse
+        >>> report = audit(RandomizedResponse(2.0), ((0, 0),), ((0, 1),),
+        ...                claimed_epsilon=1.0, runs=20_000, seed=0)
+        >>> report.verdict, report.epsilon_lower_bound > 1.0
+        ('violation', True)
+        >>> round(report.exact_epsilon, 6)
+        2.0
     """
     cfg = AuditConfig.from_options(config, options)
     eps, delta = check_epsilon_delta(claimed_epsilon, claimed_delta,
@@ -112,7 +148,8 @@ def certify_pair(mechanism: Any, d0: Any, d1: Any, *, runs: int, seed: int | Non
                  alpha: float = 0.05, delta: float = 0.0, config: AuditConfig | None = None,
                  **options: Any) -> AuditReport:
     """The certified lower bound on ε at δ for the pair (d0, d1), with no claim to judge: the
-    same stages as :func:`audit`, verdict ``"none"``.  ``report.with_claim(eps)`` judges it
+    same stages as [`audit`][ltheory.privacy.audit], verdict ``"none"``.  ``report.with_claim(eps)``
+    judges it
     against a claim later (the bound does not depend on the claim)."""
     cfg = AuditConfig.from_options(config, options)
     _, delta = check_epsilon_delta(1.0, delta, ("claimed_epsilon", "delta"))
@@ -145,12 +182,13 @@ def run_audit(mechanism: Any, d0: Any, d1: Any, eps: float | None, delta: float,
               runs: Any, seed: Any, cfg: AuditConfig,
               selection_samples: tuple[Batch, Batch] | None = None,
               deadline: Deadline | None = None) -> AuditReport:
-    """The stages of an audit (module docstring) for validated (ε or None, δ) and ``cfg``.
+    """The stages of an audit (see [`ltheory.privacy.auditing.core`][ltheory.privacy.auditing.core])
+    for validated (ε or None, δ) and ``cfg``.
     ``selection_samples=(s0, s1)``: outputs on d0 and d1 drawn before and independently of
     this audit (a search's pilot runs on the pair, from the pilot streams); the events are
     chosen on them and all ``runs`` certify.  ``deadline``: a ``budget.Deadline`` shared with
     a caller (a search), else one of ``cfg.time_budget`` seconds from now; when it passes the
-    report is partial (``budget`` module docstring)."""
+    report is partial ([`budget`][ltheory.privacy.auditing.budget])."""
     t0 = time.perf_counter()
     target = as_target(mechanism)
     alpha = check_level(alpha, "alpha")
@@ -225,7 +263,8 @@ def _unfinished(target: Target, eps: float | None, delta: float, alpha: float, r
 
 def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
             cfg: AuditConfig) -> _Selection:
-    """The events to certify, chosen on the selection split only (module docstring)."""
+    """The events to certify, chosen on the selection split only (see
+    [`ltheory.privacy.auditing.core`][ltheory.privacy.auditing.core])."""
     few = cfg.lean_events is True or (cfg.lean_events == "auto" and few_outputs(s0, s1))
     test = cfg.certify if delta == 0 else "binomial"
     a_each = alpha / (2 * cfg.max_events)

@@ -89,7 +89,8 @@ def _merged_bins(observed: np.ndarray, expected: np.ndarray) -> tuple[np.ndarray
 
 def fits(values: np.ndarray, pmf: np.ndarray, lo: int, level: float = GOF_LEVEL) -> bool:
     """Whether the observed integer ``values`` are consistent with ``pmf`` (over ``lo, lo + 1,
-    …``) by Pearson's χ² test at ``level`` (module docstring, step 2)."""
+    …``) by Pearson's χ² test at ``level``
+    ([`ltheory.privacy.auditing.count_model`][ltheory.privacy.auditing.count_model], step 2)."""
     idx = np.asarray(values, dtype=np.int64) - lo
     if idx.size == 0 or idx.min() < 0 or idx.max() >= len(pmf):
         return False
@@ -106,7 +107,8 @@ def model_projections(ind0: np.ndarray, ind1: np.ndarray, w: np.ndarray, grid: n
                       quantile: float, seed: int = 0
                       ) -> dict[tuple[bool, int], np.ndarray] | None:
     """Projected bounds of the events ``{S ≥ t}`` / ``{S ≤ t}`` (t in ``grid``) under the
-    independence model, or None when the model is rejected (module docstring).
+    independence model, or None when the model is rejected (see
+    [`ltheory.privacy.auditing.count_model`][ltheory.privacy.auditing.count_model]).
 
     ``ind0``, ``ind1``: the eval half's indicators ``1[o_j above its median]`` (runs × m) under
     d0 and d1; ``w``: the signs (±1); ``project(ca, cb)``: the projected bound of an event with

@@ -5,15 +5,16 @@ A claim such as ρ-zCDP, μ-GDP or an accountant's output allows a whole *privac
 ``δ_claim(ε)`` (``ltheory.privacy.claims``); the mechanism satisfies it at a pair (d0, d1) iff its
 hockey-stick divergence ``H_{e^ε}(M(d_a) ‖ M(d_b)) = sup_E P_a(E) − e^ε P_b(E)`` is at most
 ``δ_claim(ε)`` at every ε ≥ 0 in both directions (Balle, Barthe & Gaboardi 2018, Definition 3).
-:func:`audit_curve` runs the stages of ``core.run_audit`` (target → split → selection →
-certification → report; the same public stages of :mod:`~ltheory.privacy.auditing.stages`:
+[`audit_curve`][ltheory.audit_curve] runs the stages of ``core.run_audit`` (target → split →
+selection →
+certification → report; the same public stages of `stages`:
 runner, executors, seed streams, run split, exact distributions) with two changes:
 
 * **selection** (selection split only) — every candidate event of ``events.select_events``'
   families (thresholds on the output or scores, likelihood-ratio prefixes of cells) is projected
   to its certified pair ``(p_a,lower, p_b,upper)`` at the certification size
   (``projection.projected_interval``).  ``k`` events are chosen (``AuditConfig.events``,
-  default :data:`EVENTS`): the *lead*, best by *margin* over the claim, ``max_ε p_a,lower −
+  default `EVENTS`): the *lead*, best by *margin* over the claim, ``max_ε p_a,lower −
   e^ε p_b,upper − δ_claim(ε)`` (where the claim is most at risk), then the best extreme event
   (an atom or an isolated tail, ``events.AtomEncoder`` / ``events.isolated_cuts``), then the
   best projected ``ε_lb(δ)`` at each δ of the δ grid (small δ needs rare, extreme events: one
@@ -21,7 +22,7 @@ runner, executors, seed streams, run split, exact distributions) with two change
   threshold cuts include the extreme order statistics (``events.threshold_grid``), so the
   rarest candidate holds one selection run.
 * **certification** — each event's two one-sided Clopper–Pearson bounds at its level of
-  :func:`event_levels`: α·:data:`LEAD_SHARE`/2 for the lead, the rest of α shared equally by
+  `event_levels`: α·`LEAD_SHARE`/2 for the lead, the rest of α shared equally by
   the others (weighted Bonferroni over 2k bounds, k and the weights fixed on the selection
   split).  With probability ≥ 1 − α all 2k bounds hold at once, and then, **for every ε
   simultaneously**,
@@ -38,7 +39,7 @@ runner, executors, seed streams, run split, exact distributions) with two change
   convex, so ``T ≤ U``, the lower convex hull of these certified points with (0, 1) and (1, 0)
   (the *certified envelope*, a lower bound on privacy loss in f-DP terms).  A claimed
   trade-off f (``claim.tradeoff`` where the claim has one, else the one implied by its profile,
-  Dong, Roth & Su 2022, Proposition 2.12, :func:`profile_tradeoff`) with ``f(α) > U(α)`` somewhere
+  Dong, Roth & Su 2022, Proposition 2.12, `profile_tradeoff`) with ``f(α) > U(α)`` somewhere
   is refuted; f − U is convex on each segment of U, so the hull's vertices are checked.
 * **verdict** — ``"violation"`` iff some certified point lies above the claimed profile:
   ``gap = max_ε δ_lb(ε) − δ_claim(ε) > 0``, maximised over ε continuously (a grid, then
@@ -48,13 +49,14 @@ runner, executors, seed streams, run split, exact distributions) with two change
 With ``output_distribution`` the report carries the exact curve (``exact.delta_of_epsilon``
 on the ε grid, ``exact.exact_epsilon`` on the δ grid) and the ratio certified/exact ε.
 
->>> from ltheory.privacy.mechanisms import RandomizedResponse
->>> r = audit_curve(RandomizedResponse(1.0), 0, 1, claim=(0.5, 0.0), runs=200_000, seed=0)
->>> r.verdict, r.gap > 0, round(r.gap_epsilon, 2)
-('violation', True, 0.5)
->>> ok = audit_curve(RandomizedResponse(1.0), 0, 1, claim=1.0, runs=200_000, seed=0)
->>> ok.verdict, all(b <= x + 1e-12 for b, x in zip(ok.delta_lower_bound, ok.delta_exact))
-('consistent', True)
+Examples:
+    >>> from ltheory.privacy.mechanisms import RandomizedResponse
+    >>> r = audit_curve(RandomizedResponse(1.0), 0, 1, claim=(0.5, 0.0), runs=200_000, seed=0)
+    >>> r.verdict, r.gap > 0, round(r.gap_epsilon, 2)
+    ('violation', True, 0.5)
+    >>> ok = audit_curve(RandomizedResponse(1.0), 0, 1, claim=1.0, runs=200_000, seed=0)
+    >>> ok.verdict, all(b <= x + 1e-12 for b, x in zip(ok.delta_lower_bound, ok.delta_exact))
+    ('consistent', True)
 """
 
 from __future__ import annotations
@@ -140,12 +142,13 @@ LEAD_SHARE = 0.5
 
 
 def event_levels(alpha: float, k: int) -> list[float]:
-    """The level of each one-sided bound of the k certified events (:data:`LEAD_SHARE`):
+    """The level of each one-sided bound of the k certified events (`LEAD_SHARE`):
     ``α·LEAD_SHARE/2`` for the first, ``α(1 − LEAD_SHARE)/(2(k − 1))`` for the others; α/2
     for a single event.  They sum (times 2) to α.
 
-    >>> event_levels(0.05, 1), event_levels(0.05, 3)
-    ([0.025], [0.0125, 0.00625, 0.00625])
+    Examples:
+        >>> event_levels(0.05, 1), event_levels(0.05, 3)
+        ([0.025], [0.0125, 0.00625, 0.00625])
     """
     if k <= 1:
         return [alpha / 2] * max(k, 0)
@@ -190,10 +193,12 @@ def profile_tradeoff(claim: PrivacyClaim, alpha: Any) -> np.ndarray:
     over a grid of ε (dense on [0, 5], then to 50), so the value is at most the true f: a
     violation judged on it is never spurious.
 
-    >>> from ltheory.privacy.claims import PureDP
-    >>> a = 0.2; e = math.e
-    >>> round(float(profile_tradeoff(PureDP(1.0), a)), 6) == round(max(1 - e * a, (1 - a) / e), 6)
-    True
+    Examples:
+        >>> from ltheory.privacy.claims import PureDP
+        >>> a = 0.2; e = math.e
+        >>> f = float(profile_tradeoff(PureDP(1.0), a))
+        >>> round(f, 6) == round(max(1 - e * a, (1 - a) / e), 6)
+        True
     """
     a = np.atleast_1d(np.asarray(alpha, dtype=float))
     eps = np.unique(np.concatenate([np.linspace(0, 5, 2001), np.linspace(5, 50, 451)]))
@@ -210,7 +215,7 @@ def profile_tradeoff(claim: PrivacyClaim, alpha: Any) -> np.ndarray:
 def _claimed_tradeoff(claim: PrivacyClaim, alpha: np.ndarray) -> tuple[np.ndarray, str]:
     """The claim's own trade-off where it states one in closed form (``GDP``: G_μ; ``ApproxDP``
     / ``PureDP``: the (ε, δ) curve; a user's class overriding ``tradeoff``), else the one its
-    profile implies (:func:`profile_tradeoff`; ``PrivacyClaim.tradeoff``, inherited by ZCDP,
+    profile implies (`profile_tradeoff`; ``PrivacyClaim.tradeoff``, inherited by ZCDP,
     RDP and ProfileClaim, computes the same supremum on a grid)."""
     f = getattr(claim, "tradeoff", None)
     inherited = (getattr(type(claim), "tradeoff", None) is PrivacyClaim.tradeoff
@@ -226,10 +231,11 @@ def lower_hull(points: Any) -> list[tuple[float, float]]:
     every point.  A convex trade-off curve T (Dong, Roth & Su 2022, Proposition 2.2) with
     ``T(α_i) ≤ β_i`` at every point, ``T(0) ≤ 1`` and ``T(1) = 0`` lies below it.
 
-    >>> lower_hull([(0.5, 0.5)])
-    [(0.0, 1.0), (1.0, 0.0)]
-    >>> lower_hull([(0.2, 0.2)])
-    [(0.0, 1.0), (0.2, 0.2), (1.0, 0.0)]
+    Examples:
+        >>> lower_hull([(0.5, 0.5)])
+        [(0.0, 1.0), (1.0, 0.0)]
+        >>> lower_hull([(0.2, 0.2)])
+        [(0.0, 1.0), (0.2, 0.2), (1.0, 0.0)]
     """
     pts = sorted({(0.0, 1.0), (1.0, 0.0), *((float(a), float(b)) for a, b in points)})
     hull: list[tuple[float, float]] = []
@@ -253,9 +259,10 @@ class _Chosen:
 
 def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: PrivacyClaim,
                         k: int, cfg: AuditConfig, deltas: tuple[float, ...]) -> list[_Chosen]:
-    """At most ``k`` events chosen on the selection split (module docstring): the candidate
+    """At most ``k`` events chosen on the selection split (see
+    [`ltheory.privacy.auditing.curve`][ltheory.privacy.auditing.curve]): the candidate
     positions of ``events.candidate_families``, each projected to its certified pair at the
-    certification size and its level (:func:`event_levels`), ranked by margin over the claim,
+    certification size and its level (`event_levels`), ranked by margin over the claim,
     the extremes among themselves, and by ε_lb(δ) at
     each δ of ``deltas``; an event that contains the same selection runs as one already
     chosen (in the same direction) is skipped.  Credible positions (the screen of
@@ -363,14 +370,18 @@ def _scores(A: np.ndarray, B: np.ndarray, claim: PrivacyClaim, deltas: tuple[flo
 # --------------------------------------------------------------------------- report
 @dataclass(frozen=True)
 class CurveReport:
-    """The result of :func:`audit_curve` (module docstring); a frozen value with
-    :meth:`to_json` / :meth:`from_json`.  Non-finite numbers serialise as "inf"/"-inf".
+    """The result of [`audit_curve`][ltheory.audit_curve] (see
+    [`ltheory.privacy.auditing.curve`][ltheory.privacy.auditing.curve]); a frozen value with
+    [`to_json`][ltheory.CurveReport.to_json] / [`from_json`][ltheory.CurveReport.from_json].
+    Non-finite numbers serialise as "inf"/"-inf".
 
     ``pieces`` are the certified lines ``(p_lower, p_upper)`` behind the curve, one per event
     and direction (``complement`` true for the event's complement read in the other
     direction): ``δ_lb(ε) = max(0, max_i p_lower_i − e^ε p_upper_i)`` at every ε at once,
-    with probability ≥ 1 − ``alpha`` (:meth:`delta_lower_bound_at`,
-    :meth:`epsilon_lower_bound_at`).  ``epsilon_lower_bound`` (ε_lb at each δ of ``deltas``)
+    with probability ≥ 1 − ``alpha``
+    ([`delta_lower_bound_at`][ltheory.CurveReport.delta_lower_bound_at],
+    [`epsilon_lower_bound_at`][ltheory.CurveReport.epsilon_lower_bound_at]).
+    ``epsilon_lower_bound`` (ε_lb at each δ of ``deltas``)
     and each event's ``certified_epsilon_at_0`` are never below 0, the trivial bound (as
     ``audit``'s ``epsilon_lower_bound``; a note names the δ where it is trivial).  ``gap`` is
     ``max_ε δ_lb(ε) − δ_claim(ε)`` over the ε where some piece is positive (``-inf`` when
@@ -447,12 +458,14 @@ class CurveReport:
         return to_jsonable(d)
 
     def dumps(self, **kw: Any) -> str:
-        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        """[`to_json`][ltheory.CurveReport.to_json] as a JSON string (``json.dumps`` keywords pass
+        through)."""
         return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
     @classmethod
     def from_json(cls, d: dict) -> CurveReport:
-        """The report back from :meth:`to_json` (without the event objects)."""
+        """The report back from [`to_json`][ltheory.CurveReport.to_json] (without the event
+        objects)."""
         names = {f.name for f in fields(cls)} - {"certified_events"}
         optional = {"notes", "settings", "floating_point", "partial"}
         if not isinstance(d, dict) or not names - optional \
@@ -535,7 +548,7 @@ def _gap(pieces: list[dict], claim: PrivacyClaim) -> tuple[float, float | None, 
 
 def _pieces(chosen: list[_Chosen], c0: np.ndarray, c1: np.ndarray, split: RunSplit,
             levels: list[float]) -> tuple[list[dict], list[dict]]:
-    """Each event's certified interval at its level (:func:`event_levels`), as its two lines
+    """Each event's certified interval at its level (`event_levels`), as its two lines
     (event and complement), and the events' rows for the report."""
     pieces, rows = [], []
     for i, ch in enumerate(chosen):
@@ -557,23 +570,58 @@ def _pieces(chosen: list[_Chosen], c0: np.ndarray, c1: np.ndarray, split: RunSpl
 def audit_curve(mechanism: Any, d0: Any, d1: Any, *, claim: Any, runs: int, seed: int | None,
                 alpha: float = 0.05, config: AuditConfig | None = None,
                 epsilons: Any = None, deltas: Any = None, **options: Any) -> CurveReport:
-    """Audit the claimed privacy profile of ``mechanism`` at (d0, d1) (module docstring).
+    """Audit the claimed privacy profile δ(ε) of ``mechanism`` at (d0, d1), the whole curve.
 
-    ``claim``: a :class:`~ltheory.privacy.claims.PrivacyClaim` (anything with ``delta_at``),
-    a number ε or a pair (ε, δ); ``runs``: total runs (half on each dataset); ``seed``: a
-    non-negative int (None: fresh entropy, reported back); ``alpha``: the probability that
-    the certified curve is wrong anywhere; ``config`` / ``**options``: an
-    :class:`AuditConfig` (``events``: the number k of events, ``"auto"`` = :data:`EVENTS`;
-    the certification is binomial); ``epsilons``: the reported ε grid (default 41 points from
-    0 to 1.1 × the largest certified ε); ``deltas``: the δ grid, values in [0, 1) (default
-    :data:`DELTAS`; at δ = 0, ``ε_lb(0) = ln(p_lower/p_upper)``).  A certified ε is never
-    below 0, the trivial bound (a note says where the bound is trivial).  ``time_budget``
-    (an :class:`AuditConfig` field, seconds for the whole call): once reached, the curve is
-    certified on the runs counted and the report says ``partial`` (``budget`` module
-    docstring; the trivial curve 0 when no event could be chosen).
+    Certifies k events on the runs at once, each giving a lower bound on the pair's δ at every
+    ε; their maximum is a certified lower curve δ_lb(ε), wrong anywhere with probability at
+    most ``alpha``.  The verdict is ``"violation"`` when δ_lb(ε) exceeds the claimed δ(ε) at
+    some ε (``gap``, ``gap_epsilon``); the report also gives the certified ε at every δ of a
+    grid and the trade-off curve.  The method and its sources are in
+    [`ltheory.privacy.auditing.curve`][ltheory.privacy.auditing.curve].
 
-    Raises ``InvalidInputError`` on bad input (``TooFewRunsError``, naming the minimum, when
-    ``runs`` could not certify anything even with a perfectly separating event).
+    Args:
+        mechanism: A callable ``mechanism(dataset, rng) -> output`` (see the
+            [mechanism contract][ltheory.privacy.mechanisms.Mechanism]), a learner or an adapter.
+        d0: One dataset of the neighbouring pair.
+        d1: The other dataset.
+        claim: A [`PrivacyClaim`][ltheory.PrivacyClaim] (anything with ``delta_at``), a number
+            ε or a pair (ε, δ).
+        runs: Total runs of the mechanism (half on each dataset).
+        seed: A non-negative int; ``None`` draws fresh entropy (reported back).
+        alpha: The probability that the certified curve is wrong anywhere.
+        config: An [`AuditConfig`][ltheory.privacy.AuditConfig]; its ``events`` is the number k
+            of events (``"auto"``: 8); the certification is always binomial.
+        epsilons: The reported ε grid; default 41 points from 0 to 1.1 × the largest certified
+            ε.
+        deltas: The δ grid, values in [0, 1); default (10⁻¹, 10⁻², …, 10⁻⁶).  At δ = 0,
+            ``ε_lb(0) = ln(p_lower/p_upper)``.  A certified ε is never below 0, the trivial
+            bound (a note says where the bound is trivial).
+        **options: Any field of [`AuditConfig`][ltheory.privacy.AuditConfig].  With
+            ``time_budget`` (seconds for the whole call) the curve is certified on the runs
+            counted once it is reached and the report says ``partial``
+            ([`budget`][ltheory.privacy.auditing.budget]); the curve is the trivial 0 when no
+            event could be chosen.
+
+    Returns:
+        A [`CurveReport`][ltheory.CurveReport]: the certified ``delta_lower_bound`` on the
+            ``epsilons`` grid, ``epsilon_lower_bound`` on the ``deltas`` grid, the claimed and
+            (where the mechanism offers ``output_distribution``) the exact curves, ``verdict``
+            and the largest gap.
+
+    Raises:
+        InvalidInputError: On bad input, naming the argument and what is accepted.
+        TooFewRunsError: When ``runs`` could not certify anything even with a perfectly
+            separating event (naming the minimum).
+
+    Examples:
+        A Gaussian mechanism of σ = 1 is exactly 1-GDP; a claim of 0.5-GDP is refuted:
+
+        >>> from ltheory import GDP, audit_curve
+        >>> from ltheory.privacy.mechanisms import GaussianMechanism
+        >>> report = audit_curve(GaussianMechanism(sigma=1.0), 0, 1, claim=GDP(0.5),
+        ...                      runs=100_000, seed=0, arithmetic="real")
+        >>> report.verdict, report.gap > 0
+        ('violation', True)
     """
     t0 = time.perf_counter()
     claim_obj = as_claim(claim)

@@ -1,6 +1,6 @@
 """Events that separate two output distributions, and how the auditor chooses them.
 
-Candidate families (all chosen on the *selection* split only; DESIGN.md, "audit" contract):
+Candidate families (all chosen on the *selection* split only):
 
 * **Likelihood-ratio events** ``{o : p̂0(o)/p̂1(o) ≥ t}`` and ``{o : p̂1(o)/p̂0(o) ≥ t}`` over
   *cells*: the outputs themselves when they take few values (at most 4096 distinct in the
@@ -60,7 +60,7 @@ from ltheory.privacy.stats import (
 MAX_EXACT_CELLS = 4096
 BINS = 16
 MAX_THRESHOLDS = 4000
-#: Relative spacing of the tail ranks of :func:`threshold_grid`: consecutive tail cuts hold
+#: Relative spacing of the tail ranks of `threshold_grid`: consecutive tail cuts hold
 #: at most ``1 + TAIL_GROWTH`` times as many runs, from the single most extreme run inwards.
 TAIL_GROWTH = 0.02
 MIN_HALF = 25
@@ -224,7 +224,7 @@ class AtomEncoder:
 
 
 def make_atom_encoder(s0: Batch, s1: Batch) -> AtomEncoder | None:
-    """The atom encoder (:class:`AtomEncoder`) of numeric outputs with repeated values, or
+    """The atom encoder (`AtomEncoder`) of numeric outputs with repeated values, or
     None when no output repeats."""
     kind = batch_kind(s0)
     if kind == "object":
@@ -339,7 +339,7 @@ class _Block:
     #: projections from the independence model of ``count_model`` (the screen then credits
     #: the family as a whole: the model, not a position's own few runs, places the cut)
     modelled: bool = False
-    #: the family: "cells", "atoms" (:class:`AtomEncoder`) or "thresholds"
+    #: the family: "cells", "atoms" (`AtomEncoder`) or "thresholds"
     family: str = "thresholds"
 
 
@@ -376,7 +376,8 @@ def _ks_distance(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def make_encoder(s0: Batch, s1: Batch) -> ValueEncoder | BinEncoder:
-    """The cell encoder used for likelihood-ratio events (module docstring)."""
+    """The cell encoder used for likelihood-ratio events (see
+    [`ltheory.privacy.auditing.events`][ltheory.privacy.auditing.events])."""
     kind = batch_kind(s0)
     if kind == "object":
         vals = list(dict.fromkeys(list(s0) + list(s1)))
@@ -467,8 +468,9 @@ def tail_ranks(n: int, limit: int, growth: float = TAIL_GROWTH) -> np.ndarray:
     ``1 + growth`` apart: every tail of a sample of ``n`` with at most ``limit`` runs is
     within that factor of one of them.
 
-    >>> tail_ranks(10**6, 100, 0.5).tolist()
-    [1, 2, 3, 4, 6, 9, 13, 19, 28, 42, 63, 94]
+    Examples:
+        >>> tail_ranks(10**6, 100, 0.5).tolist()
+        [1, 2, 3, 4, 6, 9, 13, 19, 28, 42, 63, 94]
     """
     out, r = [], 1
     while r <= min(limit, n - 1):
@@ -482,7 +484,7 @@ def threshold_grid(pooled: np.ndarray, middle: int = MAX_THRESHOLDS,
     """The cuts of a score's threshold events, from its pooled values on the selection runs
     that fit the family: every distinct value when there are at most ``middle``; otherwise
     ``middle`` evenly spaced quantiles **and the extreme order statistics of both tails** at
-    geometrically spaced ranks (:func:`tail_ranks`: the 1st, 2nd, … most extreme values, then
+    geometrically spaced ranks (`tail_ranks`: the 1st, 2nd, … most extreme values, then
     ranks ``1 + growth`` apart, up to where the quantiles are denser).
 
     The quantiles alone cannot cut off fewer than ~1/``middle`` of the runs, so an event
@@ -543,8 +545,8 @@ def isolated_cuts(values: np.ndarray, max_rank: int) -> tuple[float | None, floa
 
 def threshold_cuts(pooled: np.ndarray, isolate: bool = True
                    ) -> tuple[np.ndarray, tuple[float | None, float | None]]:
-    """A score's threshold cuts from its pooled fit values: :func:`threshold_grid` and, with
-    ``isolate``, the cuts of :func:`isolated_cuts` (upper, lower; None where no far cluster)
+    """A score's threshold cuts from its pooled fit values: `threshold_grid` and, with
+    ``isolate``, the cuts of `isolated_cuts` (upper, lower; None where no far cluster)
     among them.  Returns (cuts, isolated cuts)."""
     grid = threshold_grid(pooled)
     iso: tuple[float | None, float | None] = (None, None)
@@ -629,8 +631,8 @@ def _pick(blocks: list[_Block], delta: float, screen: float | None) -> list[Cand
     return cands
 
 
-#: The families of the extremes bet: atoms (:class:`AtomEncoder`) and isolated tails
-#: (:func:`isolated_cuts`).
+#: The families of the extremes bet: atoms (`AtomEncoder`) and isolated tails
+#: (`isolated_cuts`).
 EXTREME_FAMILIES = ("atoms", "isolated")
 
 
@@ -653,7 +655,7 @@ def extreme_positions(blocks: list[_Block], delta: float, screen: float | None) 
 def raw_projection(c: Candidate, n_cert: int, alpha: float, delta: float) -> float:
     """The bound candidate ``c`` projects at ``n_cert`` certification runs per dataset and the
     level of two certified events (α/2 each), from its raw selection frequencies (the
-    yardstick of the extremes bet, :func:`_extreme`)."""
+    yardstick of the extremes bet, `_extreme`)."""
     k0, k1 = c.sel_counts
     ka, kb = (k0, k1) if c.direction == 0 else (k1, k0)
     n = max(c.sel_n, 1)
@@ -662,7 +664,7 @@ def raw_projection(c: Candidate, n_cert: int, alpha: float, delta: float) -> flo
 
 def _extreme(blocks: list[_Block], n_cert: int, a_each: float, delta: float,
              screen: float | None) -> Candidate | None:
-    """The extremes bet: the credible extreme position (:func:`extreme_positions`) with the
+    """The extremes bet: the credible extreme position (`extreme_positions`) with the
     best projection from the raw selection frequencies (unshrunk: a zero count stays zero,
     where even the median-unbiased bound reads it as 0.69 runs), or None."""
     ok = extreme_positions(blocks, delta, screen)
@@ -808,9 +810,9 @@ def candidate_families(s0: Batch, s1: Batch, rule: SelectionRule | None = None
     """The candidate event families of ``select_events`` on the selection split (s0, s1),
     built once (cell encoders, threshold scores; cross-fitted as ``rule`` says): returns
     ``blocks(n_cert, a_each, delta, shrink)``, every family's nested events in each direction
-    scored for those settings — a list of :class:`_Block` (per position: selection counts
+    scored for those settings — a list of `_Block` (per position: selection counts
     ``ca`` on the more likely side, ``cb`` on the other, out of ``n_ev`` runs each, and
-    ``make(i, credible)`` building position i's :class:`Candidate`).  Used by
+    ``make(i, credible)`` building position i's `Candidate`).  Used by
     ``select_events`` and by the curve audit (``curve``), which scores the same positions
     against a whole claimed curve."""
     r = rule or SelectionRule()
@@ -841,7 +843,7 @@ def candidate_families(s0: Batch, s1: Batch, rule: SelectionRule | None = None
 def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float,
                   rule: SelectionRule | None = None, **options: Any) -> list[Candidate]:
     """The ``top`` candidates with the best projected bound (distinct events), best first;
-    ``rule`` (a :class:`SelectionRule`) and keyword ``options`` (its fields) set the choice.
+    ``rule`` (a `SelectionRule`) and keyword ``options`` (its fields) set the choice.
 
     With ``crossfit`` (default) the selection split is halved: the first half builds each family
     (cell encoder and likelihood-ratio order, threshold grid, discriminant weights), the second

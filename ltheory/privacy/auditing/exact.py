@@ -106,7 +106,8 @@ def aligned(p0: Mapping, p1: Mapping) -> tuple[list, np.ndarray, np.ndarray]:
 
 
 def delta_of_epsilon(p0: np.ndarray, p1: np.ndarray, epsilon: float) -> float:
-    """The hockey-stick divergence δ(ε) in both directions (module docstring)."""
+    """The hockey-stick divergence δ(ε) in both directions (see
+    [`ltheory.privacy.auditing.exact`][ltheory.privacy.auditing.exact])."""
     if epsilon >= 700:
         return max(float(np.sum(p0[p1 == 0])), float(np.sum(p1[p0 == 0])))
     e = math.exp(epsilon)

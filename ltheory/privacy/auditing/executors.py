@@ -14,10 +14,10 @@ reproduces.
 
 The default executor (``executor=None`` / ``"auto"``) never loses to serial by more than two
 chunks' worth: an audit of at least 2·10^6 runs or 8 chunks runs on an
-:class:`AdaptiveExecutor`, which draws the first chunks in-process, times them, and starts a
+`AdaptiveExecutor`, which draws the first chunks in-process, times them, and starts a
 local process pool for the rest only when, with the cores actually free (the core count less
 the load average, our own process counted as ours), its estimated time — pool start-up plus the
-serial time shared over the free cores — is below :data:`POOL_GAIN` of the serial estimate.
+serial time shared over the free cores — is below `POOL_GAIN` of the serial estimate.
 On a loaded 2-core machine it stays serial (the old default opened a pool there and ran SVT1's
 2·10^6 runs in 15–22 s against 3 s serially).
 """
@@ -80,8 +80,10 @@ def free_cores() -> int:
 
 
 class AdaptiveExecutor(Executor):
-    """The default executor of large audits (module docstring): chunks run in-process until
-    :data:`PROBE_CHUNKS` are timed, then on a local process pool of :func:`free_cores`
+    """The default executor of large audits (see
+    [`ltheory.privacy.auditing.executors`][ltheory.privacy.auditing.executors]): chunks run
+    in-process until
+    `PROBE_CHUNKS` are timed, then on a local process pool of `free_cores`
     workers when ``POOL_START_SECONDS + serial / workers < POOL_GAIN · serial`` for the
     ``chunks`` left, else in-process to the end.  Results do not depend on the choice (every
     chunk has its own seed).  ``note`` says what was chosen and why."""
@@ -170,7 +172,7 @@ class SerialExecutor(Executor):
 
 
 def resolve_executor(executor: Any, mechanism: Any, total_runs: int) -> tuple[Executor, bool, str]:
-    """(executor, owned, note): ``None`` / ``"auto"`` = an :class:`AdaptiveExecutor` for large
+    """(executor, owned, note): ``None`` / ``"auto"`` = an `AdaptiveExecutor` for large
     audits (≥ 2·10^6 runs, or ≥ 8 chunks of the mechanism's ``audit_chunk_runs``), which starts
     a process pool only when it pays, else serial; ``"serial"``; ``"process"`` (a local pool
     of every core, always); or an Executor."""
@@ -234,10 +236,10 @@ def run_pair(ex: Executor, mechanism: Any, datasets: Sequence[Any],
              progress: Callable[[int], None] | None = None
              ) -> tuple[list[Any], list[int]]:
     """The chunks of two (or more) streams, interleaved (chunk 0 of each stream, then chunk
-    1, ...), each stream's chunks exactly those of :func:`run_sampling` /
-    :func:`run_counting` (same sizes and seeds), so without ``stop`` the results are theirs.
+    1, ...), each stream's chunks exactly those of `run_sampling` /
+    `run_counting` (same sizes and seeds), so without ``stop`` the results are theirs.
 
-    ``events=None`` samples (one :class:`Batch` per stream), else counts ``events`` (one
+    ``events=None`` samples (one `Batch` per stream), else counts ``events`` (one
     integer array per stream).  Returns ``(results, runs)``: per stream its result and the
     runs it holds.  ``stop()`` is read before each chunk is submitted and after each result is
     collected; once it is True no chunk is submitted, chunks not started are cancelled, and

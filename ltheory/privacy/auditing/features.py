@@ -124,7 +124,8 @@ class Block:
 
 @dataclass(frozen=True)
 class StructureFeatures:
-    """The feature map of the module docstring, built on the fit half of the selection split."""
+    """The feature map of [`ltheory.privacy.auditing.features`][ltheory.privacy.auditing.features],
+    built on the fit half of the selection split."""
 
     width: int
     coords: tuple[Coord, ...]
@@ -311,7 +312,8 @@ def _block_scores(feats: StructureFeatures, ws: list[np.ndarray]) -> list[Linear
 
 
 def structure_scores(fit0: Any, fit1: Any, seed: int = 0) -> tuple[list[LinearScore], list[str]]:
-    """The naive-Bayes, sign-count and logistic scores (module docstring) fitted on the fit half
+    """The naive-Bayes, sign-count and logistic scores (see
+    [`ltheory.privacy.auditing.features`][ltheory.privacy.auditing.features]) fitted on the fit half
     ``(fit0, fit1)``; returns (scores, notes)."""
     x0, x1 = np.asarray(fit0, dtype=float), np.asarray(fit1, dtype=float)
     feats = StructureFeatures.fit(x0, x1)
@@ -351,7 +353,8 @@ def _naive_bayes_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarray
 def _sign_count_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarray
                        ) -> list[LinearScore]:
     """Sign counts, over coordinates and over differences separately: the fitted signs, and the
-    one-sign count (module docstring)."""
+    one-sign count (see [`ltheory.privacy.auditing.features`][ltheory.privacy.auditing.features]).
+    """
     scores: list[LinearScore] = []
     for diff in (False, True):
         w = []

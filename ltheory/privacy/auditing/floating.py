@@ -29,13 +29,14 @@ and only with ``arithmetic="float"`` (the default of ``AuditConfig``, ``audit_cu
 bit family): the value of the outputs only.
 
 A report whose certified event is a bit event carries ``floating_point=True``, and its notes
-(and ``PrivacyViolation`` messages) name a *floating-point violation* and the fix (:data:`FIX`).
+(and ``PrivacyViolation`` messages) name a *floating-point violation* and the fix (`FIX`).
 
->>> enc = BitEncoder(None, np.array([-55, -54, -53]))
->>> grid_exponents(np.array([1.0, 0.5, 3.0, 0.1]))
-array([  0,  -1,   0, -55])
->>> enc.describe_cells([0, 1])
-"output's bits: lowest set bit 2^k for k in [-55, -54] (an odd multiple of 2^k)"
+Examples:
+    >>> enc = BitEncoder(None, np.array([-55, -54, -53]))
+    >>> grid_exponents(np.array([1.0, 0.5, 3.0, 0.1]))
+    array([  0,  -1,   0, -55])
+    >>> enc.describe_cells([0, 1])
+    "output's bits: lowest set bit 2^k for k in [-55, -54] (an odd multiple of 2^k)"
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ FIX = ("fix: snap the output to a power-of-two grid after clamping (Mironov 2012
 
 
 def check_arithmetic(value: Any) -> str:
-    """``value`` if it is one of :data:`ARITHMETIC`, else ``InvalidInputError``."""
+    """``value`` if it is one of `ARITHMETIC`, else ``InvalidInputError``."""
     if not isinstance(value, str) or value not in ARITHMETIC:
         raise InvalidInputError(f"arithmetic must be 'float' (look for floating-point leaks, "
                                 f"the default) or 'real' (audit the real-arithmetic "
@@ -85,8 +86,8 @@ def check_arithmetic(value: Any) -> str:
 
 
 def grid_exponents(y: Any) -> np.ndarray:
-    """Per float64 value, the exponent g of its lowest set bit (y = odd · 2^g); :data:`ZERO`,
-    :data:`INF`, :data:`NINF` for 0, +inf, -inf; NaN is refused by the auditor earlier (here it
+    """Per float64 value, the exponent g of its lowest set bit (y = odd · 2^g); `ZERO`,
+    `INF`, `NINF` for 0, +inf, -inf; NaN is refused by the auditor earlier (here it
     falls in the NINF cell)."""
     a = np.ascontiguousarray(np.asarray(y, dtype=np.float64).ravel())
     finite = np.isfinite(a)
@@ -119,7 +120,9 @@ def _non_integer(v: np.ndarray) -> bool:
 
 @dataclass(frozen=True)
 class BitEncoder:
-    """Cells = grid exponents g (module docstring) of the output (``col`` None) or of its
+    """Cells = grid exponents g (see
+    [`ltheory.privacy.auditing.floating`][ltheory.privacy.auditing.floating]) of the output (``col``
+    None) or of its
     coordinate ``col`` — with ``joint``, the pairs (binary exponent e of the value, clipped to
     ±``EMAX``; g), i.e. the value's scale and the position of its lowest set bit — among those
     seen on the fit half (``codes``, sorted; unseen: −1)."""
@@ -223,7 +226,8 @@ def float_columns(fit: tuple[Any, Any], kind: str) -> list[int | None]:
 
 def bit_encoders(fit: tuple[Any, Any], kind: str, arithmetic: str = "float"
                  ) -> list[BitEncoder]:
-    """The bit families for outputs built on the fit half (module docstring); none with
+    """The bit families for outputs built on the fit half (see
+    [`ltheory.privacy.auditing.floating`][ltheory.privacy.auditing.floating]); none with
     ``arithmetic="real"`` or for outputs that are not non-integer floats."""
     if check_arithmetic(arithmetic) == "real":
         return []

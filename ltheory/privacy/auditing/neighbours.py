@@ -16,8 +16,8 @@ Generators (``neighbours=`` of ``audit_search``):
   ``"auto"`` = patterns and 8 random pairs.  Pairs equal to another (or to its swap) are dropped.
 * an explicit list of ``(d0, d1)`` or ``(name, d0, d1)``.
 
-Every generated pair is checked against the mechanism's relation (:func:`check_neighbours`)
-before it is audited (:func:`neighbouring_candidates`).
+Every generated pair is checked against the mechanism's relation (`check_neighbours`)
+before it is audited (`neighbouring_candidates`).
 """
 
 from __future__ import annotations
@@ -94,7 +94,9 @@ def _floats(v: np.ndarray) -> tuple[float, ...]:
 
 def query_patterns(base: Sequence[float], sensitivity: float = 1.0, n_random: int = 0,
                    rng: np.random.Generator | None = None, extended: bool = False) -> list[tuple]:
-    """The StatDP patterns (module docstring) around ``base``, plus random pairs; ``extended``
+    """The StatDP patterns (see
+    [`ltheory.privacy.auditing.neighbours`][ltheory.privacy.auditing.neighbours]) around ``base``,
+    plus random pairs; ``extended``
     adds the split-point variants of half-half and X-shape."""
     q = np.asarray(base, dtype=float).ravel()
     k, h = q.size, max(q.size // 2, 1)
@@ -191,7 +193,7 @@ def _distinct(pairs: list[tuple]) -> list[tuple]:
 def neighbouring_candidates(mechanism: Any, dataset: Any, neighbours: Any, seed: int,
                             purpose: str = "audit"
                             ) -> tuple[list[tuple[str, Any, Any]], int]:
-    """The candidate pairs of :func:`candidate_pairs` that are neighbours under the
+    """The candidate pairs of `candidate_pairs` that are neighbours under the
     mechanism's relation (others are dropped), as (name, d0, d1), and the number of
     candidates; a clear error when none is left (``purpose`` names what the pairs were for in
     that message)."""

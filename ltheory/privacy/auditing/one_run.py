@@ -12,23 +12,28 @@ canary*: changing one ``S_i`` with the others fixed changes the law of ``Y`` by 
   ``Binomial(c, q)``) and its extension to δ > 0**: with
   ``q = e^ε/(1 + e^ε)`` and ``B ~ Binomial(c, q)``,
   ``P[W ≥ v] ≤ P[B ≥ v] + 2mδ · max_{1≤i≤v} P[v − i ≤ B < v] / i``
-  (:func:`steinke_p_value`);
+  ([`steinke_p_value`][ltheory.privacy.auditing.one_run.steinke_p_value]);
 * **Mahloujifar, Melis & Chaudhuri (2024), "Auditing f-Differential Privacy in One Run"
   (arXiv:2410.22235), the one-run guessing-game theorem and its recursive test**: for a
   mechanism f-DP in each canary, with ``g(t) = inf{x : 1 − f(x) ≥ t}`` (the smallest type I
   error of a test of power t), the observation of v correct among c guesses is impossible at
-  level α when the recursion of :func:`fdp_rejects` ends above ``c/m``.  It holds for any
-  trade-off function f; :func:`epsdelta_inverse_power` is the (ε, δ)-DP one,
+  level α when the recursion of [`fdp_rejects`][ltheory.privacy.auditing.one_run.fdp_rejects] ends
+  above ``c/m``.  It holds for any
+  trade-off function f;
+  [`epsdelta_inverse_power`][ltheory.privacy.auditing.one_run.epsdelta_inverse_power] is the (ε,
+  δ)-DP one,
   ``f_{ε,δ}(x) = max(0, 1 − δ − e^ε x, e^{−ε}(1 − δ − x))`` (Kairouz, Oh & Viswanath 2015;
   Dong, Roth & Su 2022, Proposition 2.5), so the bound refutes (ε, δ)-DP itself;
-  :func:`gdp_inverse_power` is the μ-GDP one, ``g(t) = Φ(Φ⁻¹(t) − μ)``, which refutes μ-GDP
+  [`gdp_inverse_power`][ltheory.privacy.auditing.one_run.gdp_inverse_power] is the μ-GDP one, ``g(t)
+  = Φ(Φ⁻¹(t) − μ)``, which refutes μ-GDP
   only — an ε read off the refuted Gaussian is *not* an (ε, δ) lower bound unless the
   mechanism's trade-off curve is assumed Gaussian (what ``jax_privacy``'s
   ``epsilon_one_run_fdp`` reports).
 
 **The choice of the guesses** (how many to guess): the guesser guesses "in" on the ``k``
 highest scores and "out" on the ``k`` lowest (``c = 2k``; or only the ``k`` highest,
-``c = k``), for every ``k`` of a grid fixed by ``m`` alone (:func:`k_grid`, geometric), and the
+``c = k``), for every ``k`` of a grid fixed by ``m`` alone
+([`k_grid`][ltheory.privacy.auditing.one_run.k_grid], geometric), and the
 bound is the largest over the grid, each test at level α/|grid| (Bonferroni).  Each guess
 vector is a function of the scores with a number of guesses fixed in advance, so each test is
 the theorem's, and all of them hold together with probability ≥ 1 − α: choosing the best k
@@ -54,7 +59,8 @@ __all__ = ["ANALYSES", "GRID_GROWTH", "best_over_grid", "epsdelta_inverse_power"
 #: al.'s recursion with the Gaussian curve) refutes μ-GDP only: the ε of the refuted
 #: Gaussian is an (ε, δ) lower bound only for mechanisms whose trade-off curve is Gaussian.
 ANALYSES = ("fdp", "steinke", "gdp")
-#: consecutive guess counts of :func:`k_grid` are at most this factor apart.  The bound
+#: consecutive guess counts of [`k_grid`][ltheory.privacy.auditing.one_run.k_grid] are at most this
+#: factor apart.  The bound
 #: changes slowly with k near its best and the Bonferroni factor is paid in full at every k,
 #: so a coarse grid wins: on Gaussian scores (μ ∈ {1, 2, 4}, 10^3–10^4 canaries per side, 6
 #: seeds) the f-DP bound rose from growth 1.05 (|grid| ≈ 110) to 2 (|grid| ≈ 10–14), e.g.
@@ -68,10 +74,11 @@ def k_grid(m: int, two_sided: bool = True, growth: float | None = None) -> np.nd
     """The guess counts k tried on m canaries: 1, 2, … consecutive ones at most ``growth``
     apart, up to m/2 (top and bottom k: 2k ≤ m) or m (top k only).  A function of m alone.
 
-    >>> k_grid(40, growth=1.5).tolist()
-    [1, 2, 3, 4, 6, 9, 13, 19]
-    >>> k_grid(2000).tolist()
-    [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
+    Examples:
+        >>> k_grid(40, growth=1.5).tolist()
+        [1, 2, 3, 4, 6, 9, 13, 19]
+        >>> k_grid(2000).tolist()
+        [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
     """
     top = m // 2 if two_sided else m
     growth = GRID_GROWTH if growth is None else growth
@@ -84,8 +91,8 @@ def k_grid(m: int, two_sided: bool = True, growth: float | None = None) -> np.nd
 
 def steinke_p_value(m: int, c: int, v: int, eps: float, delta: float) -> float:
     """Steinke, Nasr & Jagielski (2023), main theorem and its δ > 0 extension: an upper bound on the
-    probability of at least ``v`` correct of ``c`` guesses on ``m`` canaries under an
-    (ε, δ)-DP mechanism (module docstring)."""
+    probability of at least ``v`` correct of ``c`` guesses on ``m`` canaries under an (ε, δ)-DP
+    mechanism (see [`ltheory.privacy.auditing.one_run`][ltheory.privacy.auditing.one_run])."""
     if v <= 0:
         return 1.0
     q = 1.0 / (1.0 + math.exp(-eps)) if eps < 700 else 1.0
@@ -118,8 +125,8 @@ def gdp_inverse_power(mu: float) -> Callable[[float], float]:
 
 def fdp_rejects(m: int, c: int, v: int, alpha: float, g: Callable[[float], float]) -> bool:
     """Whether ``v`` correct of ``c`` guesses on ``m`` canaries refute, at level ``alpha``,
-    a mechanism f-DP in each canary, with ``g`` its inverse power function (module
-    docstring; Mahloujifar, Melis & Chaudhuri 2024).
+    a mechanism f-DP in each canary, with ``g`` its inverse power function (see
+    above; Mahloujifar, Melis & Chaudhuri 2024).
 
     Their recursion, in probability mass per canary: start from ``r = α·v/m`` (the mass of
     the correct guesses needed at level α) and ``h = α·(c − v)/m`` (of the wrong ones); for

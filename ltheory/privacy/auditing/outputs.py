@@ -119,11 +119,12 @@ def unique_rows(x: np.ndarray, return_counts: bool = False
                 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """The distinct rows of a 2-D array in lexicographic order (as ``np.unique(x, axis=0)``,
     ``-0.0`` and ``0.0`` one value), and their counts with ``return_counts``; ~50× faster than
-    ``np.unique(axis=0)`` on the 2·10^5 selection runs of a sparse vector (:func:`row_keys`).
+    ``np.unique(axis=0)`` on the 2·10^5 selection runs of a sparse vector (`row_keys`).
 
-    >>> unique_rows(np.array([[1.0, 2.0], [0.0, 5.0], [1.0, 2.0]]), return_counts=True)
-    (array([[0., 5.],
-           [1., 2.]]), array([1, 2]))
+    Examples:
+        >>> unique_rows(np.array([[1.0, 2.0], [0.0, 5.0], [1.0, 2.0]]), return_counts=True)
+        (array([[0., 5.],
+               [1., 2.]]), array([1, 2]))
     """
     x = np.asarray(x)
     if x.ndim != 2 or not x.size:
@@ -135,10 +136,11 @@ def unique_rows(x: np.ndarray, return_counts: bool = False
 
 def match_rows(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """For each row of ``rows`` its index in ``values`` (distinct rows, 2-D), or −1 where it
-    is not among them; rows match as values (:func:`row_keys`).
+    is not among them; rows match as values (`row_keys`).
 
-    >>> match_rows(np.array([[0.0, 5.0], [1.0, 2.0]]), np.array([[1.0, 2.0], [3.0, 3.0]]))
-    array([ 1, -1])
+    Examples:
+        >>> match_rows(np.array([[0.0, 5.0], [1.0, 2.0]]), np.array([[1.0, 2.0], [3.0, 3.0]]))
+        array([ 1, -1])
     """
     values, rows = np.asarray(values, dtype=float), np.asarray(rows, dtype=float)
     if not len(rows):

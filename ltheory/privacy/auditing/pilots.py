@@ -2,11 +2,11 @@
 
 A pilot never certifies anything: the final audit of the chosen pair runs on seed streams
 independent of the pilots', so the pilots only decide *which* pair is audited and soundness does
-not depend on them.  Every kind implements :class:`Pilot` (``run`` a pair, ``rescore`` it at the
-end of a rung); :func:`choose_pilot` picks one from a :class:`Probe` of ``PROBE_RUNS`` runs per
+not depend on them.  Every kind implements `Pilot` (``run`` a pair, ``rescore`` it at the
+end of a rung); `choose_pilot` picks one from a `Probe` of ``PROBE_RUNS`` runs per
 dataset on the first pair:
 
-* :class:`CellPilot` — few distinct outputs (at most ``PILOT_CELLS``, on average 4 runs each):
+* `CellPilot` — few distinct outputs (at most ``PILOT_CELLS``, on average 4 runs each):
   each pilot adds its runs' counts per output to the pair's earlier counts (with
   ``pool_pilots``, to each dataset's counts over every pair sharing it) and ranks the pair by
   the *plug-in projection*: the best bound a likelihood-ratio prefix of outputs (the
@@ -14,11 +14,11 @@ dataset on the first pair:
   smoothed frequencies (``projection.best_lr_prefix``).  With ``cols`` (pattern pilots), the same
   on the discrete coordinates of outputs that mix few-valued codes with continuous values (a
   sparse vector that releases its noisy answers): a lower estimate of what the output leaks;
-* :class:`BlockPilot` — the discrete coordinates as several few-valued blocks (a parallel
+* `BlockPilot` — the discrete coordinates as several few-valued blocks (a parallel
   composition): the best block's plug-in projection;
-* :class:`BinnedPilot` — other scalar outputs: the plug-in projection of quantile bins (about
+* `BinnedPilot` — other scalar outputs: the plug-in projection of quantile bins (about
   ``PILOT_BIN_RUNS`` pooled runs per bin) of all the pair's pilot runs;
-* :class:`AuditPilot` — anything else, and the fallback of a pair a plug-in kind cannot count: a
+* `AuditPilot` — anything else, and the fallback of a pair a plug-in kind cannot count: a
   short audit, ranked by its certified event's projection to the final runs.
 
 Why these kinds, and what each gained on DP-Sniper's suite: ``docs/reference/auditor.md``.
@@ -76,7 +76,7 @@ def draw_rows(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequence
 
 @dataclass(frozen=True)
 class Probe:
-    """What a probe of the first pair's outputs shows (:func:`probe_outputs`).
+    """What a probe of the first pair's outputs shows (`probe_outputs`).
 
     ``kind``: ``"cells"`` (few distinct outputs), ``"pattern"`` (few joint values of the
     low-cardinality coordinates ``cols`` beside continuous ones), ``"blocks"`` (too many joint
@@ -92,7 +92,7 @@ class Probe:
 
 def probe_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequence,
                   executor: Any, patterns: bool = True) -> Probe:
-    """Draw n runs on each of a, b and say what their outputs look like (:class:`Probe`): few
+    """Draw n runs on each of a, b and say what their outputs look like (`Probe`): few
     distinct outputs (at most ``PILOT_CELLS``, and on average at least 4 runs per output);
     with ``patterns``, the discrete projection of outputs that mix few-valued coordinates (at
     most ``PATTERN_VALUES`` values each, e.g. the ⊤/⊥ pattern of a sparse vector that also
@@ -340,7 +340,7 @@ class PilotContext:
 class Pilot(Protocol):
     """One pilot kind: ``run`` draws ``runs`` runs on the pair (seed ``seed``) and returns its
     ranking row (``projected_bound``, ``pilot_lower_bound``, ...) or None when this kind cannot
-    rank the pair (the search then pilots it with an :class:`AuditPilot`); ``rescore``
+    rank the pair (the search then pilots it with an `AuditPilot`); ``rescore``
     re-ranks a pair at the end of a rung (pooled counts)."""
 
     note: str | None
@@ -458,7 +458,8 @@ PILOT_KINDS = ("auto", "cells", "audit")
 
 
 def choose_pilot(probe: Probe | None, kinds: str) -> Pilot:
-    """The pilot kind for a search from its probe (module docstring): cells for few-valued
+    """The pilot kind for a search from its probe (see
+    [`ltheory.privacy.auditing.pilots`][ltheory.privacy.auditing.pilots]): cells for few-valued
     outputs, the discrete projection or its blocks for mixed outputs, quantile bins for other
     scalar outputs, else pilot audits."""
     if probe is None or kinds == "audit":

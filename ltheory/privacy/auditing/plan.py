@@ -1,6 +1,7 @@
 """Spending one run budget on a neighbour search: how many pairs, rungs and pilot runs.
 
-``audit_search(..., total_runs=N)`` plans its search with :func:`search_plan` so that pilots and
+``audit_search(..., total_runs=N)`` plans its search with
+[`search_plan`][ltheory.privacy.search_plan] so that pilots and
 the final audit together stay within ``N`` runs, and uses the settings measured best on
 DP-Sniper's suite of 20 mechanisms (Bichsel et al. 2021, IEEE S&P; issue 14,
 ``benchmarks/bench_dpsniper_suite.py``; docs/reference/auditor.md, History):
@@ -81,7 +82,8 @@ def _pilot_total(pairs: int, rungs: int, pilot: int) -> int:
 def search_plan(mechanism: Any, dataset: Any, total_runs: int, *, claimed_epsilon: float,
                 claimed_delta: float = 0.0, alpha: float = 0.05, seed: int = 0,
                 neighbours: Any = "auto", max_pairs: int = 64) -> SearchPlan:
-    """The plan of a neighbour search within ``total_runs`` runs (module docstring): the
+    """The plan of a neighbour search within ``total_runs`` runs (see
+    [`ltheory.privacy.auditing.plan`][ltheory.privacy.auditing.plan]): the
     richest of (extended patterns, 3 rungs), (patterns, 3, 2 or 1 rungs) — for other
     generators, the given one with 3, 2 or 1 rungs — whose first-rung pilots get at least
     ``MIN_PILOT`` runs per pair, or the last of them; pilots get at least 4 × the minimum

@@ -1,6 +1,6 @@
 """PNGs (matplotlib, Agg): the two output distributions with the audited event marked
-(:func:`plot_audit`), and a curve audit's certified, claimed and exact curves
-(:func:`plot_curve`)."""
+(`plot_audit`), and a curve audit's certified, claimed and exact curves
+(`plot_curve`)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ltheory.privacy.auditing.target import as_target
 
 def plot_audit(mechanism: Any, d0: Any, d1: Any, report: AuditReport, path: str | Path,
                runs: int = 20_000, seed: int = 0) -> Path:
-    """Draw ``runs`` fresh outputs per dataset and save the figure (:func:`audit_figure`) to
+    """Draw ``runs`` fresh outputs per dataset and save the figure (`audit_figure`) to
     ``path``."""
     out = Path(path)
     audit_figure(mechanism, d0, d1, report, runs=runs, seed=seed).savefig(out, dpi=110)
@@ -27,7 +27,7 @@ def plot_audit(mechanism: Any, d0: Any, d1: Any, report: AuditReport, path: str 
 
 def audit_figure(mechanism: Any, d0: Any, d1: Any, report: AuditReport, runs: int = 20_000,
                  seed: int = 0) -> Any:
-    """The audit's :class:`matplotlib.figure.Figure`: ``runs`` fresh outputs per dataset, as
+    """The audit's `matplotlib.figure.Figure`: ``runs`` fresh outputs per dataset, as
     densities (a score's histogram) or frequencies (output cells), the event shaded."""
 
     ss0, ss1 = np.random.SeedSequence([seed, 7]).spawn(2)

@@ -18,18 +18,19 @@ the better test would give, and is used to choose the test before certification.
 
 A *projection* evaluates the same bound at the expected counts ``n·p_a``, ``n·p_b`` of ``n``
 runs per dataset, from probabilities that are either exact, smoothed plug-in frequencies, or
-selection frequencies shrunk to a Clopper–Pearson bound (:func:`shrunk`).  Every place that
+selection frequencies shrunk to a Clopper–Pearson bound (`shrunk`).  Every place that
 ranks events or pairs — event selection, the pair-search pilots, the exact-event certification
-of the worst-case search and the certification ceiling — calls :func:`projected_bound` (or
-:func:`best_lr_prefix` over likelihood-ratio prefixes of output cells), so they all rank on the
+of the worst-case search and the certification ceiling — calls `projected_bound` (or
+`best_lr_prefix` over likelihood-ratio prefixes of output cells), so they all rank on the
 number the final audit will compute, δ included.
 
->>> import numpy as np
->>> float(projected_bound(0.5, 0.25, 10_000, 0.05).round(3))      # ln 2 = 0.693 less the CI
-0.639
->>> best = best_lr_prefix(np.array([0.7, 0.2, 0.1]), np.array([0.1, 0.2, 0.7]), 10_000, 0.05)
->>> best.direction, best.cells.tolist()
-(0, [0])
+Examples:
+    >>> import numpy as np
+    >>> float(projected_bound(0.5, 0.25, 10_000, 0.05).round(3))      # ln 2 = 0.693 less the CI
+    0.639
+    >>> best = best_lr_prefix(np.array([0.7, 0.2, 0.1]), np.array([0.1, 0.2, 0.7]), 10_000, 0.05)
+    >>> best.direction, best.cells.tolist()
+    (0, [0])
 """
 
 from __future__ import annotations
@@ -56,8 +57,9 @@ def certified_bound(ka: np.ndarray | float, na: np.ndarray | float,
                     kb: np.ndarray | float, nb: np.ndarray | float, level: float,
                     delta: float = 0.0, test: str = "binomial") -> np.ndarray:
     """The bound certified from ``ka`` of ``na`` runs in the event on side a and ``kb`` of
-    ``nb`` on side b, at the event's level (module docstring); −inf where nothing is
-    certified.  With δ > 0 the Poisson test does not apply and ``"auto"`` is binomial."""
+    ``nb`` on side b, at the event's level (see
+    [`ltheory.privacy.auditing.projection`][ltheory.privacy.auditing.projection]); −inf where
+    nothing is certified.  With δ > 0 the Poisson test does not apply and ``"auto"`` is binomial."""
     binom = epsilon_lower_bound(ka, na, kb, nb, level / 2, delta)
     if test == "binomial" or delta > 0:
         if test == "poisson":
@@ -71,15 +73,15 @@ def certified_interval(ka: np.ndarray | float, na: np.ndarray | float,
                        kb: np.ndarray | float, nb: np.ndarray | float,
                        a_each: float) -> tuple[np.ndarray, np.ndarray]:
     """``(p_a,lower, p_b,upper)``: the one-sided Clopper–Pearson bounds, each at ``a_each``,
-    behind the binomial test of :func:`certified_bound` (which is
+    behind the binomial test of `certified_bound` (which is
     ``ln((p_a,lower − δ)/p_b,upper)`` at ``a_each = level / 2``).  With both in force,
-    :func:`hockey_stick_lower` bounds the hockey-stick divergence at every ε at once."""
+    `hockey_stick_lower` bounds the hockey-stick divergence at every ε at once."""
     return clopper_pearson_lower(ka, na, a_each), clopper_pearson_upper(kb, nb, a_each)
 
 
 def projected_interval(pa: np.ndarray | float, pb: np.ndarray | float, n: float,
                        a_each: float) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`certified_interval` at the expected counts of ``n`` runs per dataset."""
+    """`certified_interval` at the expected counts of ``n`` runs per dataset."""
     pa = np.asarray(pa, dtype=float)
     pb = np.asarray(pb, dtype=float)
     return certified_interval(pa * n, n, pb * n, n, a_each)
@@ -102,7 +104,7 @@ def hockey_stick_lower(p_lower: np.ndarray | float, p_upper: np.ndarray | float,
 
 def projected_bound(pa: np.ndarray | float, pb: np.ndarray | float, n: float, level: float,
                     delta: float = 0.0, test: str = "binomial") -> np.ndarray:
-    """:func:`certified_bound` at the expected counts of ``n`` runs per dataset for events of
+    """`certified_bound` at the expected counts of ``n`` runs per dataset for events of
     probabilities ``pa`` (side a) and ``pb`` (side b)."""
     pa = np.asarray(pa, dtype=float)
     pb = np.asarray(pb, dtype=float)
@@ -140,7 +142,7 @@ def best_lr_prefix(p0: np.ndarray, p1: np.ndarray, n: float, level: float,
                    delta: float = 0.0, test: str = "binomial",
                    max_prefixes: int | None = None) -> LRPrefix:
     """The likelihood-ratio prefix of the cells (probabilities ``p0`` under the first dataset,
-    ``p1`` under the second) in either direction whose :func:`projected_bound` with ``n`` runs
+    ``p1`` under the second) in either direction whose `projected_bound` with ``n`` runs
     per dataset is largest (at most ``max_prefixes`` prefixes per direction)."""
     p0, p1 = np.asarray(p0, dtype=float), np.asarray(p1, dtype=float)
     best = LRPrefix(0, np.zeros(0, dtype=int), -np.inf)

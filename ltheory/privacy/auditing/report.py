@@ -1,4 +1,5 @@
-"""The result of an audit: :class:`AuditReport`, a frozen value that serialises to JSON."""
+"""The result of an audit: [`AuditReport`][ltheory.privacy.AuditReport], a frozen value that
+serialises to JSON."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ class AuditReport:
     strings "inf"/"-inf".
 
     ``direction`` is 0 when the reported event is more likely under d0 (the certified
-    inequality is :attr:`inequality`), 1 when under d1.  ``counts["certification"]`` holds the
+    inequality is `inequality`), 1 when under d1.  ``counts["certification"]`` holds the
     reported event's counts on each dataset, ``counts["per_event"]`` every certified event's
     (``more_likely_under`` is "d0" or "d1").  ``verdict`` is "violation" when the certified
     bound exceeds the claimed ε, "consistent" otherwise, and "none" for a claim-free
@@ -72,7 +73,7 @@ class AuditReport:
 
     @property
     def inequality(self) -> str:
-        """The certified inequality in words (from :attr:`direction`)."""
+        """The certified inequality in words (from `direction`)."""
         return inequality(self.direction)
 
     def with_claim(self, claimed_epsilon: float, exact_delta: float | None = None,
@@ -98,5 +99,6 @@ class AuditReport:
         return to_jsonable(d)
 
     def dumps(self, **kw: Any) -> str:
-        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        """[`to_json`][ltheory.privacy.AuditReport.to_json] as a JSON string (``json.dumps``
+        keywords pass through)."""
         return json.dumps(self.to_json(), ensure_ascii=False, **kw)

@@ -2,7 +2,8 @@
 
 A model trained with DP-SGD cannot be run 10^5 times; its audit is a *canary* audit: insert
 marked examples (or gradients), train, score each canary, and turn the scores into a bound.
-:func:`audit_scores` does the last step, soundly in each setting's own statistical model.
+[`audit_scores`][ltheory.audit_scores] does the last step, soundly in each setting's own statistical
+model.
 
 **many-run** (``setting="many-run"``): every score comes from its own training run, with the
 canary (``in_scores``) or without it (``out_scores``); the runs are independent, so the in
@@ -26,7 +27,8 @@ other way for free, as in ``audit_curve``).  In and out scores may be in unequal
 
 **one-run** (``setting="one-run"``): the scores of m canaries of **one** training run, each
 included independently with probability 1/2 (``mask``, or the ``inclusion_seed`` that drew
-it with :func:`inclusion_mask`); the bound comes from guesses on the top and bottom scores
+it with [`inclusion_mask`][ltheory.privacy.inclusion_mask]); the bound comes from guesses on the top
+and bottom scores
 (``one_run``: Steinke, Nasr & Jagielski 2023; Mahloujifar, Melis & Chaudhuri 2024), the
 number of guesses chosen over a grid fixed by m with Bonferroni.  Its soundness rests on the
 randomised inclusion, not on independent runs, which is why the mask (or seed) is required.
@@ -39,11 +41,12 @@ selection part (many-run) or a random share of the canaries (one-run) — and th
 scores audited on the rest; the statistic is fixed before any certification score is looked
 at, so the certification keeps its level.
 
->>> import numpy as np
->>> rng = np.random.default_rng(0)
->>> r = audit_scores(rng.normal(2, 1, 20_000), rng.normal(0, 1, 20_000), delta=1e-5, seed=0)
->>> 3.5 < r.epsilon_lower_bound < 10.0      # exact: 2-GDP has ε(1e-5) = 10.0
-True
+Examples:
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> r = audit_scores(rng.normal(2, 1, 20_000), rng.normal(0, 1, 20_000), delta=1e-5, seed=0)
+    >>> 3.5 < r.epsilon_lower_bound < 10.0      # exact: 2-GDP has ε(1e-5) = 10.0
+    True
 """
 
 from __future__ import annotations
@@ -73,7 +76,7 @@ from ltheory.validation import check_delta, check_int, check_level, check_seed
 
 __all__ = ["SETTINGS", "ScoreAuditReport", "audit_scores", "inclusion_mask", "load_scores"]
 
-#: the statistical models of :func:`audit_scores`
+#: the statistical models of [`audit_scores`][ltheory.audit_scores]
 SETTINGS = ("many-run", "one-run")
 #: many-run, ``selection_share=None``: the share of each side's scores that chooses the
 #: events (the rest certifies) is ``SELECTION_RUNS / n`` for the smaller side's n, clipped to
@@ -89,7 +92,7 @@ REDUCTION_SHARE = 0.2
 #: many-run selection: the shrinkage level of the selection frequencies (as ``audit_curve``)
 SHRINK = 0.16
 #: many-run selection="auto": the Gaussian fit is used when both sides' selection scores pass
-#: D'Agostino–Pearson's normality test at this level (and number at least :data:`MIN_FIT`)
+#: D'Agostino–Pearson's normality test at this level (and number at least `MIN_FIT`)
 NORMAL_LEVEL = 0.01
 MIN_FIT = 20
 #: threshold candidates of the Gaussian fit
@@ -109,7 +112,8 @@ RIDGE = 1e-6
 # --------------------------------------------------------------------------- report
 @dataclass(frozen=True)
 class ScoreAuditReport:
-    """The result of :func:`audit_scores`; strict JSON (``to_json``: non-finite numbers as the
+    """The result of [`audit_scores`][ltheory.audit_scores]; strict JSON (``to_json``: non-finite
+    numbers as the
     strings "inf"/"-inf").
 
     ``epsilon_lower_bound``: sound at confidence 1 − ``alpha`` in the ``setting``'s model at
@@ -165,7 +169,8 @@ class ScoreAuditReport:
         return to_jsonable(asdict(self))
 
     def dumps(self, **kw: Any) -> str:
-        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        """[`to_json`][ltheory.ScoreAuditReport.to_json] as a JSON string (``json.dumps`` keywords
+        pass through)."""
         return json.dumps(self.to_json(), ensure_ascii=False, allow_nan=False, **kw)
 
 
@@ -231,7 +236,8 @@ def _mask(mask: Any, inclusion_seed: Any, m: int) -> tuple[np.ndarray, str]:
 
 def load_scores(path: str, name: str) -> np.ndarray:
     """Scores from a ``.npy`` file (or text: one score per line, or rows of features), with
-    the checks of :func:`audit_scores`; a clear error naming the file otherwise."""
+    the checks of [`audit_scores`][ltheory.audit_scores]; a clear error naming the file
+    otherwise."""
     import os
     if not os.path.isfile(path):
         raise InvalidInputError(f"{name}: no such file {path!r}")
@@ -313,7 +319,7 @@ def _candidates(sel_in: np.ndarray, sel_out: np.ndarray, model: str
 
 def _shrink2(ci: np.ndarray, ni: int, co: np.ndarray, no: int) -> tuple[np.ndarray, np.ndarray]:
     """Per cut: the in and out frequencies shrunk towards each other (each side's lower and
-    upper Clopper–Pearson bound at :data:`SHRINK`, whichever is the nearer the other side's
+    upper Clopper–Pearson bound at `SHRINK`, whichever is the nearer the other side's
     frequency): neither side of a candidate is flattered in either direction."""
     lo_i, up_o = shrunk(ci, co, ni, no, SHRINK)
     lo_o, up_i = shrunk(co, ci, no, ni, SHRINK)
@@ -363,9 +369,9 @@ def _expected_bound(pa: float, pb: float, na: int, nb: int, a_lower: float, a_up
 
 def _lead_share(t: np.ndarray, probs: dict, sizes: dict, delta: float, alpha: float
                 ) -> tuple[_Event | None, float]:
-    """One event and the share of α for its lower bound (:data:`LOWER_SHARES`): among the
-    :data:`EXPECTED_TOP` best projections at the expected counts, the pair with the best
-    expected certified bound (:func:`_expected_bound`)."""
+    """One event and the share of α for its lower bound (`LOWER_SHARES`): among the
+    `EXPECTED_TOP` best projections at the expected counts, the pair with the best
+    expected certified bound (`_expected_bound`)."""
     cands: list[tuple[float, int, tuple[bool, int], float]] = []
     for w in LOWER_SHARES:
         for v, key in _projected(probs, sizes, delta, alpha, w):
@@ -587,33 +593,60 @@ def audit_scores(in_scores: Any, out_scores: Any = None, *, delta: float, alpha:
                  selection_share: float | None = None, events: int = 1,
                  analysis: str = "fdp", guesses: str = "both",
                  deltas: Any = None) -> ScoreAuditReport:
-    """A sound ε lower bound at ``delta`` from canary scores (module docstring for the models
-    and their soundness).
+    """A sound ε lower bound at ``delta`` from canary scores of training runs.
 
-    many-run: ``in_scores`` / ``out_scores``, one score (or 1-D feature row) per training run
-    with / without the canary, in any numbers (at least 2 each).  ``selection_share`` of each
-    side (random, ``seed``; default: the :data:`SELECTION_RUNS` rule) chooses ``events``
-    threshold events (default 1: the best at ``delta``, with the split of α between its two
-    bounds, :data:`LOWER_SHARES`); more add the best at each δ of ``deltas`` to the certified
-    curve, their levels ``curve.event_levels``); ``selection``: "auto" (a Gaussian fit where
-    both sides look normal, else the shrunk frequencies), "gaussian" or "empirical".
+    The scores are what an attacker computes on a canary (a loss, a gradient dot product...)
+    after training with or without it.  Two statistical settings, each sound in its own model
+    (see [`ltheory.privacy.auditing.scores`][ltheory.privacy.auditing.scores] for the models
+    and their soundness):
 
-    one-run: ``in_scores`` holds the scores of all m canaries of one run and ``mask`` their
-    inclusion (True = in; each must have been drawn independently with probability 1/2), or
-    ``inclusion_seed`` the seed :func:`inclusion_mask` drew it from; ``out_scores`` must be
-    None.  ``analysis``: "fdp" (Mahloujifar et al.'s recursion with the (ε, δ) trade-off curve,
-    default), "steinke", or "gdp" (the same recursion with the Gaussian curve: the ε at
-    ``delta`` of the largest μ-GDP claim refuted — sound for GDP claims, an (ε, δ) bound only
-    for mechanisms with a Gaussian trade-off curve; a note says so); every analysis is
-    reported in ``analyses``.  ``guesses``: "both"
-    (top k in, bottom k out) or "top" (top k only).
+    * ``"many-run"``: ``in_scores`` / ``out_scores``, one score (or 1-D feature row) per
+      training run with / without the canary, in any numbers (at least 2 each).  Part of each
+      side chooses threshold events, the rest certifies them with Clopper–Pearson bounds.
+    * ``"one-run"``: ``in_scores`` holds the scores of all m canaries of one run, and ``mask``
+      their inclusion (each drawn independently with probability 1/2), or ``inclusion_seed``
+      the seed [`inclusion_mask`][ltheory.privacy.inclusion_mask] drew it from (Steinke, Nasr &
+      Jagielski 2023; Mahloujifar, Melis & Chaudhuri 2024).
 
-    ``alpha``: the probability that the bound (and many-run's whole certified curve) is
-    wrong; ``deltas``: the δ grid of the reported curve (default ``curve.DELTAS`` and
-    ``delta``).  Returns a :class:`ScoreAuditReport`.  Raises ``InvalidInputError`` on NaN or
-    infinite scores, empty or one-sided inputs, a one-run audit without ``mask`` /
-    ``inclusion_seed`` or with a mask not consistent with randomised inclusion, and on bad
-    options.
+    Args:
+        in_scores: many-run: the scores of the runs with the canary; one-run: the scores of
+            all canaries of the run.
+        out_scores: many-run: the scores of the runs without the canary; one-run: ``None``.
+        delta: The δ at which ε is bounded.
+        alpha: The probability that the bound (and many-run's whole certified curve) is wrong.
+        setting: ``"many-run"`` or ``"one-run"``.
+        mask: one-run: the inclusion of each canary (True = in).
+        inclusion_seed: one-run: the seed the mask was drawn from, instead of ``mask``.
+        seed: The seed of the random selection split (many-run).
+        selection: many-run: ``"auto"`` (a Gaussian fit where both sides look normal, else the
+            shrunk frequencies), ``"gaussian"`` or ``"empirical"``.
+        selection_share: many-run: the share of each side that chooses the events; default
+            the `SELECTION_RUNS` rule (10% up to 2·10⁴ scores per side, then 2 000 scores).
+        events: many-run: the number of threshold events; 1 (default) is the best at
+            ``delta``, more add the best at each δ of ``deltas`` to the certified curve.
+        analysis: one-run: ``"fdp"`` (Mahloujifar et al.'s recursion with the (ε, δ) trade-off
+            curve, default), ``"steinke"``, or ``"gdp"`` (the same recursion with the Gaussian
+            curve: sound for GDP claims, an (ε, δ) bound only for mechanisms with a Gaussian
+            trade-off curve; a note says so).  Every analysis is reported in ``analyses``.
+        guesses: one-run: ``"both"`` (top k in, bottom k out) or ``"top"`` (top k only).
+        deltas: The δ grid of the reported curve; default (10⁻¹, …, 10⁻⁶) and ``delta``.
+
+    Returns:
+        A [`ScoreAuditReport`][ltheory.ScoreAuditReport]: ``epsilon_lower_bound`` at
+            ``delta`` (sound at confidence 1 − alpha), the certified event, the curve.
+
+    Raises:
+        InvalidInputError: On NaN or infinite scores, empty or one-sided inputs, a one-run
+            audit without ``mask`` / ``inclusion_seed`` or with a mask not consistent with
+            randomised inclusion, and on bad options.
+
+    Examples:
+        >>> import numpy as np
+        >>> from ltheory import audit_scores
+        >>> rng = np.random.default_rng(0)
+        >>> r = audit_scores(rng.normal(2.0, 1.0, 1000), rng.normal(0.0, 1.0, 1000), delta=1e-5)
+        >>> r.setting, r.epsilon_lower_bound > 2
+        ('many-run', True)
     """
     t0 = time.perf_counter()
     if setting not in SETTINGS:

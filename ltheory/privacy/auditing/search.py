@@ -9,13 +9,12 @@ triples the runs) → **final audit** of the best pair on seeds independent of t
 bound is sound for the chosen pair: the pilots only choose it.
 
 ``audit_search(..., total_runs=N)`` plans the whole search within N runs (``plan.search_plan``);
-``runs=R`` (a :class:`SearchConfig` option) sets the final audit's runs, with the pilots on top.
-``time_budget`` (seconds) is the whole call's budget (probe, pilots and final audit; before
-issue 40 it bounded the pilots only): the pilots get at most :data:`PILOT_TIME_SHARE` of it --
-when that is spent the best pair piloted so far is audited -- and the final audit the rest,
-honoured as ``audit``'s (``budget`` module docstring: a partial report certified on the runs
-counted).  Either way the report says ``partial``.
-"""
+``runs=R`` (a [`SearchConfig`][ltheory.privacy.SearchConfig] option) sets the final audit's runs,
+with the pilots on top. ``time_budget`` (seconds) is the whole call's budget (probe, pilots and
+final audit; before issue 40 it bounded the pilots only): the pilots get at most `PILOT_TIME_SHARE`
+of it -- when that is spent the best pair piloted so far is audited -- and the final audit the rest,
+honoured as ``audit``'s ([`budget`][ltheory.privacy.auditing.budget]: a partial report certified on
+the runs counted).  Either way the report says ``partial``."""
 
 from __future__ import annotations
 
@@ -73,7 +72,8 @@ class SearchConfig:
         rungs: rounds of successive halving (default 1; set by the plan with ``total_runs``).
         max_pairs: most pairs piloted.
         time_budget: seconds for the whole search, pilots and final audit (None or inf: no
-            limit; the same as ``AuditConfig.time_budget``, module docstring).
+            limit; the same as ``AuditConfig.time_budget``,
+            [`ltheory.privacy.auditing.search`][ltheory.privacy.auditing.search]).
         pilots: ``"auto"`` (the probe picks cells, the discrete projection, its blocks or
             quantile bins, falling back to pilot audits), ``"cells"`` (plug-in pilots only for
             few-valued outputs) or ``"audit"`` (pilot audits only, no probe).
@@ -158,7 +158,8 @@ class SearchReport:
                           "plan": None if self.plan is None else asdict(self.plan)})
 
     def dumps(self, **kw: Any) -> str:
-        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        """[`to_json`][ltheory.privacy.SearchReport.to_json] as a JSON string (``json.dumps``
+        keywords pass through)."""
         return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
 
@@ -166,19 +167,51 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                  claimed_epsilon: float, claimed_delta: float = 0.0,
                  total_runs: int | None = None, seed: int, alpha: float = 0.05,
                  config: AuditConfig | None = None, **options: Any) -> SearchReport:
-    """Find the neighbouring pair near ``dataset`` where ``mechanism`` leaks most and audit it
-    (module docstring).  ``neighbours``: a generator name (``neighbours`` module) or a list of
-    ``(d0, d1)`` / ``(name, d0, d1)`` pairs.  Give ``total_runs`` (the whole budget, probe and
-    pilots included: the search is planned) or the :class:`SearchConfig` option ``runs`` (the
-    final audit's runs, pilots on top).  ``config`` (an :class:`AuditConfig`) and ``**options``
-    (fields of :class:`AuditConfig` or :class:`SearchConfig`) set the final audit and the
-    search.
+    """Find the neighbouring pair near ``dataset`` where ``mechanism`` leaks most, and audit it.
 
-    >>> from ltheory.privacy.mechanisms import LaplaceMechanism
-    >>> s = audit_search(LaplaceMechanism(1.0), ((0, 1), (1, 0)), claimed_epsilon=0.5,
-    ...                  total_runs=200_000, seed=0)
-    >>> s.report.verdict
-    'violation'
+    Generates neighbouring pairs of ``dataset``, runs pilot audits on them in rungs (the
+    weakest pairs dropped at each rung), and certifies the most leaking pair with a fresh
+    [`audit`][ltheory.privacy.audit]: the final bound is as sound as ``audit``'s, at level
+    ``alpha``.  The search and its budget split are described in
+    [`ltheory.privacy.auditing.search`][ltheory.privacy.auditing.search].
+
+    Args:
+        mechanism: A mechanism, learner or adapter, as for [`audit`][ltheory.privacy.audit].
+        dataset: The dataset whose neighbours are searched (a labelled dataset or a vector of
+            query answers).
+        neighbours: A generator name (``"auto"``, ``"flip"``, ``"move"``, ``"substitution"``,
+            ``"add_remove"`` for labelled datasets; ``"auto"``, ``"patterns"``,
+            ``"extended"``, ``"sample"`` for answer vectors; see
+            [`neighbours`][ltheory.privacy.auditing.neighbours]) or a list of ``(d0, d1)`` /
+            ``(name, d0, d1)`` pairs.
+        claimed_epsilon: The ε the mechanism claims.
+        claimed_delta: The δ the mechanism claims.
+        total_runs: The whole budget, probe and pilots included (the search is planned by
+            [`search_plan`][ltheory.privacy.search_plan]); or give the
+            [`SearchConfig`][ltheory.privacy.SearchConfig] option ``runs`` (the final audit's
+            runs, pilots on top).
+        seed: A non-negative int (required: a search is reproducible).
+        alpha: The probability that the final certified bound is wrong.
+        config: An [`AuditConfig`][ltheory.privacy.AuditConfig] for the final audit.
+        **options: Fields of [`AuditConfig`][ltheory.privacy.AuditConfig] or
+            [`SearchConfig`][ltheory.privacy.SearchConfig] (``max_pairs``, ``rungs``, ...).
+
+    Returns:
+        A [`SearchReport`][ltheory.privacy.SearchReport]: the pair chosen, the pilots' ranking
+            and ``report``, the final [`AuditReport`][ltheory.privacy.AuditReport].
+
+    Raises:
+        InvalidInputError: On bad input (two time budgets, neither ``total_runs`` nor
+            ``runs``, an unknown generator, ...).
+        TooFewRunsError: When the budget could not certify above the claim.
+
+    Examples:
+        >>> from ltheory.privacy import audit_search
+        >>> from ltheory.privacy.mechanisms import LaplaceMechanism
+        >>> s = audit_search(LaplaceMechanism(1.0), ((0, 1), (1, 0)), claimed_epsilon=0.5,
+        ...                  total_runs=200_000, seed=0)
+        >>> s.report.verdict
+        'violation'
     """
     cfg, search = _configs(config, dict(options))
     if None not in (search.time_budget, cfg.time_budget) \

@@ -1,27 +1,28 @@
-"""The stages an audit is made of, shared by :func:`~ltheory.privacy.auditing.core.audit` and
-:func:`~ltheory.privacy.auditing.curve.audit_curve` (DESIGN.md, "The auditor": one pipeline,
+"""The stages an audit is made of, shared by [`audit`][ltheory.privacy.audit] and
+[`audit_curve`][ltheory.audit_curve] (docs/reference/auditor.md: one pipeline,
 public stages; no module imports another's private names).
 
-* **seed streams** — :func:`seed_streams`: the seed used and the root ``SeedSequence``, whose
+* **seed streams** — `seed_streams`: the seed used and the root ``SeedSequence``, whose
   first four children are the streams of the selection runs on d0 and d1 and of the
-  certification runs on d0 and d1 (a fifth child, spawned by :func:`plan_split`, draws the
+  certification runs on d0 and d1 (a fifth child, spawned by `plan_split`, draws the
   Poisson numbers of certification runs).
-* **run split** — :func:`split_runs`, :func:`min_runs` and :func:`plan_split` (a
-  :class:`RunSplit`): selection and certification runs per dataset, refusing budgets too small
-  to certify anything above the claim (:class:`TooFewRunsError`).
-* **runner** — :class:`Runner`: draws the selection runs and counts the chosen events on the
+* **run split** — `split_runs`, [`min_runs`][ltheory.privacy.min_runs] and `plan_split` (a
+  `RunSplit`): selection and certification runs per dataset, refusing budgets too small
+  to certify anything above the claim ([`TooFewRunsError`][ltheory.privacy.TooFewRunsError]).
+* **runner** — `Runner`: draws the selection runs and counts the chosen events on the
   certification runs on the audit's executor, reporting progress per chunk.
-* **exact distributions** — :func:`output_distributions` and their check against the sampled
-  selection split, :func:`consistency_notes`.
-* **sides of an event** — :func:`event_sides`: counts and run numbers on the more likely side
+* **exact distributions** — `output_distributions` and their check against the sampled
+  selection split, `consistency_notes`.
+* **sides of an event** — `event_sides`: counts and run numbers on the more likely side
   and on the other.
-* **few outputs** — :func:`few_outputs`: the rule that switches to lean (exact-output cell)
+* **few outputs** — `few_outputs`: the rule that switches to lean (exact-output cell)
   events.
 
->>> split_runs(1000, 0.1)
-(50, 450)
->>> seed_streams(7)[0], len(seed_streams(7)[2])
-(7, 4)
+Examples:
+    >>> split_runs(1000, 0.1)
+    (50, 450)
+    >>> seed_streams(7)[0], len(seed_streams(7)[2])
+    (7, 4)
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def seed_streams(seed: Any) -> tuple[int, np.random.SeedSequence, list[np.random
     fresh entropy, whose value is returned as the seed used): ``root = SeedSequence(seed)`` and
     ``streams = root.spawn(4)``, the streams of the selection runs on d0, d1 and of the
     certification runs on d0, d1.  The same seed gives the same streams; the root's next child
-    is :func:`plan_split`'s (Poisson sizes).  Raises ``InvalidInputError`` on a bad seed."""
+    is `plan_split`'s (Poisson sizes).  Raises ``InvalidInputError`` on a bad seed."""
     s = check_seed(seed)
     if s is None:
         root = np.random.SeedSequence()
@@ -114,7 +115,7 @@ class RunSplit:
 
 def split_runs(runs: int, selection_fraction: float) -> tuple[int, int]:
     """(selection, certification) runs per dataset for ``runs`` total runs: ``runs // 2`` per
-    dataset, at least :data:`MIN_SELECTION` of them for selection."""
+    dataset, at least `MIN_SELECTION` of them for selection."""
     per = runs // 2
     n_sel = max(MIN_SELECTION, int(round(selection_fraction * per)))
     return n_sel, max(per - n_sel, 0)
@@ -136,13 +137,14 @@ def min_runs(claimed_epsilon: float, claimed_delta: float = 0.0, alpha: float = 
 
 def plan_split(runs: int, eps: float | None, delta: float, alpha: float, cfg: AuditConfig,
                given: tuple[Batch, Batch] | None, root: np.random.SeedSequence) -> RunSplit:
-    """The :class:`RunSplit` of ``runs`` total runs under ``cfg`` (``selection_fraction``,
+    """The `RunSplit` of ``runs`` total runs under ``cfg`` (``selection_fraction``,
     ``max_events``, ``certify``).  With ``given`` selection samples (a pair of batches of at
-    least :data:`MIN_SELECTION` runs each, else ``InvalidInputError``) every run certifies.
-    Raises :class:`TooFewRunsError` when even a perfectly separating event could not certify
+    least `MIN_SELECTION` runs each, else ``InvalidInputError``) every run certifies.
+    Raises [`TooFewRunsError`][ltheory.privacy.TooFewRunsError] when even a perfectly separating
+    event could not certify
     above ``eps`` (above 0 when ``eps`` is None) at level α/(2·max_events).  Unless
     ``cfg.certify == "binomial"``, the certification sizes are two Poisson(n_cert) draws from
-    ``root``'s next child (so call it after :func:`seed_streams`' four)."""
+    ``root``'s next child (so call it after `seed_streams`' four)."""
     n_sel, n_cert = split_runs(runs, cfg.selection_fraction)
     if given is not None:
         try:
@@ -177,7 +179,7 @@ PROBE_RUNS = 16
 
 
 def probe_bytes(target: Target, d0: Any, d1: Any, stream: np.random.SeedSequence) -> float:
-    """The bytes one run's output takes, measured on :data:`PROBE_RUNS` runs on each dataset
+    """The bytes one run's output takes, measured on `PROBE_RUNS` runs on each dataset
     (discarded: no audit run is spent), drawn from a generator of their own — a key below
     ``stream`` that its chunks never use (they add one element to its key, this adds two), so
     the audit's streams are untouched; the larger of the two sizes, at least 8."""
@@ -197,16 +199,16 @@ def probe_bytes(target: Target, d0: Any, d1: Any, stream: np.random.SeedSequence
 
 class Runner:
     """Draws the runs of one audit on its executor (``cfg.executor``, resolved for ``target``
-    and ``runs``; an executor it created is shut down by :meth:`close`) and reports progress
-    per chunk to ``cfg.progress(done, total)``.  Use as: :meth:`sample` the selection split,
-    :meth:`count` the chosen events on the certification split, then :meth:`close` (in a
+    and ``runs``; an executor it created is shut down by `close`) and reports progress
+    per chunk to ``cfg.progress(done, total)``.  Use as: `sample` the selection split,
+    `count` the chosen events on the certification split, then `close` (in a
     ``finally``), which returns the runner's notes.
 
-    With a ``deadline`` (``budget.Deadline``) the chunks of d0 and d1 are interleaved and no
-    chunk starts once it has passed: each dataset keeps the prefix of its chunks drawn (chunk
-    boundaries only; ``budget`` module docstring for why a certification cut this way stays
-    sound).  Before sampling, a target that declares ``audit_output_bytes`` is checked against
-    the memory available (``budget.check_memory``)."""
+    With a ``deadline`` (``budget.Deadline``) the chunks of d0 and d1 are interleaved and no chunk
+    starts once it has passed: each dataset keeps the prefix of its chunks drawn (chunk boundaries
+    only; [`budget`][ltheory.privacy.auditing.budget] for why a certification cut this way stays
+    sound).  Before sampling, a target that declares ``audit_output_bytes`` is checked against the
+    memory available (``budget.check_memory``)."""
 
     def __init__(self, target: Target, cfg: AuditConfig, runs: int, split: RunSplit,
                  deadline: Deadline | None = None) -> None:
@@ -232,9 +234,9 @@ class Runner:
     def sample(self, d0: Any, d1: Any, n: int, streams: list[np.random.SeedSequence],
                select_cost: float = 0.0) -> tuple[Batch, Batch]:
         """``n`` outputs on d0 (from ``streams[0]``) and on d1 (``streams[1]``), fewer when
-        the deadline (or :data:`SELECTION_SHARE` of the time left) passes first, and no more
+        the deadline (or `SELECTION_SHARE` of the time left) passes first, and no more
         than selection can process in that share at ``select_cost`` seconds per run (default
-        :data:`SELECT_SECONDS_PER_RUN`); raises
+        `SELECT_SECONDS_PER_RUN`); raises
         ``MechanismError`` when the two batches are of different kinds."""
         if self.target.output_bytes is None and n > PROBE_RUNS:
             check_memory(self.target.name, probe_bytes(self.target, d0, d1, streams[0]),
@@ -287,9 +289,10 @@ class Runner:
 
 def fit_split(split: RunSplit, runner: Runner, sel_runs: int, cfg: AuditConfig,
               root: np.random.SeedSequence) -> tuple[RunSplit, str | None]:
-    """The certification runs the time left can pay for (``budget`` module docstring): at the
+    """The certification runs the time left can pay for
+    ([`budget`][ltheory.privacy.auditing.budget]): at the
     rate measured on the selection runs (``runner.sel_seconds`` for ``sel_runs`` runs), the
-    runs per dataset that fill :data:`FIT_SHARE` of the time left, when fewer than planned.
+    runs per dataset that fill `FIT_SHARE` of the time left, when fewer than planned.
     The number depends on the clock during selection only, never on a certification run, so
     the counts stay binomial (Poisson numbers of runs are redrawn with the smaller mean from
     ``root``'s next child).  Returns the split and a note (None when it is unchanged)."""
@@ -335,7 +338,7 @@ def output_distributions(target: Target, d0: Any, d1: Any) -> tuple[dict, dict] 
 
 def consistency_notes(dists: tuple[dict, dict], s0: Batch, s1: Batch) -> list[str]:
     """The selection split against the exact distributions (chi-square goodness of fit at
-    :data:`CONSISTENCY_LEVEL`, ``exact.goodness_of_fit``): a note and a
+    `CONSISTENCY_LEVEL`, ``exact.goodness_of_fit``): a note and a
     ``DistributionMismatchWarning`` per dataset where they disagree (the exact ε would describe
     another mechanism than the one sampled); an empty list where both agree.  The warning
     points at the caller of the audit function (``stacklevel`` counts this function, the

@@ -1,4 +1,5 @@
-"""What the auditor reads from the thing it audits, read once: :func:`as_target`.
+"""What the auditor reads from the thing it audits, read once:
+[`as_target`][ltheory.privacy.as_target].
 
 A *target* is a mechanism, a learner or a third-party adapter.  The auditor needs from it:
 
@@ -15,14 +16,17 @@ A *target* is a mechanism, a learner or a third-party adapter.  The auditor need
   sampling, ``budget.check_memory``) and, for labelled datasets, the domain size (``bins``
   or ``matrix``).
 
-:func:`as_target` reads all of it and checks it, once, at the boundary; the rest of the auditor
-uses the :class:`Target` and never probes the object again.  A plain function is named by its
+[`as_target`][ltheory.privacy.as_target] reads all of it and checks it, once, at the boundary; the
+rest of the auditor
+uses the [`Target`][ltheory.privacy.Target] and never probes the object again.  A plain function is
+named by its
 ``__name__``.
 
->>> from ltheory.privacy.mechanisms import RandomizedResponse
->>> t = as_target(RandomizedResponse(1.0))
->>> t.draws_by, t.relation, t.has_distribution
-('sample', 'substitution', True)
+Examples:
+    >>> from ltheory.privacy.mechanisms import RandomizedResponse
+    >>> t = as_target(RandomizedResponse(1.0))
+    >>> t.draws_by, t.relation, t.has_distribution
+    ('sample', 'substitution', True)
 """
 
 from __future__ import annotations
@@ -50,7 +54,8 @@ _RULES = {"substitution": "same length, exactly one pair differs; two numbers (q
 
 @dataclass(frozen=True, eq=False)
 class Target:
-    """A mechanism, learner or adapter as the auditor sees it (module docstring)."""
+    """A mechanism, learner or adapter as the auditor sees it (see
+    [`ltheory.privacy.auditing.target`][ltheory.privacy.auditing.target])."""
 
     mechanism: Any
     name: str
@@ -66,14 +71,16 @@ class Target:
 
     @property
     def claim(self) -> tuple[float, float] | None:
-        """The target's own claim (ε, δ), or None; read on demand, not by :func:`as_target`:
+        """The target's own claim (ε, δ), or None; read on demand, not by
+        [`as_target`][ltheory.privacy.as_target]:
         a mechanism may compute it expensively (DP-SGD's accountant composes T steps, and at
         T = 10⁹ runs out of memory), and no stage of an audit needs it."""
         return _claim(self.mechanism)
 
     def draw(self, dataset: Any, n: int, rng: np.random.Generator) -> Batch:
         """n runs on ``dataset`` as a normalised batch (``outputs``); an exception raised by
-        the mechanism becomes a :class:`MechanismError` chained to it (the user's frame is
+        the mechanism becomes a [`MechanismError`][ltheory.privacy.MechanismError] chained to it
+        (the user's frame is
         kept in ``__cause__``)."""
         m = self.mechanism
         try:
@@ -115,7 +122,9 @@ class Target:
 
 
 def as_target(obj: Any) -> Target:
-    """The :class:`Target` of a mechanism, learner or adapter (module docstring); a Target is
+    """The [`Target`][ltheory.privacy.Target] of a mechanism, learner or adapter (see
+    [`ltheory.privacy.auditing.target`][ltheory.privacy.auditing.target]);
+    a Target is
     returned as is.  Raises ``InvalidInputError`` naming what is missing or malformed."""
     if isinstance(obj, Target):
         return obj

@@ -36,19 +36,18 @@ moves around the best few.
 spawned independently of everything used to choose it (the search's randomness and the pilots'),
 so the reported ``certified_bound`` is below the pair's true ε at the claimed δ with probability
 >= 1 − ``alpha`` (``ltheory.privacy.auditing.certify``: in exact mode the event is chosen from
-the exact distributions and every run certifies; in pilot mode a standard ``audit``; DESIGN.md,
+the exact distributions and every run certifies; in pilot mode a standard ``audit``;
 the selection/certification split of Ding et al. 2018 and Bichsel et al. 2021).
 ``worst_epsilon`` is the exact ε where known (``exact``), else the certified bound.
 
-**Budgets.**  ``budget`` seconds for the whole call (search and certification; before issue 40
-it bounded the search only) and ``max_evaluations`` pair evaluations (pilots in pilot mode).
-The search gets at most :data:`SEARCH_SHARE` of the budget; when it runs out the best pair so
-far is certified and reported with ``partial=True``.  The certification gets the time left and,
-when that runs out, certifies on the runs counted (``budget`` module docstring), also
-``partial``.  A learner without a record alphabet, a record the learner rejects, a claim
-that is not finite, or ``method="exhaustive"``/``"anneal"`` without ``output_distribution``
-raise :class:`~ltheory.errors.InvalidInputError` with what was wrong and what is accepted.
-"""
+**Budgets.**  ``budget`` seconds for the whole call (search and certification; before issue 40 it
+bounded the search only) and ``max_evaluations`` pair evaluations (pilots in pilot mode). The search
+gets at most `SEARCH_SHARE` of the budget; when it runs out the best pair so far is certified and
+reported with ``partial=True``.  The certification gets the time left and, when that runs out,
+certifies on the runs counted ([`budget`][ltheory.privacy.auditing.budget]), also ``partial``.  A
+learner without a record alphabet, a record the learner rejects, a claim that is not finite, or
+``method="exhaustive"``/``"anneal"`` without ``output_distribution`` raise
+[`InvalidInputError`][ltheory.InvalidInputError] with what was wrong and what is accepted."""
 
 from __future__ import annotations
 
@@ -92,7 +91,8 @@ PILOT_SETTINGS = {"events": 1, "certify": "binomial", "lean_events": False, "tra
 
 @dataclass(frozen=True)
 class WorstCaseReport:
-    """The worst neighbouring pair found and its certification (module docstring).
+    """The worst neighbouring pair found and its certification (see
+    [`ltheory.privacy.auditing.worst_case`][ltheory.privacy.auditing.worst_case]).
 
     ``pair`` describes how D' differs from D (``{"position", "from", "to"}`` or
     ``{"position", "removed"}``); ``exact_epsilon`` is the pair's exact ε at the claimed δ and
@@ -130,7 +130,8 @@ class WorstCaseReport:
     notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
-        """A JSON-ready dict (the project's convention; :meth:`dumps` gives the string)."""
+        """A JSON-ready dict (the project's convention;
+        [`dumps`][ltheory.privacy.WorstCaseReport.dumps] gives the string)."""
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
              if f.name != "certified"}
         d["d0"], d["d1"] = self.d0, self.d1
@@ -140,7 +141,8 @@ class WorstCaseReport:
         return to_jsonable(d)
 
     def dumps(self, **kw: Any) -> str:
-        """:meth:`to_json` as a JSON string (``json.dumps`` keywords pass through)."""
+        """[`to_json`][ltheory.privacy.WorstCaseReport.to_json] as a JSON string (``json.dumps``
+        keywords pass through)."""
         return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
 
@@ -204,7 +206,8 @@ class _Space:
 
     def moves(self, state: tuple[tuple, int, int], rng: np.random.Generator
               ) -> tuple[tuple, int, int]:
-        """One random single-record move (module docstring)."""
+        """One random single-record move (see
+        [`ltheory.privacy.auditing.worst_case`][ltheory.privacy.auditing.worst_case])."""
         D, i, r = state
         u = rng.random()
         if self.n > 1 and u < 0.55:                  # a shared record
@@ -422,7 +425,9 @@ def _pilot_search(space: _Space, track: _Tracker, rng: np.random.Generator, pilo
                   np.random.Generator, starts: list[tuple[tuple, int, int]], eps: float,
                   delta: float, pilot_runs: int, pool: int, rounds: int,
                   cfg: AuditConfig) -> int:
-    """Rank pairs by pilot audits (module docstring); returns the number of pilots run."""
+    """Rank pairs by pilot audits (see
+    [`ltheory.privacy.auditing.worst_case`][ltheory.privacy.auditing.worst_case]); returns the
+    number of pilots run."""
     done: dict[tuple, tuple[float, float]] = {}
 
     def pilot(state: tuple[tuple, int, int]) -> None:
@@ -625,15 +630,19 @@ def audit_worst_case(learner: Any, n: int, *, claimed_epsilon: float | None = No
                      alpha: float = 0.05, config: AuditConfig | None = None,
                      **options: Any) -> WorstCaseReport:
     """Search the neighbouring datasets of size ``n`` for the largest privacy loss of
-    ``learner`` and certify the worst pair found (module docstring for the method).
+    ``learner`` and certify the worst pair found
+    ([`ltheory.privacy.auditing.worst_case`][ltheory.privacy.auditing.worst_case] for the method).
 
     ``claimed_epsilon``/``claimed_delta`` default to ``learner.claim``; ``budget`` seconds bound
-    the whole call (None or ``inf``: no limit; the search gets :data:`SEARCH_SHARE` of it, the
+    the whole call (None or ``inf``: no limit; the search gets `SEARCH_SHARE` of it, the
     certification the rest; when either is cut the report says ``partial=True``); ``seed`` makes the
     whole run reproducible; ``alpha`` is the certification's level; ``config`` (an
-    :class:`AuditConfig`) sets the pilot and certification audits, and ``**options`` are
-    fields of :class:`WorstCaseConfig` (``method``, ``certify_runs``, ...) or of
-    :class:`AuditConfig`.  Returns a :class:`WorstCaseReport`.
+    [`AuditConfig`][ltheory.privacy.AuditConfig]) sets the pilot and certification audits, and
+    ``**options`` are
+    fields of [`WorstCaseConfig`][ltheory.privacy.WorstCaseConfig] (``method``, ``certify_runs``,
+    ...) or of
+    [`AuditConfig`][ltheory.privacy.AuditConfig].  Returns a
+    [`WorstCaseReport`][ltheory.privacy.WorstCaseReport].
     """
     t0 = time.perf_counter()
     wc_opts = {k: v for k, v in options.items() if k in _WC_FIELDS}

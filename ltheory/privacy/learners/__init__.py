@@ -1,5 +1,5 @@
 """The seeds' private learners (one module each), all with the interface of
-:class:`~ltheory.privacy.learners.base.PrivateLearner`.
+[`PrivateLearner`][ltheory.privacy.learners.PrivateLearner].
 
 Names are imported lazily from their modules, so one learner's optional dependency never breaks
 another's import.  ``audit_cases()`` collects every module's ``AUDIT_CASES`` (the small
@@ -9,7 +9,7 @@ configurations the tests and ``benchmarks/make_learners_toml.py`` audit).
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ltheory.privacy.learners.base import (
     LearnerAuditCase,
@@ -17,6 +17,28 @@ from ltheory.privacy.learners.base import (
     PrivateLearner,
     check_dataset,
 )
+
+if TYPE_CHECKING:       # the names, for type checkers, editors and the API reference (never run)
+    from ltheory.privacy.learners.boosting import (
+        BoostedStumps,
+        DPOneRule,
+        DPTopDown,
+        LazyBB,
+        OneRule,
+    )
+    from ltheory.privacy.learners.closure import (
+        ClosureLearn,
+        PrivateAgnosticLearner,
+        RelabelAndLearn,
+    )
+    from ltheory.privacy.learners.decision_lists import (
+        PrivateDecisionListLearner,
+        RivestDecisionListLearner,
+    )
+    from ltheory.privacy.learners.exponential import ExponentialMechanismLearner
+    from ltheory.privacy.learners.globally_stable import GloballyStableLearner, StableHistogram
+    from ltheory.privacy.learners.multiplicative_weights import PrivateMultiplicativeWeights
+    from ltheory.privacy.learners.winnow import ConfidentWinnow, DPWinnow
 
 #: public name -> module (inside this package) that defines it
 _LEARNERS: dict[str, str] = {
@@ -39,7 +61,11 @@ _LEARNERS: dict[str, str] = {
 }
 
 __all__ = ["LearnerAuditCase", "PrivacyClaim", "PrivateLearner", "audit_cases",
-           "check_dataset", *_LEARNERS]
+           "check_dataset", "ExponentialMechanismLearner", "PrivateDecisionListLearner",
+           "RivestDecisionListLearner", "DPWinnow", "ConfidentWinnow",
+           "PrivateMultiplicativeWeights", "LazyBB", "DPOneRule", "DPTopDown", "OneRule",
+           "BoostedStumps", "GloballyStableLearner", "StableHistogram", "RelabelAndLearn",
+           "PrivateAgnosticLearner", "ClosureLearn"]     # the tests check it lists _LEARNERS
 
 
 def __getattr__(name: str) -> Any:

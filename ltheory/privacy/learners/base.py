@@ -57,7 +57,7 @@ class PrivateLearner(ABC):
 
     @property
     def claim(self) -> tuple[float, float]:
-        """(ε, δ) as claimed (DESIGN.md's contract)."""
+        """(ε, δ) as claimed (the [mechanism contract][ltheory.privacy.mechanisms.Mechanism])."""
         return self.privacy_claim.as_tuple()
 
     @abstractmethod

@@ -23,21 +23,25 @@ Definitions used below (paper, Section 2):
   ∝ exp(η·q_{S,μ}(h)) and is a (2ηΔ_ζ, 0, ζ)-DP weak learner (Theorem 3); **weighted report noisy
   max** WRNM adds Lap(1/η) to each score and returns the arg max, also (2ηΔ_ζ, 0, ζ) (Theorem 4).
 
-Learners (each a :class:`~ltheory.privacy.learners.base.PrivateLearner`):
+Learners (each a [`PrivateLearner`][ltheory.privacy.learners.PrivateLearner]):
 
-* :class:`DPOneRule` — Algorithm 3 (DP-1R): WEM over the 2d + 2 one-rules (the literals x_j,
+* [`DPOneRule`][ltheory.privacy.learners.DPOneRule] — Algorithm 3 (DP-1R): WEM over the 2d + 2
+one-rules (the literals x_j,
   ¬x_j and the constants) with score −err(S, μ, h); Theorem 6 (= Theorem 11): a (4ηζ, 0, ζ)-DP
   weak learner.
-* :class:`DPTopDown` — Algorithm 2 (DP-TopDown): t splits, each a pair (leaf, feature) chosen by
+* [`DPTopDown`][ltheory.privacy.learners.DPTopDown] — Algorithm 2 (DP-TopDown): t splits, each a
+pair (leaf, feature) chosen by
   WEM with score the Gini improvement im_{ℓ,h,μ} (G(q) = 4q(1 − q)), then leaves labelled by
   WRNM; Theorem 9: a (16tηζ, 0, ζ)-DP weak learner.
-* :class:`LazyBB` — Algorithm 1 (weighted lazy-Bregman boosting, after Bun, Carmosino & Sorrell
+* [`LazyBB`][ltheory.privacy.learners.LazyBB] — Algorithm 1 (weighted lazy-Bregman boosting, after
+Bun, Carmosino & Sorrell
   2020): τ rounds, each calling the weak learner on the normalised κ-dense measure, margins
   σ_t(i) = y_i Σ_{j≤t} h_j(x_i), μ̃_{t+1}(i) = exp(−λσ_t(i))·κ, μ_{t+1} = Π_Γ(μ̃_{t+1}); output
   the majority vote.  LazyBB furnishes ζ ≤ 1/(κn).  Privacy: Theorem 7 (with DP-1R at
   η = εκn/(4τ): ε-DP), Theorem 10 (with DP-TopDown at η = εκn/(16τt): ε-DP), and, when a
   δ > 0 is asked for, Theorem 5 (advanced composition).
-* :class:`OneRule` and :class:`BoostedStumps` — non-private baselines: the best one-rule
+* [`OneRule`][ltheory.privacy.learners.OneRule] and
+[`BoostedStumps`][ltheory.privacy.learners.BoostedStumps] — non-private baselines: the best one-rule
   (Holte 1993), and AdaBoost (Freund & Schapire 1997) over one-rules.
 
 **Output (hashable).**  ``fit(dataset, rng)`` returns the learned classifier's predictions on a
@@ -93,7 +97,8 @@ MAX_EXACT_PATHS = 200_000      # enumeration budget of output_distribution
 def boolean_dataset(dataset: Any, n_features: int | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Validate a Boolean labelled dataset; return ``X`` (n × d, int8 in {0,1}) and ``y``
-    (n, int8 in {0,1}).  Raises :class:`InvalidInputError` naming the first bad example."""
+    (n, int8 in {0,1}).  Raises [`InvalidInputError`][ltheory.InvalidInputError] naming the first
+    bad example."""
     pairs = check_dataset(dataset)
     rows = []
     for i, (x, _) in enumerate(pairs):
@@ -382,7 +387,8 @@ class _BooleanLearner(PrivateLearner):
         return self._fit_arrays(X, y, rng)
 
     def fit(self, dataset: Sequence[tuple[Any, int]], rng: np.random.Generator) -> Hashable:
-        """One run; the model's predictions on the probe as a bit string (module docstring)."""
+        """One run; the model's predictions on the probe as a bit string (see
+        [`ltheory.privacy.learners.boosting`][ltheory.privacy.learners.boosting])."""
         X, y = self._data(dataset)
         probe = self._probe_for(X.shape[1])
         return _bits(self._fit_arrays(X, y, rng).predict(probe))
@@ -418,12 +424,14 @@ class DPOneRule(_WeakLearnerMixin, _BooleanLearner):
 
     ℋ = the 2d + 2 one-rules (literals x_j, ¬x_j and the constants True/False);
     err(S, μ, h) = Σ_i μ(i)·[h(x_i) ≠ y_i]; select h with probability ∝ exp(−η·err(S, μ, h))
-    (the weighted exponential mechanism, reusing :class:`ExponentialMechanism`).
+    (the weighted exponential mechanism, reusing
+    [`ExponentialMechanism`][ltheory.privacy.mechanisms.ExponentialMechanism]).
 
     Theorem 6 (= Theorem 11): DP-1R is a (4ηζ, 0, ζ)-DP weak learner (the score has robust
     sensitivity 2ζ, Observation 8).  Run alone (``fit``) it uses the uniform distribution, which
     is 1-smooth, i.e. ζ = 1/n, and noise rate η = εn/4, so the claim is (ε, 0).  Inside
-    :class:`LazyBB` its ``epsilon`` is not used: LazyBB sets η by Theorem 7.
+    [`LazyBB`][ltheory.privacy.learners.LazyBB] its ``epsilon`` is not used: LazyBB sets η by
+    Theorem 7.
 
     Worst case (measured, ``benchmarks/results/learners_worst_case.md``): at ε = 0.5, d = 2,
     n = 8 the worst neighbouring pair found has exact ε = 0.18, 0.35 of the claim; at d = 4,
@@ -509,11 +517,12 @@ class DPTopDown(_WeakLearnerMixin, _BooleanLearner):
     q(ℓ, μ) = fraction of it labelled 1; replace ℓ by the split.  Then label every leaf by WRNM
     over the label masses (m0, m1) at "privacy budget 8tηζ" (line 11): the masses have robust
     sensitivity 2ζ (Observation 8), so WRNM's noise rate is η_leaf = 8tηζ/(2·2ζ) = 2tη, i.e.
-    Lap(1/(2tη)) noise (reusing :class:`ReportNoisyMax`).
+    Lap(1/(2tη)) noise (reusing [`ReportNoisyMax`][ltheory.privacy.mechanisms.ReportNoisyMax]).
 
     Theorem 9: DP-TopDown is a (16tηζ, 0, ζ)-DP weak learner (each selection (8ηζ, 0, ζ) by
     Lemma 15's robust sensitivity 4ζ; leaves by parallel composition).  Alone (``fit``): uniform
-    distribution, ζ = 1/n, η = εn/(16t), claim (ε, 0).  Inside :class:`LazyBB` its ``epsilon``
+    distribution, ζ = 1/n, η = εn/(16t), claim (ε, 0).  Inside
+    [`LazyBB`][ltheory.privacy.learners.LazyBB] its ``epsilon``
     is not used: LazyBB sets η by Theorem 10.
 
     Worst case (measured, ``benchmarks/results/learners_worst_case.md``): at ε = 1, t = 1, d = 2,
@@ -522,7 +531,8 @@ class DPTopDown(_WeakLearnerMixin, _BooleanLearner):
     Proved: every pair is below 3/4 of the claim — two candidates' Gini improvements move apart
     by < 8ζ (the parent term is shared), so each selection leaks < 8ηζ, and the leaves' label
     masses move by ≤ 2ζ in total, 4tηζ for the labels (``privacy_claims.ASADI_CLAIMS_PROOF``),
-    although Lemma 15's 4ζ is false (the sensitivity is 8ζ).  As for :class:`DPOneRule`, the robust
+    although Lemma 15's 4ζ is false (the sensitivity is 8ζ).  As for
+    [`DPOneRule`][ltheory.privacy.learners.DPOneRule], the robust
     sensitivities (4ζ for the Gini improvement, Lemma 15; 2ζ for the leaf masses) pay for weight
     shifts the stand-alone learner never makes — with uniform weights one substitution moves a
     leaf's label masses by at most ζ — and the claim adds the split-selection and leaf-labelling
@@ -711,9 +721,11 @@ class LazyBB(_BooleanLearner):
     """LazyBB, Algorithm 1 (weighted lazy-Bregman boosting; Bun, Carmosino & Sorrell 2020).
 
     Parameters (Algorithm 1 requires κ ∈ (0, 1), λ ∈ (0, 1), τ ∈ ℕ; anything else is an
-    :class:`InvalidInputError`):
+    [`InvalidInputError`][ltheory.InvalidInputError]):
 
-    * ``weak_learner`` — :class:`DPOneRule`, :class:`DPTopDown` (private) or :class:`OneRule`
+    * ``weak_learner`` — [`DPOneRule`][ltheory.privacy.learners.DPOneRule],
+    [`DPTopDown`][ltheory.privacy.learners.DPTopDown] (private) or
+    [`OneRule`][ltheory.privacy.learners.OneRule]
       (non-private LazyBB, claim ε = ∞);
     * ``rounds`` τ, ``learning_rate`` λ, ``smoothness`` κ (the measures stay κ-dense, so every
       distribution handed to the weak learner is κ-smooth and neighbouring runs' distributions are
@@ -722,7 +734,7 @@ class LazyBB(_BooleanLearner):
 
     μ_1 = κ everywhere; round t: μ̂_t = μ_t/|μ_t|, h_t = WkL(S, μ̂_t) at noise rate η,
     σ_t(i) = y_i Σ_{j≤t} h_j(x_i) (±1 values), μ̃_{t+1}(i) = exp(−λσ_t(i))·κ,
-    μ_{t+1} = Π_Γ(μ̃_{t+1}) (:func:`bregman_project`).  Output: majority of h_1..h_τ (ties → 1,
+    μ_{t+1} = Π_Γ(μ̃_{t+1}) (`bregman_project`).  Output: majority of h_1..h_τ (ties → 1,
     possible only for even τ, which warns).
 
     Privacy claim at these parameters:
@@ -741,8 +753,10 @@ class LazyBB(_BooleanLearner):
     λ = 0.9, κ = 0.5, d = 2, n = 16 the worst pairs found have exact ε = 0.22 (DP-1R) and 0.11
     (DP-TopDown).  The claim is basic composition of τ rounds, each charged the weak learner's
     robust-sensitivity bound at ζ = 1/(κn) (a worst-case weight shift on top of the record's own
-    change): each round leaks a fraction of its ε/τ, as :class:`DPOneRule` and
-    :class:`DPTopDown` do alone, and the rounds' worst events need not align.  Proved: at most
+    change): each round leaks a fraction of its ε/τ, as
+    [`DPOneRule`][ltheory.privacy.learners.DPOneRule] and
+    [`DPTopDown`][ltheory.privacy.learners.DPTopDown] do alone, and the rounds' worst events need
+    not align.  Proved: at most
     1/2 (DP-1R) and 3/4 (DP-TopDown) of the claim — on neighbouring samples with the same
     history the projected measures move monotonically off the replaced record, so every weighted
     error moves by ≤ ζ, not the 2ζ the claim charges (``privacy_claims.ASADI_CLAIMS_PROOF``).

@@ -7,11 +7,13 @@ Prediction" (COLT 2020; seed 001), Sections 5–7:
   of the class on P; choose a pattern h ∈ H with the exponential mechanism at ε = 1, i.e. with
   probability ∝ exp(−q(D, h)/2), for a score q of matched-sensitivity 1 (Definition 5.1; the
   number of errors on D, Example 5.2), and relabel all of S by h.
-* :class:`RelabelAndLearn` (Algorithm 3): on S = D∘V∘W run ``A_Relabel(D, V∘W)``, let h̄ be a
+* [`RelabelAndLearn`][ltheory.privacy.learners.RelabelAndLearn] (Algorithm 3): on S = D∘V∘W run
+``A_Relabel(D, V∘W)``, let h̄ be a
   hypothesis of H consistent with the relabelled Ṽ, output (A(S̃), Ṽ, h̄).  Lemma 5.3: if A is
   (ε, δ)-DP then for every V this is (ε + 3, 4eδ)-DP with respect to D∘W (the proof gives the
   factor 4e·e^ε, i.e. ε + 1 + ln 4 ≈ ε + 2.386).
-* :class:`PrivateAgnosticLearner` (Algorithm 4): S = D∘T with |D| = |T| = |S|/2; relabel with
+* [`PrivateAgnosticLearner`][ltheory.privacy.learners.PrivateAgnosticLearner] (Algorithm 4): S = D∘T
+with |D| = |T| = |S|/2; relabel with
   q(D, h) = |D|·error_D(h); draw |D|/9 examples with replacement from D̃ (the private empirical
   learner of Lemma 3.12, Bun, Nissim, Stemmer & Vadhan 2015) and return A of them.  Theorem 6.1:
   for a (1, δ)-DP (α, β)-accurate PAC learner A, (O(1), O(δ))-DP and (O(α), O(β + δn))-accurate
@@ -21,11 +23,12 @@ Prediction" (COLT 2020; seed 001), Sections 5–7:
   (one record drawn K times costs Kε): with A a truncated-geometric count at ε = 10 and |S| = 36
   the exact ε of PrivateAgnosticLearner is 14.2, above the (ε + 3) = 13 the proof would give
   (issue 14).  Here the sub-sampled A is charged the with-replacement amplification bound (ε',
-  δ') of :mod:`ltheory.privacy.learners.subsampling` (exact for a binomial number of copies at a
+  δ') of `ltheory.privacy.learners.subsampling` (exact for a binomial number of copies at a
   known size, a Poisson bound valid at every size otherwise), and the learners claim
   (ε' + 3, 4e·δ').  At ε = 1 this is smaller than the old ε + 3 (sub-sampling m = N/9 amplifies:
   ε' ≈ 0.18–0.20); at ε = 10 and |S| = 36 it is 17.33 (exact 14.2).
-* :class:`ClosureLearn` (Algorithm 5): for G: {0,1}^k → {0,1} and private learners A_i of H_i,
+* [`ClosureLearn`][ltheory.privacy.learners.ClosureLearn] (Algorithm 5): for G: {0,1}^k → {0,1} and
+private learners A_i of H_i,
   split S = S_1∘…∘S_k, S_i = D_i∘T_i; in step i relabel S_i by a pattern z of H_i chosen with
   the score (17) q(S_i, z) = |S_i|·min_{c_{i+1}∈H_{i+1},…,c_k∈H_k} error_{S_i}(G(h_1, …,
   h_{i−1}, z, c_{i+1}, …, c_k)), sub-sample |D_i|/9 examples of D̃_i with replacement, and let
@@ -37,7 +40,8 @@ Datasets are sequences of (x, y), x a domain point of the class (index or label)
 hypotheses are returned as truth-table bit strings over the domain.  Randomness comes only from
 the ``rng`` argument.  Every learner here also runs on unrealizable samples (relabelling is what
 makes them agnostic); ``ClosureLearn`` states a realizable-case accuracy guarantee and warns
-(:class:`UnrealizableSampleWarning`) when the sample is not realizable by G(H_1, …, H_k) — the
+([`UnrealizableSampleWarning`][ltheory.errors.UnrealizableSampleWarning]) when the sample is not
+realizable by G(H_1, …, H_k) — the
 warning is computed from the data, so it must not be published if privacy is to hold.
 """
 
@@ -128,7 +132,7 @@ def _errors(patterns: np.ndarray, local_x: np.ndarray, ys: np.ndarray) -> np.nda
 
 
 class _ScoredEM(ExponentialMechanism):
-    """The exponential mechanism of :mod:`ltheory.privacy.mechanisms` with a given score vector
+    """The exponential mechanism of `ltheory.privacy.mechanisms` with a given score vector
     q (lower is better): P[h] ∝ exp(−ε·q(h)/2).  Reused by A_Relabel (ε = 1)."""
 
     def __init__(self, scores: np.ndarray, epsilon: float = 1.0) -> None:
@@ -263,10 +267,11 @@ def _labelled_records(hclass: HypothesisClass) -> tuple:
 # --------------------------------------------------------------------------- generic learner
 class ExponentialLearner(PrivateLearner):
     """The generic private proper learner (Kasiviswanathan et al. 2011; seed 001, Algorithm 1 and
-    Proposition 3.13): output h ∈ H with probability ∝ exp(−ε·q(S, h)/2), q(S, h) = #errors of h
-    on S.  ε-DP.  The default auxiliary learner of this module (built on
-    :class:`ltheory.privacy.mechanisms.ExponentialMechanism`).  ``wrong_exponent=True`` is the
-    INCORRECT variant (negative control) with exp(−ε·q) — truly 2ε-DP, claiming ε."""
+    Proposition 3.13): output h ∈ H with probability ∝ exp(−ε·q(S, h)/2), q(S, h) = #errors of h on
+    S.  ε-DP.  The default auxiliary learner of this module (built on
+    [`ExponentialMechanism`][ltheory.privacy.mechanisms.ExponentialMechanism]).
+    ``wrong_exponent=True`` is the INCORRECT variant (negative control) with exp(−ε·q) — truly
+    2ε-DP, claiming ε."""
 
     def __init__(self, hclass: HypothesisClass, epsilon: float = 1.0,
                  wrong_exponent: bool = False) -> None:
@@ -312,7 +317,7 @@ class RelabelAndLearn(PrivateLearner):
     next ``v_size`` records (default 0), W = the rest.  Output: the triple
     (A(S̃), Ṽ as a bit string of relabelled labels, h̄ = the first hypothesis of the class, in
     stored order, consistent with Ṽ).  ``learner`` is the auxiliary (ε, δ)-DP algorithm A
-    (default :class:`ExponentialLearner` at ε = ``epsilon``).
+    (default `ExponentialLearner` at ε = ``epsilon``).
 
     Privacy (Lemma 5.3): for every V, (ε + 3, 4eδ)-DP w.r.t. D∘W — the neighbour relation here
     is substitution of one record outside V (``are_neighbours``).  ``relabel="erm"`` is the
@@ -420,26 +425,24 @@ class PrivateAgnosticLearner(PrivateLearner):
     """``A_PrivateAgnostic`` (seed 001, Algorithm 4; Theorem 6.1 = Theorem 2.4).
 
     S = D∘T (|D| = ⌊|S|/2⌋); A_Relabel(D, T) with q(D, h) = |D|·error_D(h); Q = ⌊|D|/9⌋ draws with
-    replacement from D̃ (Lemma 3.12); return A(Q) (default A: :class:`ExponentialLearner` at
+    replacement from D̃ (Lemma 3.12); return A(Q) (default A: `ExponentialLearner` at
     ε = ``epsilon``, proper).  Needs |S| >= 18.
 
     Privacy: Theorem 6.1 states (O(1), O(δ))-DP for a (1, δ)-DP A; its proof is Lemma 3.12, then
     Lemma 5.3.  Lemma 3.12 (sub-sampling with replacement keeps (ε, δ)) does not hold for large ε
-    (module docstring), so the claim recorded here is (ε' + 3, 4e·δ') with (ε', δ') the
-    with-replacement amplification bound of an (ε, δ)-DP A
-    (:func:`~ltheory.privacy.learners.subsampling.with_replacement`): at the size
-    ``sample_size`` when it is given (then other sizes are refused), else the bound valid at every
-    size (:func:`~ltheory.privacy.learners.subsampling.with_replacement_any_size`).  Measured
-    (``benchmarks/results/learners_worst_case.md``): with the default exponential learner at
-    ε = 1 and |S| = 36 the worst pair found has exact ε = 0.34 against the claim 3.20 — the
-    slack is mostly Lemma 5.3's +3 (the relabelling step's worst case over pattern sets and
-    scores, see :class:`RelabelAndLearn`), then the sub-sampled ε' = 0.20 which an exponential
-    learner drawing m = 2 of 18 records does not reach; with a truncated-geometric
-    count at ε = 10 and |S| = 54 it is 14.2 against 23.2 (the sub-sampling bound is nearly
-    attained by a count, see the tests), above the seed's ε + 3 = 13.  Theorem 6.1
-    assumes ε = 1 (and 0 < α, β, δ < 1): another ε warns, the privacy claim still holds.
-    ``relabel="erm"`` is the INCORRECT variant (negative control).
-    """
+    (see [`ltheory.privacy.learners.closure`][ltheory.privacy.learners.closure]), so the claim
+    recorded here is (ε' + 3, 4e·δ') with (ε', δ') the with-replacement amplification bound of an
+    (ε, δ)-DP A (`with_replacement`): at the size ``sample_size`` when it is given (then other sizes
+    are refused), else the bound valid at every size (`with_replacement_any_size`).  Measured
+    (``benchmarks/results/learners_worst_case.md``): with the default exponential learner at ε = 1
+    and |S| = 36 the worst pair found has exact ε = 0.34 against the claim 3.20 — the slack is
+    mostly Lemma 5.3's +3 (the relabelling step's worst case over pattern sets and scores, see
+    [`RelabelAndLearn`][ltheory.privacy.learners.RelabelAndLearn]), then the sub-sampled ε' = 0.20
+    which an exponential learner drawing m = 2 of 18 records does not reach; with a
+    truncated-geometric count at ε = 10 and |S| = 54 it is 14.2 against 23.2 (the sub-sampling bound
+    is nearly attained by a count, see the tests), above the seed's ε + 3 = 13.  Theorem 6.1 assumes
+    ε = 1 (and 0 < α, β, δ < 1): another ε warns, the privacy claim still holds. ``relabel="erm"``
+    is the INCORRECT variant (negative control)."""
 
     def __init__(self, hclass: HypothesisClass, learner: Any = None, *, epsilon: float = 1.0,
                  relabel: str = "exponential", sample_size: int | None = None) -> None:
@@ -571,23 +574,25 @@ class ClosureLearn(PrivateLearner):
     learner for G(H_1, …, H_k) from private learners A_1, …, A_k of the H_i.
 
     ``G``: an ``Aggregation`` (``ltheory.core.boolean``), a name, or a callable on a (k, n) 0/1
-    array (see :func:`_aggregation`).  ``learners``: the A_i (default: :class:`ExponentialLearner`
+    array (see `_aggregation`).  ``learners``: the A_i (default: `ExponentialLearner`
     of H_i at ε = 1, the privacy parameter step 2(c)ii prescribes).  ``sizes``: |S_1|, …, |S_k|
     (default: equal parts, the remainder to the last); each needs |D_i| = ⌊|S_i|/2⌋ >= 9.
     Output: G(h_1, …, h_k) as a truth table over the common domain.
 
-    Privacy: Lemma 7.2 states (O(1), O(δ)) (its header reads "(ε, O(δ))" for ε < 1); its proof
-    is Lemma 3.12 + Lemma 5.3 per step on disjoint parts.  As for
-    :class:`PrivateAgnosticLearner`, Lemma 3.12 is replaced by the with-replacement sub-sampling
-    bound (ε'_i, δ'_i) of A_i (module docstring) — at the part sizes when ``sizes`` is given,
-    else at every size — and the claim is (max_i ε'_i + 3, 4e·max_i δ'_i).  Measured
-    (``benchmarks/results/learners_worst_case.md``): G = OR of two threshold classes n=3,
+    Privacy: Lemma 7.2 states (O(1), O(δ)) (its header reads "(ε, O(δ))" for ε < 1); its proof is
+    Lemma 3.12 + Lemma 5.3 per step on disjoint parts.  As for
+    [`PrivateAgnosticLearner`][ltheory.privacy.learners.PrivateAgnosticLearner], Lemma 3.12 is
+    replaced by the with-replacement sub-sampling bound (ε'_i, δ'_i) of A_i (see
+    [`ltheory.privacy.learners.closure`][ltheory.privacy.learners.closure]) — at the part sizes when
+    ``sizes`` is given, else at every size — and the claim is (max_i ε'_i + 3, 4e·max_i δ'_i).
+    Measured (``benchmarks/results/learners_worst_case.md``): G = OR of two threshold classes n=3,
     exponential learners at ε = 1, |S| = 36: the worst pair found has exact ε ≈ 0.2–0.26 against
-    3.20 (the slack of :class:`PrivateAgnosticLearner`; a record lies in one part only, and
-    each part sub-samples m = 1 of 9 records).  Accuracy (Lemma
+    3.20 (the slack of [`PrivateAgnosticLearner`][ltheory.privacy.learners.PrivateAgnosticLearner];
+    a record lies in one part only, and each part sub-samples m = 1 of 9 records).  Accuracy (Lemma
     7.3) is for realizable samples: an unrealizable one warns
-    (:class:`UnrealizableSampleWarning`) when ``check_realizable`` and the check is small
-    enough.  ``relabel="erm"`` is the INCORRECT variant (negative control).
+    ([`UnrealizableSampleWarning`][ltheory.errors.UnrealizableSampleWarning]) when
+    ``check_realizable`` and the check is small enough.  ``relabel="erm"`` is the INCORRECT variant
+    (negative control).
 
     ``score_on``: the database the relabelling's score is counted on — the seed gives two
     readings.  ``"part"`` (default): Eq. (17), q(S_i, z) = |S_i|·min error_{S_i}(…), the errors on

@@ -7,7 +7,8 @@ sequence ((c_1, b_1), ..., (c_r, b_r)) computing "if c_1(x) then b_1, else if c_
 (true, b).  Here F is the set of conjunctions of at most k literals on distinct variables
 (k = 1: the 2n literals; this gives Rivest's k-decision lists), or any explicit list of such terms.
 
-Non-private: :class:`RivestDecisionListLearner` is Rivest's covering algorithm (Rivest 1987,
+Non-private: [`RivestDecisionListLearner`][ltheory.privacy.learners.RivestDecisionListLearner] is
+Rivest's covering algorithm (Rivest 1987,
 "Learning decision lists", Machine Learning 2(3)): repeatedly pick a term that covers (fires on)
 at least one not-yet-covered example and whose covered examples all carry one label b, append
 (c, b), remove the covered examples; here the term covering the most examples is picked (ties:
@@ -18,7 +19,8 @@ covering is complete (Rivest 1987; seed 000 Proposition 3.3): a pure covering te
 every step exactly when the remaining sample is realizable, so "Rivest's algorithm gets stuck"
 *is* the realizability test.
 
-Private: :class:`PrivateDecisionListLearner` is Bun & Fang's private analogue (seed 000, §3.1,
+Private: [`PrivateDecisionListLearner`][ltheory.privacy.learners.PrivateDecisionListLearner] is Bun
+& Fang's private analogue (seed 000, §3.1,
 the algorithm there; Theorem 3.5; Appendix A).  With C_1 = F ∪ {true} and S_1 = S, for
 t = 1, ..., |C_1|:
 
@@ -49,7 +51,7 @@ Neighbour relation.  Lemma A.1's proof compares D with D' = D ∪ {x}: it is a g
 * ``neighbours="add_remove"``: the paper's statement as proved, (ε₁, δ₁) = (ε, δ) — ε' =
   ε/(2 ln(e/δ)); ``neighbour_relation = "add_remove"`` (the auditor then audits pairs where one
   dataset is the other with one record added).
-* ``neighbours="substitution"`` (the default, the project's relation — DESIGN.md): a substitution
+* ``neighbours="substitution"`` (the default, the project's relation): a substitution
   is a removal followed by an addition, so by group privacy at distance 2 an (ε₁, δ₁)-DP
   algorithm under add/remove is (2ε₁, (1 + e^{ε₁})·δ₁)-DP under substitution (P[A(D) ∈ E] ≤
   e^{ε₁}(e^{ε₁} P[A(D'') ∈ E] + δ₁) + δ₁).  To claim (ε, δ) under substitution the learner runs
@@ -67,7 +69,8 @@ errs on O(ln(|F|/β)/ε') covered examples, so the empirical error is O(|F| ln(|
 n = Õ(|F| log|F| / (αε)) examples give population error α.  The utility guarantee needs a
 realizable sample; on an unrealizable one the private learner still runs (privacy holds on
 every sample, and a refusal would itself leak) and, when ``check_realizable`` (the default),
-emits an :class:`~ltheory.errors.UnrealizableSampleWarning` from ``fit``/``sample``/
+emits an [`UnrealizableSampleWarning`][ltheory.errors.UnrealizableSampleWarning] from
+``fit``/``sample``/
 ``fit_rules`` (checked with Rivest's covering, O(|F|·n) per step).  The warning is computed from
 the data and is *not* covered by the privacy claim: it is for the data holder, not for release.
 
@@ -277,8 +280,9 @@ def is_realizable(features: Any, dataset: Any) -> bool:
 
 class RivestDecisionListLearner(PrivateLearner):
     """Rivest's (1987) covering algorithm for F-decision lists — the non-private counterpart
-    (module docstring).  Deterministic; ``privacy_claim`` is (∞, 0) (no privacy).  Raises
-    ``InvalidInputError`` on a sample that no F-decision list labels correctly (unrealizable)."""
+    (see [`ltheory.privacy.learners.decision_lists`][ltheory.privacy.learners.decision_lists]).
+    Deterministic; ``privacy_claim`` is (∞, 0) (no privacy).  Raises ``InvalidInputError`` on a
+    sample that no F-decision list labels correctly (unrealizable)."""
 
     def __init__(self, features: Any) -> None:
         self.features = as_features(features)
@@ -316,19 +320,21 @@ class RivestDecisionListLearner(PrivateLearner):
 
 
 class PrivateDecisionListLearner(PrivateLearner):
-    """Bun & Fang's (ε, δ)-DP covering learner for F-decision lists (module docstring: the
+    """Bun & Fang's (ε, δ)-DP covering learner for F-decision lists
+    ([`ltheory.privacy.learners.decision_lists`][ltheory.privacy.learners.decision_lists]: the
     algorithm of seed 000 §3.1, Theorem 3.5, Lemma A.1).
 
-    ``features``: a FeatureSet (see :func:`conjunction_features`), an int n (literals), (n, k)
-    for conjunctions of ≤ k literals, or (n, terms); ``epsilon`` > 0, ``delta`` ∈ (0, 1): the
-    claim, for the neighbour relation ``neighbours`` ("substitution", the default, or
-    "add_remove"; module docstring).  ``step_epsilon`` is ε' = ε₁/(2 ln(e/δ₁)) with (ε₁, δ₁) =
-    (ε, δ) under add/remove and (ε/2, δ/(1 + e^{ε/2})) under substitution (group privacy).
-    ``check_realizable``: warn (:class:`UnrealizableSampleWarning`) on an unrealizable sample
-    (the learner still runs).  ``fit`` returns the truth table on {0,1}^n;
-    ``fit_rules`` the list itself; ``sample`` runs n copies vectorised (Gumbel-max form of the
-    exponential mechanism); ``output_distribution`` is exact (enumeration with memoisation),
-    offered for at most 12 features and 8 examples.
+    ``features``: a FeatureSet (see `conjunction_features`), an int n (literals), (n, k) for
+    conjunctions of ≤ k literals, or (n, terms); ``epsilon`` > 0, ``delta`` ∈ (0, 1): the claim, for
+    the neighbour relation ``neighbours`` ("substitution", the default, or "add_remove";
+    [`ltheory.privacy.learners.decision_lists`][ltheory.privacy.learners.decision_lists]).
+    ``step_epsilon`` is ε' = ε₁/(2 ln(e/δ₁)) with (ε₁, δ₁) = (ε, δ) under add/remove and (ε/2, δ/(1
+    + e^{ε/2})) under substitution (group privacy). ``check_realizable``: warn
+    ([`UnrealizableSampleWarning`][ltheory.errors.UnrealizableSampleWarning]) on an unrealizable
+    sample (the learner still runs).  ``fit`` returns the truth table on {0,1}^n; ``fit_rules`` the
+    list itself; ``sample`` runs n copies vectorised (Gumbel-max form of the exponential mechanism);
+    ``output_distribution`` is exact (enumeration with memoisation), offered for at most 12 features
+    and 8 examples.
 
     Worst case (measured, ``benchmarks/results/learners_worst_case.md``): with the 4 literals on
     {0,1}^2 at (ε, δ) = (1, 0.01) and 8 examples, no pair found has ε > 0.003 at δ = 0.01, and

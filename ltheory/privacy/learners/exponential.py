@@ -76,10 +76,12 @@ def point_indices(hclass: HypothesisClass, dataset: Any) -> tuple[np.ndarray, np
 
 
 class ExponentialMechanismLearner(PrivateLearner):
-    """Generic ε-DP learner over a finite class ``hclass`` (module docstring for the definition,
+    """Generic ε-DP learner over a finite class ``hclass``
+    ([`ltheory.privacy.learners.exponential`][ltheory.privacy.learners.exponential] for the
+    definition,
     the claim and its sources).
 
-    ``hclass``: a :class:`~ltheory.core.hypothesis_class.HypothesisClass` (or a list of
+    ``hclass``: a [`HypothesisClass`][ltheory.HypothesisClass] (or a list of
     equal-length bit strings); ``epsilon`` > 0.  ``fit(dataset, rng)`` returns the truth table of
     the chosen hypothesis; ``sample`` draws n runs at once (Gumbel-free inverse-CDF sampling);
     ``output_distribution`` is exact."""

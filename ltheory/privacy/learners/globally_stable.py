@@ -15,8 +15,9 @@ Bun, Livni & Moran, "An Equivalence Between Private Classification and Online Pr
   P[G = f] > 2^{−2^{d+2}}/(d+1).
 * **Stable histograms** (seed 002, Theorem 4; Korolova et al. 2009, Bun, Nissim & Vadhan 2016):
   for n >= O(log(1/(ηβδ))/(ηε)) an (ε, δ)-DP algorithm lists every element of frequency >= η,
-  with estimates within η.  :class:`StableHistogram` wraps
-  :class:`ltheory.privacy.mechanisms.StableHistogram` (Lap(2/ε) on non-empty cells, release
+  with estimates within η.  [`StableHistogram`][ltheory.privacy.learners.StableHistogram] wraps
+  [`ltheory.privacy.mechanisms.StableHistogram`][ltheory.privacy.mechanisms.StableHistogram]
+  (Lap(2/ε) on non-empty cells, release
   cells >= τ = 1 + 2 ln(2/δ)/ε).
 * **The private learner** (seed 002 §4.2 and Theorem 1): run G on k disjoint batches, release the
   frequent outputs with the stable histogram, and pick one of them with the exponential mechanism
@@ -24,12 +25,13 @@ Bun, Livni & Moran, "An Equivalence Between Private Classification and Online Pr
   the learner is (ε, δ)-DP (Theorem 1 states (ε, δ)-DP for ε, δ ∈ (0, 1), α, β ∈ (0, 1/2), with
   n = (2^{Õ(2^d)} + log 1/(βδ))/(αε) examples).
 
-Here "drawing from D" means taking the next unused example of the batch (the batch is i.i.d.
-from D), SOA(S) is the hypothesis x ↦ SOA's prediction after the sequence S (it depends only on
-the version space of S; on an empty version space SOA predicts 0), and "Fail" is returned as the
-string ``"⊥"`` (never released by the histogram).  The theory's N is astronomically large
-(655 360 per batch for d = 1, α = 0.1): ``batch_size`` sets the per-batch budget used in
-practice, and :meth:`GloballyStableLearner.theory_sample_sizes` reports the theory's numbers.
+Here "drawing from D" means taking the next unused example of the batch (the batch is i.i.d. from
+D), SOA(S) is the hypothesis x ↦ SOA's prediction after the sequence S (it depends only on the
+version space of S; on an empty version space SOA predicts 0), and "Fail" is returned as the string
+``"⊥"`` (never released by the histogram).  The theory's N is astronomically large (655 360 per
+batch for d = 1, α = 0.1): ``batch_size`` sets the per-batch budget used in practice, and
+[`theory_sample_sizes`][ltheory.privacy.learners.GloballyStableLearner.theory_sample_sizes] reports
+the theory's numbers.
 """
 
 from __future__ import annotations
@@ -81,7 +83,9 @@ class StableHistogram(PrivateLearner):
     """Stable histogram (seed 002, Theorem 4): on a list of hashable items, release the list L of
     items whose noisy count passes the threshold, each with an estimate of its frequency.
 
-    Built on :class:`ltheory.privacy.mechanisms.StableHistogram` over the distinct items present
+    Built on
+    [`ltheory.privacy.mechanisms.StableHistogram`][ltheory.privacy.mechanisms.StableHistogram] over
+    the distinct items present
     (empty cells are never released there, so compressing to the present items changes nothing):
     every present item gets count + Lap(2/ε) and is released iff that is >= τ = 1 + 2 ln(2/δ)/ε;
     the estimate is the noisy count divided by the list length.  (ε, δ)-DP under substitution of
@@ -258,7 +262,9 @@ class GloballyStableLearner(PrivateLearner):
 
     Theorem 1 needs ε, δ ∈ (0, 1) and α, β ∈ (0, 1/2): values outside warn (privacy (ε, δ)
     still holds for any ε > 0, δ ∈ (0, 1)).  Realizable samples only (the accuracy guarantee):
-    an unrealizable one warns (:class:`UnrealizableSampleWarning`) and the learner still runs.
+    an unrealizable one warns
+    ([`UnrealizableSampleWarning`][ltheory.errors.UnrealizableSampleWarning]) and the learner still
+    runs.
     ``histogram`` builds the stable histogram (tests pass a broken one as a negative control).
 
     Worst case (measured, ``benchmarks/results/learners_worst_case.md``; pilot audits, no exact

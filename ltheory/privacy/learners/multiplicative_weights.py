@@ -50,11 +50,11 @@ MAX_EXACT = 1 << 14
 
 
 class PrivateMultiplicativeWeights(PrivateLearner):
-    """MW over ``experts`` experts for ``rounds`` rounds at learning rate ``alpha`` (module
-    docstring).  A dataset is the reward database: ``rounds`` rows of ``experts`` numbers in
-    [0, 1].  ``fit`` returns the chosen experts (i_1, ..., i_T) as a tuple of indices 0..K−1;
-    ``output_distribution`` is exact (the i_t are independent given the database) for
-    K^T ≤ 16384 outcomes.
+    """MW over ``experts`` experts for ``rounds`` rounds at learning rate ``alpha`` (see
+    the module `ltheory.privacy.learners.multiplicative_weights`).  A dataset is the reward
+    database: ``rounds`` rows of ``experts`` numbers in [0, 1].  ``fit`` returns the chosen experts
+    (i_1, ..., i_T) as a tuple of indices 0..K−1; ``output_distribution`` is exact (the i_t are
+    independent given the database) for K^T ≤ 16384 outcomes.
 
     Worst case (measured, ``benchmarks/results/learners_worst_case.md``).  Pure claim 2αT at
     α = 0.25, T = 3, K = 3: the exact maximum over all pairs of reward rows in {0, 1}^3 is

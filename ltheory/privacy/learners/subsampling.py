@@ -45,7 +45,7 @@ Any input size.  A learner that draws m = ⌊N/q⌋ records from N >= q has K ~ 
 Bernoulli(p) is stochastically below Poisson(−ln(1 − p)) (same mass at 0, and a Bernoulli is at
 most 1), so K is stochastically below Poisson(λ), λ = −m·ln(1 − 1/N) <= −ln(1 − 1/q) (the
 maximum is at N = q).  Both φ_R(k) and the δ term are increasing in k, so the bound computed with
-K ~ Poisson(−ln(1 − 1/q)) holds for every N >= q (:func:`with_replacement_any_size`).  For large
+K ~ Poisson(−ln(1 − 1/q)) holds for every N >= q (`with_replacement_any_size`).  For large
 ε it is large (≈ λ(e^ε − 1)): that is the truth for large N, not slack — with m = N/9 draws the
 number of copies of one record is ≈ Poisson(1/9), and a count mechanism at ε pays for the copies.
 """
@@ -78,7 +78,9 @@ def _check(epsilon: float, delta: float) -> tuple[float, float]:
 
 
 def psi(log_pmf: np.ndarray, epsilon: float, log_r: float, log_tail: float = -math.inf) -> float:
-    """Ψ(R)/R for R = e^{log_r} (module docstring), for K with log P[K = k] = ``log_pmf[k]``;
+    """Ψ(R)/R for R = e^{log_r} (see
+    [`ltheory.privacy.learners.subsampling`][ltheory.privacy.learners.subsampling]), for K with log
+    P[K = k] = ``log_pmf[k]``;
     ``log_tail`` bounds log Σ_{k beyond the array} P[K = k]·e^{kε} (added as a positive term, so
     the result is an upper bound).  Only its sign is used; terms above e^{700} are capped, which
     keeps the sign right (the negative part of Ψ/R is at least −1)."""
@@ -128,7 +130,9 @@ def _delta(log_pmf: np.ndarray, epsilon: float, delta: float, eps_out: float,
 def with_replacement(epsilon: float, delta: float, draws: int, population: int
                      ) -> tuple[float, float]:
     """(ε', δ') of "draw ``draws`` records with replacement from ``population`` records, run an
-    (ε, δ)-DP algorithm on them" under substitution (module docstring), K ~ Bin(m, 1/N)."""
+    (ε, δ)-DP algorithm on them" under substitution (see
+    [`ltheory.privacy.learners.subsampling`][ltheory.privacy.learners.subsampling]), K ~ Bin(m,
+    1/N)."""
     e, d = _check(epsilon, delta)
     for name, v in (("draws", draws), ("population", population)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
@@ -142,8 +146,9 @@ def with_replacement(epsilon: float, delta: float, draws: int, population: int
 
 
 def poisson_rate(divisor: int) -> float:
-    """λ = sup_{N >= q} −⌊N/q⌋·ln(1 − 1/N) = −ln(1 − 1/q) (attained at N = q; module
-    docstring): K ~ Bin(⌊N/q⌋, 1/N) is stochastically below Poisson(λ) for every N >= q."""
+    """λ = sup_{N >= q} −⌊N/q⌋·ln(1 − 1/N) = −ln(1 − 1/q) (attained at N = q; see the
+    module `ltheory.privacy.learners.subsampling`): K ~ Bin(⌊N/q⌋, 1/N) is stochastically below
+    Poisson(λ) for every N >= q."""
     if isinstance(divisor, bool) or not isinstance(divisor, int) or divisor < 2:
         raise InvalidInputError(f"divisor must be an integer >= 2, got {divisor!r}")
     return -math.log1p(-1.0 / divisor)
@@ -152,9 +157,10 @@ def poisson_rate(divisor: int) -> float:
 def with_replacement_any_size(epsilon: float, delta: float, divisor: int = 9
                               ) -> tuple[float, float]:
     """(ε', δ') valid for every population N >= ``divisor`` when ⌊N/divisor⌋ records are drawn
-    with replacement (Lemma 3.12's m = N/9): the bound at K ~ Poisson(−ln(1 − 1/divisor)),
-    truncated where the terms b_k e^{kε} decay geometrically (ratio <= 1/e) and the tail added
-    as a geometric-series bound (module docstring)."""
+    with replacement (Lemma 3.12's m = N/9): the bound at K ~ Poisson(−ln(1 − 1/divisor)), truncated
+    where the terms b_k e^{kε} decay geometrically (ratio <= 1/e) and the tail added as a
+    geometric-series bound (see
+    [`ltheory.privacy.learners.subsampling`][ltheory.privacy.learners.subsampling])."""
     e, d = _check(epsilon, delta)
     lam = poisson_rate(divisor)
     peak = lam * math.exp(min(e, 600.0))           # b_k e^{kε} peaks near k = λe^ε

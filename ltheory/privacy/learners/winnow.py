@@ -38,7 +38,7 @@ shadow w is unconfident, so ConfidentWinnow would update on them too).  An earli
 the rounds where the *shadow* w was unconfident: then U depends on private state, one changed
 example can change several later update choices, and the score moves by more than 2 (an audit
 found a gap of ~2.6; adversarial neighbours of the regression test reach 3), so the 4η bound did
-not hold.  :meth:`DPWinnow.replay` is View 2 made
+not hold.  [`DPWinnow.replay`][ltheory.privacy.learners.DPWinnow.replay] is View 2 made
 executable (the tests check the sensitivity with it).
 
 **Privacy (Theorem 4.4, Appendix C).**  The run is a post-processing of the sequential
@@ -59,7 +59,7 @@ lost in extraction).
 **Decision lists (Lemma 4.10, Theorem 4.11).**  A monotone 1-decision list of length ℓ with r
 alternations is a halfspace whose margin depends on ℓ and r only (the lemma's formula was lost in
 extraction; ``proofs_check`` check ``bunfang.lemma4.10`` measures the exact margin of our weights
-against 1/(ℓ+1)^{r+1}) — :func:`decision_list_halfspace` builds the weights explicitly (blocks
+against 1/(ℓ+1)^{r+1}) — `decision_list_halfspace` builds the weights explicitly (blocks
 of equal-sign rules with geometrically decreasing block weights, the default as a constant
 feature), maps it to a nonnegative halfspace on 2(n+1) coordinates by x ↦ (x, −x),
 w ↦ (w⁺, w⁻) (seed 000 §4.3), and returns the exact margin.
@@ -222,7 +222,8 @@ class ConfidentWinnow(_OnlineBase):
 
 
 class DPWinnow(_OnlineBase):
-    """Algorithm 4.2 (module docstring).  Parameters: dimension ``d``, margin ``rho``, target
+    """Algorithm 4.2 (see [`ltheory.privacy.learners.winnow`][ltheory.privacy.learners.winnow]).
+    Parameters: dimension ``d``, margin ``rho``, target
     ``epsilon``, ``delta`` ∈ (0, 1); ``switches`` S (max updates), ``samples`` N (draws per
     released ŵ), ``threshold`` L of AboveThreshold (default: its accuracy a at β), ``beta``,
     ``horizon`` T (for the accuracy terms), ``kappa``.  η = ε_draw/4 and ε_svt follow from the

@@ -153,7 +153,7 @@ def test_certify_exact_event_stops_at_deadline(clock) -> None:
 
 
 def test_work_estimate_refuses_before_sampling() -> None:
-    from ltheory.privacy.dpsgd import DPSGDCanary
+    from ltheory.privacy.mechanisms import DPSGDCanary
     m = DPSGDCanary(q=0.01, sigma=1.0, steps=10**9)
     with pytest.raises(BudgetExceededError, match="would take at least"):
         audit(m, *m.default_pair(), claimed_epsilon=1.0, claimed_delta=1e-5, runs=100_000,
@@ -161,7 +161,7 @@ def test_work_estimate_refuses_before_sampling() -> None:
 
 
 def test_memory_estimate_refuses_before_sampling(monkeypatch) -> None:
-    from ltheory.privacy.dpsgd import DPSGDCanary
+    from ltheory.privacy.mechanisms import DPSGDCanary
     monkeypatch.setattr(budget, "available_memory", lambda: 1 << 20)
     m = DPSGDCanary(q=0.5, sigma=1.0, steps=1000, output="iterates")
     with pytest.raises(BudgetExceededError, match="of memory available"):
@@ -197,7 +197,7 @@ def test_truncated_audits_are_sound_many_seeds(clock) -> None:
 
 
 def test_dpsgd_long_runs_same_law(monkeypatch) -> None:
-    from ltheory.privacy import dpsgd
+    from ltheory.privacy.mechanisms import dpsgd
     short = dpsgd.DPSGDCanary(q=0.3, sigma=1.0, steps=50)
     a = short.sample(("canary",), 4000, np.random.default_rng(0))
     monkeypatch.setattr(dpsgd, "STEP_BLOCK", 16)     # 50 steps now drawn in blocks of 16
@@ -206,7 +206,7 @@ def test_dpsgd_long_runs_same_law(monkeypatch) -> None:
 
 
 def test_discrete_gaussian_huge_sensitivity() -> None:
-    from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
+    from ltheory.privacy.mechanisms import DiscreteGaussianMechanism
     m = DiscreteGaussianMechanism(sigma=1.0, sensitivity=10**9)
     assert len(m.output_distribution(0)) < 100
     assert m.exact_claim.delta_at(1.0) == pytest.approx(1.0)

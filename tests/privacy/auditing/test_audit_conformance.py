@@ -11,8 +11,7 @@ import pytest
 
 from ltheory.cli.audit import MECHANISMS
 from ltheory.privacy.learners import audit_cases
-from ltheory.privacy.mechanisms import Mechanism, RandomizedResponse
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import Mechanism, RandomizedResponse, dpsniper_suite
 from ltheory.testing import ConformanceError, check_mechanism
 from ltheory.testing import conformance as conformance_mod
 

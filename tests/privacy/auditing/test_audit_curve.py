@@ -24,8 +24,7 @@ from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.core import exact_distributions
 from ltheory.privacy.auditing.curve import lower_hull, profile_tradeoff
 from ltheory.privacy.claims import GDP, RDP, ZCDP, PrivacyClaim, ProfileClaim, PureDP
-from ltheory.privacy.gaussian import GaussianMechanism
-from ltheory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse
+from ltheory.privacy.mechanisms import GaussianMechanism, LaplaceMechanism, RandomizedResponse
 
 
 # --------------------------------------------------------------------------- references

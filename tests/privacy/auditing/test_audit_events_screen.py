@@ -10,7 +10,7 @@ import pytest
 from ltheory.errors import InvalidInputError
 from ltheory.privacy import audit
 from ltheory.privacy.auditing.events import SCREEN, credible_positions, select_events
-from ltheory.privacy.statdp_mechanisms import NoisyHist, Parallel
+from ltheory.privacy.mechanisms import NoisyHist, Parallel
 
 
 def _null_plus_leak(seed: int, n: int = 20_000, k: int = 30, shift: float = 0.15):

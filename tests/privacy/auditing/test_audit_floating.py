@@ -20,8 +20,11 @@ from ltheory.privacy.auditing.floating import (
     grid_exponents,
 )
 from ltheory.privacy.auditing.outputs import MechanismError
-from ltheory.privacy.discrete_gaussian import DiscreteGaussianMechanism
-from ltheory.privacy.mechanisms import GeometricMechanism, LaplaceMechanism
+from ltheory.privacy.mechanisms import (
+    DiscreteGaussianMechanism,
+    GeometricMechanism,
+    LaplaceMechanism,
+)
 from ltheory.testing import assert_private
 
 SIGMA = math.sqrt(2 * math.log(1.25 / 1e-5))      # classic σ for (1, 1e-5)

@@ -14,8 +14,7 @@ from ltheory.privacy.auditing.pilots import (
     probe_outputs,
 )
 from ltheory.privacy.auditing.search import audit_search
-from ltheory.privacy.mechanisms import Mechanism
-from ltheory.privacy.statdp_mechanisms import NoisyMaxValue
+from ltheory.privacy.mechanisms import Mechanism, NoisyMaxValue
 
 
 class FirstCoordinate(Mechanism):

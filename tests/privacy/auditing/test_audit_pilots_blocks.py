@@ -104,7 +104,7 @@ def test_block_pilots_on_svt34_parallel_pick_a_pair_where_svt4_leaks() -> None:
     # for pattern pilots over all codes, but each part's codes are a few-valued block; the SVT4
     # block leaks most on the split pairs (exact SVT4-part ε 0.29–0.31 at ε = 0.1 on half-half
     # and X-shape, 0.025–0.075 on all/one above/below)
-    from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+    from ltheory.privacy.mechanisms import dpsniper_suite
     m, base = dpsniper_suite(0.3)["SVT34Parallel"]
     kw = dict(claimed_epsilon=0.3, runs=400_000, pilot_runs=40_000, seed=2, certify="auto",
               exact=False)

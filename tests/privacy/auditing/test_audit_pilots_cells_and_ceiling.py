@@ -15,8 +15,7 @@ from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.core import audit, run_audit
 from ltheory.privacy.auditing.exact import aligned, exact_epsilon
 from ltheory.privacy.auditing.search import audit_search, candidate_pairs
-from ltheory.privacy.mechanisms import ReportNoisyMax, SparseVector
-from ltheory.privacy.statdp_mechanisms import TruncatedGeometric
+from ltheory.privacy.mechanisms import ReportNoisyMax, SparseVector, TruncatedGeometric
 
 
 class Recording:
@@ -125,7 +124,7 @@ def test_pattern_pilots_rank_svt3_by_its_top_bottom_pattern() -> None:
     # for discrete pilots, but the codes (coordinates 0..9) take few joint values, so pattern
     # pilots rank the pairs by the plug-in projection of the codes; the final audit keeps every
     # event family (outputs are not few-valued) and stays sound
-    from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+    from ltheory.privacy.mechanisms import dpsniper_suite
     m, base = dpsniper_suite(0.5)["SVT3"]
     kw = dict(claimed_epsilon=0.5, runs=200_000, pilot_runs=20_000, seed=1, certify="auto",
               exact=False, arithmetic="real")

@@ -14,8 +14,7 @@ from ltheory.cli import app
 from ltheory.errors import InvalidInputError
 from ltheory.privacy import SearchPlan, audit_search, search_plan
 from ltheory.privacy.auditing.plan import MIN_PILOT, PLANNED_EVENTS
-from ltheory.privacy.mechanisms import ExponentialMechanism, Histogram, thresholds
-from ltheory.privacy.statdp_mechanisms import dpsniper_suite
+from ltheory.privacy.mechanisms import ExponentialMechanism, Histogram, dpsniper_suite, thresholds
 
 
 def test_plan_of_svt2_at_2e7_is_the_suites() -> None:

@@ -11,7 +11,8 @@ calibrations, or is given directly:
   ε = 10 and 1.5·10⁻³ at ε = 20, which breaks the claim.  ``claim_holds`` says which case applies.
 * ``"analytic"`` — the smallest σ whose Gaussian is (ε, δ)-DP, valid for every ε > 0 (Balle &
   Wang 2018, "Improving the Gaussian mechanism for differential privacy", Theorem 8; solved
-  in log space for any ε > 0 and δ ∈ (0, 1), :func:`analytic_gaussian_sigma`).  For
+  in log space for any ε > 0 and δ ∈ (0, 1),
+  [`analytic_gaussian_sigma`][ltheory.privacy.mechanisms.analytic_gaussian_sigma]).  For
   (1, 10⁻⁵) and Δ = 1, σ = 3.7306.
 
 The exact privacy profile of the Gaussian mechanism is that of μ-GDP with μ = Δ/σ (Dong, Roth &
@@ -19,11 +20,12 @@ Su 2022, Corollary 2.13; the same as Balle & Wang's Theorem 8): ``exact_claim`` 
 ``GDP(Δ/σ)``, and ``privacy_claim`` the (ε, δ) claimed.  ``GaussianMechanism.half_sigma()`` is the
 negative control of issue 33: half the analytic σ of (1, 10⁻⁵), whose true δ at ε = 1 is 0.0104.
 
->>> m = GaussianMechanism(1.0, 1e-5, calibration="analytic")
->>> round(m.sigma, 4), m.exact_claim
-(3.7306, GDP(mu=0.268...))
->>> round(GaussianMechanism.half_sigma().true_delta, 4)
-0.0104
+Examples:
+    >>> m = GaussianMechanism(1.0, 1e-5, calibration="analytic")
+    >>> round(m.sigma, 4), m.exact_claim
+    (3.7306, GDP(mu=0.268...))
+    >>> round(GaussianMechanism.half_sigma().true_delta, 4)
+    0.0104
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from scipy.special import erfcx, log_ndtr, ndtr
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.claims import GDP, ApproxDP, PrivacyClaim
-from ltheory.privacy.mechanisms import Dataset, Mechanism, count_query
+from ltheory.privacy.mechanisms.base import Dataset, Mechanism, count_query
 from ltheory.validation import check_choice, check_delta, check_epsilon
 
 __all__ = ["GaussianMechanism", "analytic_gaussian_sigma", "classic_gaussian_sigma"]
@@ -61,15 +63,16 @@ def analytic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1
     bracket doubled from μ = 1 (adaptively, over every μ a float holds), then σ = Δ/μ*.  The
     profile is evaluated as ``δ_μ(ε) = Φ(μ/2 − x)(1 − e^r)`` with x = ε/μ and
     ``r = −∫_{x−μ/2}^{x+μ/2} m(y) dy``, ``m(y) = φ(y)/Φ(−y) − y`` (the difference of the two
-    terms, integrated: no cancellation at tiny ε, μ or δ; :func:`_gaussian_log_delta`).
+    terms, integrated: no cancellation at tiny ε, μ or δ; `_gaussian_log_delta`).
     Balle & Wang's own parametrisation (B⁺, B⁻ with brentq on a bracket capped at 10¹²)
     raised scipy's ``ValueError`` at ε = 1e-12 and lost δ below its rounding at tiny ε.
 
     Raises ``InvalidInputError`` for ε not finite > 0, δ not in (0, 1), or a σ outside the
     floating-point range.
 
-    >>> round(analytic_gaussian_sigma(1.0, 1e-5), 4)
-    3.7306
+    Examples:
+        >>> round(analytic_gaussian_sigma(1.0, 1e-5), 4)
+        3.7306
     """
     eps = check_epsilon(epsilon)
     d = _positive_delta(delta)
@@ -130,7 +133,7 @@ def _gaussian_log_delta(mu: float, eps: float) -> float:
     """``log δ_μ(ε)`` of μ-GDP (the Gaussian mechanism with Δ/σ = μ):
     ``δ = Φ(μ/2 − x) − e^ε Φ(−μ/2 − x) = Φ(μ/2 − x)(1 − e^r)``, x = ε/μ, where
     ``r = ε + log Φ(−x − μ/2) − log Φ(μ/2 − x) = −∫_{x−μ/2}^{x+μ/2} m(y) dy`` (``m`` of
-    :func:`_mills_excess`; the antiderivative of m is ``−log Φ(−y) − y²/2``).  On a short
+    `_mills_excess`; the antiderivative of m is ``−log Φ(−y) − y²/2``).  On a short
     interval (μ ≤ max(1, x − μ/2)/4) r is the 24-point Gauss–Legendre integral of m, exact to
     rounding where the closed form would cancel; otherwise the closed form."""
     x = eps / mu
@@ -166,13 +169,51 @@ def _sensitivity(value: Any) -> float:
 
 
 class GaussianMechanism(Mechanism):
-    """``f(D) + N(0, σ²)`` with σ from a claimed (ε, δ) (``calibration="classic"`` or
-    ``"analytic"``) or given as ``sigma`` (module docstring).
+    """The Gaussian mechanism: ``f(D) + N(0, σ²)`` for a query f of L2 sensitivity Δ.
 
-    With ``sigma`` and no (ε, δ), the claim is the exact one at ``delta`` (default 10⁻⁵):
-    ε = ``GDP(Δ/σ).epsilon_at(δ)``.  With ``sigma`` *and* (ε, δ) the mechanism claims (ε, δ)
-    whatever σ is (a way to build a wrong claim on purpose).  ``true_epsilon`` is the exact ε at
-    the claimed δ and ``true_delta`` the exact δ at the claimed ε (from ``GDP(Δ/σ)``)."""
+    σ comes from a claimed (ε, δ) by one of two calibrations, or is given as ``sigma``:
+    ``"analytic"`` (default) is the smallest σ whose Gaussian is (ε, δ)-DP, valid for every
+    ε > 0 (Balle & Wang 2018, Theorem 8;
+    [`analytic_gaussian_sigma`][ltheory.privacy.mechanisms.analytic_gaussian_sigma]);
+    ``"classic"`` is ``σ = Δ √(2 ln(1.25/δ)) / ε`` (Dwork & Roth 2014, Theorem A.1), whose
+    theorem assumes ε < 1 (beyond it the claim can break: ``claim_holds``).  The exact privacy
+    profile is that of μ-GDP with μ = Δ/σ (Dong, Roth & Su 2022, Corollary 2.13):
+    ``exact_claim``; ``privacy_claim`` is the (ε, δ) claimed.  The calibrations and their
+    measured behaviour are in
+    [`ltheory.privacy.mechanisms.gaussian`][ltheory.privacy.mechanisms.gaussian].
+
+    With ``sigma`` and no ε, the claim is the exact one at ``delta``: ε =
+    ``GDP(Δ/σ).epsilon_at(δ)``.  With ``sigma`` *and* ε the mechanism claims (ε, δ) whatever σ
+    is (a way to build a wrong claim on purpose; see also ``half_sigma``).  ``true_epsilon`` is
+    the exact ε at the claimed δ and ``true_delta`` the exact δ at the claimed ε.
+
+    The noise is numpy's, added in floating point: [`audit`][ltheory.privacy.audit] finds the
+    floating-point leak by default; audit with ``arithmetic="real"`` to audit the mechanism
+    over the reals.
+
+    Args:
+        epsilon: The claimed ε > 0; default 1 when ``sigma`` is not given.
+        delta: The claimed δ in (0, 1); default 10⁻⁵.
+        sensitivity: The L2 sensitivity Δ of ``query``, a finite number > 0.
+        calibration: ``"analytic"`` or ``"classic"``; ignored when ``sigma`` is given.
+        sigma: The noise's standard deviation, given directly.
+        query: The query f, ``dataset -> float``; default
+            [`count_query`][ltheory.privacy.mechanisms.count_query] (Δ = 1 under substitution).
+
+    Raises:
+        InvalidInputError: For ε not finite > 0, δ not in (0, 1), a sensitivity or σ that is
+            not a finite number > 0, or an unknown calibration.
+
+    Examples:
+        >>> from ltheory.privacy.mechanisms import GaussianMechanism
+        >>> m = GaussianMechanism(1.0, 1e-5)
+        >>> round(m.sigma, 4), m.exact_claim
+        (3.7306, GDP(mu=0.268...))
+        >>> GaussianMechanism(0.5, 1e-5, calibration="classic").claim_holds
+        True
+        >>> round(GaussianMechanism(sigma=1.0).epsilon, 3)    # the exact ε at δ = 1e-5
+        4.377
+    """
 
     name = "gaussian"
 

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from ltheory.errors import InvalidInputError
-from ltheory.privacy.mechanisms import Mechanism, ReportNoisyMax, answer_vector
+from ltheory.privacy.mechanisms.base import Mechanism, answer_vector
+from ltheory.privacy.mechanisms.selection import ReportNoisyMax
 from ltheory.validation import check_epsilon
 
 __all__ = [
@@ -352,7 +353,7 @@ def dpsniper_suite(epsilon: float = 0.1) -> dict[str, tuple[Mechanism, tuple[flo
     """The 20 mechanisms of DP-Sniper's evaluation (Bichsel et al. 2021, Section VII-A, with the
     parameters of its artifact) at ε = 0.1, each with the base input around which its neighbour
     search runs (all ones, of the input dimension DP-Sniper used): name → (mechanism, base)."""
-    from ltheory.privacy.mechanisms import SparseVector
+    from ltheory.privacy.mechanisms.sparse_vector import SparseVector
 
     e = float(epsilon)
     one, five, ten = (1.0,), (1.0,) * 5, (1.0,) * 10

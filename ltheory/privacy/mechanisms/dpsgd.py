@@ -37,11 +37,12 @@ loss of this pair, up to its discretisation), and ``GDP(√T/σ)`` exactly when 
 it is computed exactly as above. The gap between the two is the well-known gap between auditing
 the last iterate and all iterates.
 
->>> m = DPSGDCanary(q=1.0, sigma=1.0, steps=4, release="all")
->>> m.exact_claim
-GDP(mu=2.0)
->>> round(m.privacy_claim.epsilon_at(1e-5), 3), round(m.exact_claim.epsilon_at(1e-5), 3)
-(9.997, 9.997)
+Examples:
+    >>> m = DPSGDCanary(q=1.0, sigma=1.0, steps=4, release="all")
+    >>> m.exact_claim
+    GDP(mu=2.0)
+    >>> round(m.privacy_claim.epsilon_at(1e-5), 3), round(m.exact_claim.epsilon_at(1e-5), 3)
+    (9.997, 9.997)
 """
 
 from __future__ import annotations
@@ -55,13 +56,13 @@ from scipy.stats import binom
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.claims import GDP, PrivacyClaim, ProfileClaim
-from ltheory.privacy.mechanisms import Dataset, Mechanism
+from ltheory.privacy.mechanisms.base import Dataset, Mechanism
 from ltheory.validation import check_choice, check_delta, check_int
 
 __all__ = ["CANARY", "AccountantClaim", "DPSGDCanary", "dpsgd_accountant"]
 
-#: the canary record: d1 = (CANARY,) and d0 = ()
 CANARY = "canary"
+"""The canary record: the pair audited is d0 = ``()`` and d1 = ``(CANARY,)``."""
 #: Steps per block when one run's steps are drawn in column blocks (runs of more steps than
 #: this draw theirs block by block, so a run's working memory stays at 2^24 floats, 128 MiB).
 STEP_BLOCK = 1 << 24
@@ -77,7 +78,7 @@ STEP_COST = 4
 #: The range of σ (noise multiplier) a canary takes: σ² and the privacy loss (2x − 1)/(2σ²)
 #: stay floats inside it, and dp-accounting's accountants overflow past 1e300.
 SIGMA_RANGE = (1e-100, 1e100)
-#: The largest PLD an accountant is asked to build (estimated cells, :func:`pld_cells`): about a
+#: The largest PLD an accountant is asked to build (estimated cells, `pld_cells`): about a
 #: minute and a gigabyte on this project's machines (σ = 0.1, T = 10 took 35 s at 1.6e6 cells;
 #: σ = 0.001 asked dp-accounting for 38 GiB).
 MAX_PLD_CELLS = 2e7
@@ -86,7 +87,9 @@ MAX_PLD_CELLS = 2e7
 def pld_cells(sigma: float, steps: int, interval: float = 1e-4) -> float:
     """The size of dp-accounting's privacy-loss distribution for T steps of the subsampled
     Gaussian, estimated from measured sizes (1.0e5 cells at σ = 1, T = 10, interval 10⁻⁴;
-    growing as σ^-2 and about √T): what :func:`dpsgd_accountant` checks before it builds one."""
+    growing as σ^-2 and about √T): what
+    [`dpsgd_accountant`][ltheory.privacy.mechanisms.dpsgd_accountant] checks before it builds
+    one."""
     return 1e5 * sigma ** -2 * max(1.0, steps / 10) ** 0.5 * (1e-4 / interval)
 
 
@@ -162,7 +165,7 @@ def dpsgd_accountant(q: float, sigma: float, steps: int, accountant: str = "pld"
 
 
 class AccountantClaim(ProfileClaim):
-    """An accountant's :class:`~ltheory.privacy.claims.ProfileClaim` that can also be called
+    """An accountant's [`ProfileClaim`][ltheory.ProfileClaim] that can also be called
     for the claim of another accountant of the same mechanism:
     ``claim(accountant="rdp", **options)``."""
 
@@ -175,7 +178,8 @@ class AccountantClaim(ProfileClaim):
 
 
 class DPSGDCanary(Mechanism):
-    """T steps of Poisson-subsampled DP-SGD on a worst-case canary (module docstring).
+    """T steps of Poisson-subsampled DP-SGD on a worst-case canary (see
+    [`ltheory.privacy.mechanisms.dpsgd`][ltheory.privacy.mechanisms.dpsgd]).
 
     Parameters: ``q`` sampling rate in (0, 1], ``sigma`` noise multiplier, ``steps`` T,
     ``release`` ``"final"`` | ``"all"``, ``clip`` C, ``output`` (for ``"all"``) ``"llr"`` |
@@ -210,7 +214,7 @@ class DPSGDCanary(Mechanism):
     @property
     def audit_draws_per_run(self) -> float:
         """The work of one run in random-draw equivalents (what a time budget is checked
-        against before sampling, ``auditing.budget.check_work``): :data:`STEP_COST` per step
+        against before sampling, ``auditing.budget.check_work``): `STEP_COST` per step
         for ``"all"``, 2 for ``"final"``."""
         if self.release == "final":
             return 2.0
@@ -224,7 +228,7 @@ class DPSGDCanary(Mechanism):
     @property
     def audit_chunk_runs(self) -> int:
         """Runs per chunk of an audit: the default 2^17 up to 64 steps, then
-        :data:`CHUNK_DRAWS` draw-equivalents' worth (one run at least)."""
+        `CHUNK_DRAWS` draw-equivalents' worth (one run at least)."""
         if self.release == "final":
             return 1 << 17
         return int(min(1 << 17, max(1, CHUNK_DRAWS // (STEP_COST * self.steps))))
@@ -287,8 +291,8 @@ class DPSGDCanary(Mechanism):
         return out
 
     def _sample_long(self, b: bool, n: int, rng: np.random.Generator) -> np.ndarray:
-        """Runs of more than :data:`STEP_BLOCK` steps, one run at a time, its steps drawn in
-        blocks of STEP_BLOCK (bounded memory; the same law as :meth:`sample`: for the LLR the
+        """Runs of more than `STEP_BLOCK` steps, one run at a time, its steps drawn in
+        blocks of STEP_BLOCK (bounded memory; the same law as `sample`: for the LLR the
         K ~ Binomial(T, q) inclusions are the first K steps, drawn before the steps)."""
         t, q, s = self.steps, self.q, self.sigma
         out = np.empty(n) if self.output == "llr" else np.empty((n, t))
@@ -333,7 +337,8 @@ class DPSGDCanary(Mechanism):
     # ------------------------------------------------------------------ claims
     def accountant_claim(self, accountant: str = "pld", **options: Any) -> ProfileClaim:
         """The profile of dp-accounting's ``accountant`` (``"pld"`` | ``"rdp"``) at
-        (q, ``accountant_sigma``, T); ``options`` go to :func:`dpsgd_accountant`."""
+        (q, ``accountant_sigma``, T); ``options`` go to
+        [`dpsgd_accountant`][ltheory.privacy.mechanisms.dpsgd_accountant]."""
         key = (accountant, tuple(sorted(options.items())))
         if key not in self._claims:
             acc = dpsgd_accountant(self.q, self.accountant_sigma, self.steps, accountant,
@@ -347,14 +352,17 @@ class DPSGDCanary(Mechanism):
     def privacy_claim(self) -> AccountantClaim:
         """The claim: the profile of the accountant chosen at construction.  It can be called
         for another accountant: ``m.privacy_claim(accountant="rdp")`` (options as in
-        :func:`dpsgd_accountant`)."""
+        [`dpsgd_accountant`][ltheory.privacy.mechanisms.dpsgd_accountant])."""
         return self.accountant_claim(self.accountant)  # type: ignore[return-value]
 
     @property
     def exact_claim(self) -> PrivacyClaim:
-        """The exact curve of the release (module docstring): ``GDP(√T/σ)`` when q = 1; for
+        """The exact curve of the release (see
+        [`ltheory.privacy.mechanisms.dpsgd`][ltheory.privacy.mechanisms.dpsgd]): ``GDP(√T/σ)`` when
+        q = 1; for
         ``"all"`` the PLD of the pair (dp-accounting, discretisation 10⁻⁴, pessimistic); for
-        ``"final"`` the threshold computation of :meth:`final_profile`."""
+        ``"final"`` the threshold computation of
+        [`final_profile`][ltheory.privacy.mechanisms.DPSGDCanary.final_profile]."""
         if self.q == 1.0:
             return GDP(math.sqrt(self.steps) / self.sigma)
         if self.release == "all":

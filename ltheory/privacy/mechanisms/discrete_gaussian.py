@@ -21,18 +21,19 @@ sensitivity Δ (default ``count_query``, Δ = 1 under substitution) and is ``Δ�
 * ``exact_claim``: the exact privacy profile ``δ(ε) = Σ_k max(0, p₀(k) − e^ε p₁(k))`` of
   N_Z(0, σ²) against N_Z(Δ, σ²), summed over the union of the two windows ``±K`` and ``Δ ± K``
   (every other term is 0 in floating point; both directions are equal by symmetry), as a
-  :class:`~ltheory.privacy.claims.ProfileClaim`; ``privacy_claim`` is ``ZCDP(Δ²/(2σ²))``.
+  [`ProfileClaim`][ltheory.ProfileClaim]; ``privacy_claim`` is ``ZCDP(Δ²/(2σ²))``.
   The tables never depend on Δ beyond the union of two windows of ``2K + 1`` integers (issue
   40: Δ = 10⁹ once tabulated ~2·10⁹ entries, a 15 GiB ``MemoryError``), and ε is evaluated in
-  batches of at most :data:`TABLE_CELLS` cells.
+  batches of at most `TABLE_CELLS` cells.
 
->>> m = DiscreteGaussianMechanism(2.0)
->>> m.privacy_claim
-ZCDP(rho=0.125)
->>> round(sum(m.output_distribution(0).values()), 12)
-1.0
->>> bool(m.exact_claim.delta_at(1.0) <= m.privacy_claim.delta_at(1.0))
-True
+Examples:
+    >>> m = DiscreteGaussianMechanism(2.0)
+    >>> m.privacy_claim
+    ZCDP(rho=0.125)
+    >>> round(sum(m.output_distribution(0).values()), 12)
+    1.0
+    >>> bool(m.exact_claim.delta_at(1.0) <= m.privacy_claim.delta_at(1.0))
+    True
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ import numpy as np
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.claims import ZCDP, ProfileClaim
-from ltheory.privacy.mechanisms import Dataset, Mechanism, count_query
+from ltheory.privacy.mechanisms.base import Dataset, Mechanism, count_query
 from ltheory.validation import check_delta, check_int
 
 __all__ = ["DiscreteGaussianMechanism", "discrete_gaussian_pmf", "sample_discrete_gaussian"]
@@ -106,10 +107,11 @@ def sample_discrete_gaussian(sigma: float, n: int, rng: np.random.Generator) -> 
 
 
 class DiscreteGaussianMechanism(Mechanism):
-    """``f(D) + N_Z(0, σ²)`` for an integer query of integer sensitivity Δ (module docstring).
+    """``f(D) + N_Z(0, σ²)`` for an integer query of integer sensitivity Δ (see
+    [`ltheory.privacy.mechanisms.discrete_gaussian`][ltheory.privacy.mechanisms.discrete_gaussian]).
 
     ``claim`` is the (ε, δ) that the zCDP claim gives at ``delta`` (default 10⁻⁵, through
-    :class:`~ltheory.privacy.claims.ZCDP`); ``true_epsilon`` is the exact ε at that δ."""
+    [`ZCDP`][ltheory.ZCDP]); ``true_epsilon`` is the exact ε at that δ."""
 
     name = "discrete_gaussian"
 
@@ -178,7 +180,9 @@ class DiscreteGaussianMechanism(Mechanism):
 
     @property
     def exact_claim(self) -> ProfileClaim:
-        """The exact privacy profile, computed from the pmfs (module docstring)."""
+        """The exact privacy profile, computed from the pmfs (see
+        [`ltheory.privacy.mechanisms.discrete_gaussian`][ltheory.privacy.mechanisms.discrete_gaussian]).
+        """
         if self._exact is None:
             name = f"discrete_gaussian(sigma={self.sigma:g}, sensitivity={self.sensitivity})"
             self._exact = ProfileClaim(self._profile, name=name)
