@@ -71,7 +71,9 @@ PIXELS, CLASSES = 64, 10
 
 @dataclass(frozen=True)
 class TrainingAuditReport:
-    """The result of [`audit_digits_training`][ltheory.privacy.adapters.audit_digits_training] (strict JSON via ``to_json``).
+    """The result of
+    [`audit_digits_training`][ltheory.privacy.adapters.audit_digits_training] (strict JSON
+    via ``to_json``).
 
     ``epsilon_lower_bound``: the larger of the two kinds' one-run bounds at ``delta``, each
     certified at α/2, so wrong with probability at most ``alpha``; ``accountant_epsilon``: the ε
@@ -86,8 +88,8 @@ class TrainingAuditReport:
     the bound the same one-run analysis gives when every guess is correct — the most any
     one-run audit with these m canaries certifies at α/2; ``gradient_ideal``, the same audit
     of scores drawn from the exact law of the Dirac canary's statistic with no other examples
-    ([`DPSGDCanary`][ltheory.privacy.mechanisms.DPSGDCanary], same q, σ, T, mask) — what the gradient
-    canaries would certify if the digits' gradients did not touch their coordinates;
+    ([`DPSGDCanary`][ltheory.privacy.mechanisms.DPSGDCanary], same q, σ, T, mask) — what the
+    gradient canaries would certify if the digits' gradients did not touch their coordinates;
     ``gradient_uncentred`` (with ``centred=True``), the same one-run audit of the raw
     increments' statistic — sound on its own at α/2, but not together with the reported bound
     (taking the larger of the two would need α/3 each): it shows what centring gains."""

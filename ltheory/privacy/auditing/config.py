@@ -49,11 +49,12 @@ FEW_OUTPUTS = 64
 #: The selection-shrinkage level used with lean events on vector outputs: 0.5 is no shrinking
 #: (the few nested likelihood-ratio prefixes carry little winner's curse, and shrinking favours
 #: frequent events of small ratio over the rare cells where sparse-vector pairs leak;
-#: round 3 in docs/reference/auditor.md; SVT1 at 2e6 over the 9 headline seeds: 0.046 unshrunk, 0.032 at
-#: 0.02).  A *scalar* output keeps ``events.SHRINK``: its thresholds compete with the cells, and
-#: unshrunk, a lucky deep-tail cut or a few-cell subset of cells of equal ratio wins (the
-#: exponential mechanism on 1,023 thresholds at 1e6 runs, seeds 0-9: mean 0.919 -> 0.962;
-#: TruncatedGeometric at 2e6, 9 seeds: 0.1101 -> 0.1140; ReportNoisyMax1/2 unchanged).
+#: round 3 in docs/reference/auditor.md; SVT1 at 2e6 over the 9 headline seeds: 0.046
+#: unshrunk, 0.032 at 0.02).  A *scalar* output keeps ``events.SHRINK``: its thresholds
+#: compete with the cells, and unshrunk, a lucky deep-tail cut or a few-cell subset of cells
+#: of equal ratio wins (the exponential mechanism on 1,023 thresholds at 1e6 runs, seeds 0-9:
+#: mean 0.919 -> 0.962; TruncatedGeometric at 2e6, 9 seeds: 0.1101 -> 0.1140;
+#: ReportNoisyMax1/2 unchanged).
 LEAN_SHRINK = 0.5
 
 

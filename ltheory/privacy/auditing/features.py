@@ -33,8 +33,8 @@ Scores (each a ``LinearScore`` of groups of features, picklable, so events run o
   sign for every atom-free coordinate (``unfitted``: only the label-free medians are fitted, so
   its cuts are scored on the whole selection split): right whenever every coordinate moves the
   same way (parallel compositions, prefix sums), where the fitted signs of many tiny shifts are
-  noise (LaplaceParallel at 2·10^6 runs: 0 → 0.03, round 10 in docs/reference/auditor.md); when every fitted
-  sign agrees the two are one statistic and only the one-sign count is kept;
+  noise (LaplaceParallel at 2·10^6 runs: 0 → 0.03, round 10 in docs/reference/auditor.md);
+  when every fitted sign agrees the two are one statistic and only the one-sign count is kept;
 * ``logistic`` — a logistic-regression classifier of d0 against d1 on all features
   (scikit-learn, L2, lbfgs; skipped with a note if scikit-learn is missing).  Logistic
   regression rather than gradient boosting: its score is linear in the features, so with these

@@ -39,8 +39,8 @@ PILOT_SHARE = 0.12
 MIN_PILOT = 20_000
 #: Events a planned final audit certifies: ``AuditConfig``'s default "auto", one or two decided
 #: on its selection split (``events.events_to_certify``).  Over 24 seed-rows of the suite at
-#: 2·10^7 (round 6, docs/reference/auditor.md) it reached DP-Sniper's bound on 13, against 10 with one
-#: event and 10 with two, and matched the better of the two settings on 20.
+#: 2·10^7 (round 6, docs/reference/auditor.md) it reached DP-Sniper's bound on 13, against 10
+#: with one event and 10 with two, and matched the better of the two settings on 20.
 PLANNED_EVENTS = "auto"
 #: The pilot audits' settings, applied to the search's ``AuditConfig`` (``SearchConfig.pilot``
 #: overrides): half of each pilot selects (better events from few runs), one event, no

@@ -18,8 +18,8 @@ from ltheory.privacy.mechanisms import ExponentialMechanism, Histogram, dpsniper
 
 
 def test_plan_of_svt2_at_2e7_is_the_suites() -> None:
-    """The plan documented for the suite's SVT2 row (round 4 of docs/reference/auditor.md): 33 extended
-    StatDP pairs, 3 rungs of successive halving from 23,529 runs per pair, 2.4·10^6 pilot
+    """The plan documented for the suite's SVT2 row (round 4 of docs/reference/auditor.md): 33
+    extended StatDP pairs, 3 rungs of successive halving from 23,529 runs per pair, 2.4·10^6 pilot
     runs, 17,555,321 final runs."""
     m, base = dpsniper_suite(0.1)["SVT2"]
     p = search_plan(m, base, 2 * 10**7, claimed_epsilon=0.1, seed=2024)
