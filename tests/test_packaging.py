@@ -63,14 +63,41 @@ def test_readme_is_a_front_door() -> None:
         assert link.startswith("http") or (ROOT / link).is_file(), link
 
 
-def test_version_is_one_number_everywhere() -> None:
-    """``ltheory --version``, ``ltheory.__version__`` and the installed metadata agree."""
+def test_version_is_written_in_one_place() -> None:
+    """The version is written in ``ltheory/_version.py`` only: pyproject.toml reads it there
+    (``dynamic``, as the build backend resolves it), ``ltheory.__version__`` and
+    ``ltheory --version`` show it.  (.ci/wheel-smoke checks the built wheel's metadata.)"""
     import subprocess
     import sys
-    from importlib.metadata import version
+    import warnings
 
     import ltheory
+    from ltheory._version import __version__
 
+    assert "version" not in META and "version" in META["dynamic"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+((a|b|rc)\d+)?(\.dev\d+)?", __version__)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")           # setuptools: [tool.setuptools] is "beta"
+        from setuptools.config.pyprojecttoml import read_configuration
+
+        built = read_configuration(ROOT / "pyproject.toml")["project"]["version"]
     out = subprocess.run([sys.executable, "-m", "ltheory.cli", "--version"], capture_output=True,
-                         text=True, check=True).stdout.strip()
-    assert out == f"ltheory {ltheory.__version__}" == f"ltheory {version('ltheory')}"
+                         text=True, check=True, cwd=ROOT).stdout.strip()
+    assert out == f"ltheory {ltheory.__version__}" == f"ltheory {built}" == f"ltheory {__version__}"
+    # written nowhere else: a second copy would drift
+    for path in [ROOT / "pyproject.toml", ROOT / "ltheory" / "__init__.py",
+                 ROOT / "ltheory" / "cli" / "__init__.py", ROOT / "mkdocs.yml"]:
+        assert __version__ not in path.read_text("utf-8"), path
+
+
+def test_import_ltheory_stays_cheap() -> None:
+    """``ltheory.__version__`` costs no heavy import (the pytest plugin imports ltheory)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, ltheory; ltheory.__version__; "
+            "print(sorted(m for m in ('numpy', 'scipy', 'typer', 'importlib.metadata') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout.strip()
+    assert out == "[]", out
