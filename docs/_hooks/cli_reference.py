@@ -11,7 +11,11 @@ default and whether it is required or repeatable -- all read from the typer appl
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
 
 SYNOPSIS = "<!-- cli:synopsis -->"
 REFERENCE = "<!-- cli:reference -->"
@@ -19,12 +23,25 @@ PAGE = "reference/cli.md"
 
 
 def _command() -> Any:
-    """The ``ltheory`` group as typer builds it (click's command objects)."""
+    """The ``ltheory`` group as typer builds it (click's command objects), from this checkout:
+    a reference of another installed ltheory's parser would be wrong without a sign."""
     import typer.main
 
+    import ltheory.cli
     from ltheory.cli import build_app
 
+    where = Path(ltheory.cli.__file__).resolve()
+    if not where.is_relative_to(ROOT):
+        raise RuntimeError(f"the CLI reference would describe {where}, not this checkout's "
+                           f"parser: build the site with PYTHONPATH=. or an editable install")
     return typer.main.get_command(build_app())
+
+
+def on_config(config: Any, **kwargs: Any) -> Any:
+    """This checkout first on the path, so the pages' generated parts come from it."""
+    if "ltheory" not in sys.modules and str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    return config
 
 
 def _escape(text: str) -> str:
