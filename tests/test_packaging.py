@@ -71,16 +71,19 @@ def test_version_is_written_in_one_place() -> None:
     import sys
     import warnings
 
+    from setuptools.config.expand import read_attr
+
     import ltheory
     from ltheory._version import __version__
 
     assert "version" not in META and "version" in META["dynamic"]
     assert re.fullmatch(r"\d+\.\d+\.\d+((a|b|rc)\d+)?(\.dev\d+)?", __version__)
+    tool = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    attr = tool["setuptools"]["dynamic"]["version"]["attr"]
+    assert attr == "ltheory._version.__version__"
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")           # setuptools: [tool.setuptools] is "beta"
-        from setuptools.config.pyprojecttoml import read_configuration
-
-        built = read_configuration(ROOT / "pyproject.toml")["project"]["version"]
+        warnings.simplefilter("ignore")
+        built = read_attr(attr, root_dir=ROOT)     # as the build backend reads it
     out = subprocess.run([sys.executable, "-m", "ltheory.cli", "--version"], capture_output=True,
                          text=True, check=True, cwd=ROOT).stdout.strip()
     assert out == f"ltheory {ltheory.__version__}" == f"ltheory {built}" == f"ltheory {__version__}"
@@ -101,3 +104,32 @@ def test_import_ltheory_stays_cheap() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT).stdout.strip()
     assert out == "[]", out
+
+
+def test_install_page_lists_every_extra() -> None:
+    text = (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([\w-]+)` \|", text, flags=re.M))
+    old_names = {"thirdparty", "distributed"}           # named in a sentence below the table
+    assert rows == set(EXTRAS) - old_names, sorted(set(EXTRAS) ^ rows)
+    assert all(f"`{name}`" in text for name in old_names)
+
+
+def test_pytest_and_release_extras() -> None:
+    """pytest is not a dependency (the plugin costs nothing without it) but an extra; the
+    release tools are an extra, never runtime dependencies."""
+    assert "pytest" not in _names(META["dependencies"])
+    assert set(_names(EXTRAS["pytest"])) == {"pytest"}
+    assert {"build", "twine"} <= set(_names(EXTRAS["release"]))
+    assert not {"build", "twine"} & set(_names(META["dependencies"]))
+    assert "release" in _self_extras(EXTRAS["dev"])
+
+
+def test_install_instructions_name_no_package_index() -> None:
+    """ltheory is on no index yet: no page tells users to ``pip install ltheory`` (or an extra
+    of it) as if one served it."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        bad = [line for line in text.splitlines() if "does not work" not in line
+               and re.search(r"pip install '?ltheory\b(?![-\w.])", line)]
+        assert not bad, f"{page.relative_to(ROOT)}: {bad}"
