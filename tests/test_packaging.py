@@ -133,3 +133,18 @@ def test_install_instructions_name_no_package_index() -> None:
         bad = [line for line in text.splitlines() if "does not work" not in line
                and re.search(r"pip install '?ltheory\b(?![-\w.])", line)]
         assert not bad, f"{page.relative_to(ROOT)}: {bad}"
+
+
+def test_ci_builds_and_checks_the_release_files() -> None:
+    """.ci/run installs the release extra, then .ci/wheel-smoke builds the sdist and the wheel,
+    runs ``twine check`` on both and installs each into a fresh environment."""
+    run = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text("utf-8").splitlines()
+           if ln.strip() and not ln.lstrip().startswith("#")]
+    assert run.index("pip install -e '.[release]'") < run.index("bash .ci/wheel-smoke")
+    smoke = (ROOT / ".ci" / "wheel-smoke").read_text("utf-8")
+    build = smoke.index("python -m build --outdir")
+    assert build < smoke.index("python -m twine check --strict") < smoke.index(
+        'pip install --quiet "$wheel"') < smoke.index('pip install --quiet "$sdist"')
+    assert "--sdist" not in smoke and "--wheel" not in smoke   # both, the wheel from the sdist
+    manifest = (ROOT / "MANIFEST.in").read_text("utf-8")
+    assert "include CHANGELOG.md" in manifest
