@@ -139,7 +139,7 @@ def test_console_script_entry_point_exit_codes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["dims"], "Missing argument 'spec'"),
+    (["dims"], "Missing argument 'SPEC'"),
     (["dims", "points n=3", "--bogus"], "No such option: --bogus"),
     (["audit", "laplace", "--runs", "ten"], "Invalid value for '--runs'"),
     (["nosuchcommand"], "No such command"),

@@ -14,8 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: rank of each top-level unit; a module may import only units of lower rank, or its own unit
 RANKS = [
-    ("ltheory.errors", -2), ("ltheory.plotting", -1), ("ltheory.jsonable", -1),
-    ("ltheory.validation", -1), ("ltheory.progress", -1), ("ltheory.monotone", -1),
+    ("ltheory._version", -2), ("ltheory.errors", -2),
+    ("ltheory.plotting", -1), ("ltheory.jsonable", -1), ("ltheory.validation", -1),
+    ("ltheory.progress", -1), ("ltheory.monotone", -1),
     ("ltheory.core", 0),
     ("ltheory.dims", 1),
     ("ltheory.sat", 2),

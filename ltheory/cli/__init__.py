@@ -55,9 +55,9 @@ def build_app(only: str | None = None) -> typer.Typer:
 
 def _print_version(value: bool) -> None:
     if value:
-        from importlib.metadata import version  # the installed package's (= ltheory.__version__)
+        from ltheory._version import __version__  # the one place it is written
 
-        print(f"ltheory {version('ltheory')}")
+        print(f"ltheory {__version__}")
         raise typer.Exit()
 
 

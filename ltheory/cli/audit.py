@@ -184,57 +184,80 @@ NAME = "audit"
 
 def command(
     name: Annotated[str, typer.Argument(
+        metavar="MECHANISM|LEARNER",
         help="Mechanism (" + ", ".join(sorted(MECHANISMS)) + ") or learner audit case "
         "(ltheory.privacy.learners.audit_cases(), e.g. exponential/thresholds-n8-eps1).")],
-    runs: Annotated[int, typer.Option("--runs", help="Total runs (half per dataset); with "
+    runs: Annotated[int, typer.Option("--runs", metavar="N",
+                                      help="Total runs (half per dataset); with "
                                       "--search the whole budget, pilots included.")],
-    param: Annotated[list[str] | None, typer.Option("--param", "-p",
-                                                    help="Mechanism parameter k=v.")] = None,
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", "-p", metavar="KEY=VALUE",
+        help="A mechanism's constructor parameter, repeatable (-p epsilon=1 -p sigma=2); "
+             "converted by the constructor's annotations, never evaluated. Not for "
+             "learner cases.")] = None,
     claimed_epsilon: Annotated[float | None, typer.Option(
-        "--claimed-epsilon", help="Claimed epsilon > 0 (required for a mechanism; "
+        "--claimed-epsilon", metavar="E", help="Claimed epsilon > 0 (required for a mechanism; "
         "a learner's own claim by default).")] = None,
     claimed_delta: Annotated[float | None, typer.Option(
-        "--claimed-delta", help="Claimed delta in [0, 1) (default: the mechanism's "
+        "--claimed-delta", metavar="D", help="Claimed delta in [0, 1) (default: the mechanism's "
         "claimed delta, 0 for pure DP).")] = None,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
-    alpha: Annotated[float, typer.Option("--alpha", help="Error probability.")] = 0.05,
-    d0: Annotated[str | None, typer.Option("--d0", help="Dataset d0 as JSON.")] = None,
-    d1: Annotated[str | None, typer.Option("--d1", help="Dataset d1 as JSON.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of every random draw: the same "
+                                      "seed gives the same runs and report.")] = 0,
+    alpha: Annotated[float, typer.Option("--alpha", help="Probability that the certified "
+                                         "lower bound on epsilon is wrong (in (0, 1)).")
+                     ] = 0.05,
+    d0: Annotated[str | None, typer.Option(
+        "--d0", metavar="JSON", help="First dataset of the pair, as JSON (lists become "
+        "tuples), e.g. '[0, 1, 1]' (default: the mechanism's default_pair() or the "
+        "learner case's pair).")] = None,
+    d1: Annotated[str | None, typer.Option(
+        "--d1", metavar="JSON", help="Second dataset of the pair, as JSON (default as "
+        "--d0).")] = None,
     search: Annotated[bool, typer.Option("--search",
                                          help="Search neighbours of d0 first (planned "
                                          "within --runs: audit_search(total_runs=...)).")
                       ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    plot: Annotated[str | None, typer.Option("--plot", help="PNG of the two output "
-                                             "distributions, event marked.")] = None,
-    tradeoff: Annotated[bool, typer.Option("--tradeoff", help="Add the (epsilon, delta) "
-                                           "curve to the report.")] = False,
-    broken: Annotated[bool, typer.Option("--broken", help="Learner cases: audit the "
-                                         "deliberately broken variant.")] = False,
+    plot: Annotated[str | None, typer.Option("--plot", metavar="FILE",
+                                             help="Write a PNG of the two output "
+                                             "distributions, event marked (with --curve: "
+                                             "the certified and claimed curves).")] = None,
+    tradeoff: Annotated[bool, typer.Option("--tradeoff", help="Add the certified (epsilon, "
+                                           "delta) curve (41 points) to the report.")
+                        ] = False,
+    broken: Annotated[bool, typer.Option("--broken", help="Learner cases only: audit the "
+                                         "case's deliberately broken variant (a negative "
+                                         "control).")] = False,
     worst_case: Annotated[bool, typer.Option("--worst-case", help="Learner cases: search the "
                                              "neighbouring datasets of size --n for the "
                                              "largest privacy loss, then certify the worst "
                                              "pair with --runs fresh runs.")] = False,
-    n: Annotated[int | None, typer.Option("--n", help="--worst-case: dataset size (default: "
-                                          "the case's)")] = None,
+    n: Annotated[int | None, typer.Option("--n", help="With --worst-case: the size of the "
+                                          "datasets searched (default: the case's).")] = None,
     budget: Annotated[float | None, typer.Option(
-        "--budget", help="Wall-clock seconds for the whole command, every mode (inf: no "
+        "--budget", metavar="SECONDS",
+        help="Wall-clock seconds for the whole command, every mode (inf: no "
         "limit; default none, 60 with --worst-case). Past it the report is partial: "
         "certified on the runs counted.")] = None,
-    method: Annotated[str, typer.Option("--method", help="--worst-case: auto, exhaustive, "
-                                        "anneal or pilot")] = "auto",
+    method: Annotated[str, typer.Option("--method", help="With --worst-case: how the pairs "
+                                        "are searched: exhaustive (every pair), anneal "
+                                        "(simulated annealing), pilot (short audits, for "
+                                        "learners without exact distributions) or auto "
+                                        "(exhaustive when small enough).")] = "auto",
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
     curve: Annotated[bool, typer.Option("--curve", help="Audit the whole privacy profile "
                                         "delta(epsilon) of the claim (audit_curve): certified "
                                         "at every epsilon at once, verdict at the largest "
                                         "gap.")] = False,
-    claim: Annotated[str | None, typer.Option("--claim", help="The claim as text, instead of "
+    claim: Annotated[str | None, typer.Option("--claim", metavar="CLAIM",
+                                              help="The claim as text, instead of "
                                               "--claimed-epsilon/--claimed-delta: eps:E, "
                                               "eps:E,delta:D, zcdp:RHO, gdp:MU or "
                                               "rdp:ALPHA=EPS,... (zCDP, GDP and RDP claims "
                                               "need --curve).")] = None,
     arithmetic: Annotated[str, typer.Option(
-        "--arithmetic", help="float (default): also look for floating-point leaks in float "
+        "--arithmetic", metavar="float|real",
+        help="float (default): also look for floating-point leaks in float "
         "outputs (events on the outputs' bits); real: audit the real-arithmetic mechanism "
         "(output values only).")] = "float",
 ) -> None:

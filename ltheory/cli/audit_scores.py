@@ -32,21 +32,25 @@ def command(
         metavar="IN", help="scores of the runs with the canary (.npy or text); one-run: the "
                            "scores of all canaries of the run")],
     out_scores: Annotated[str | None, typer.Argument(
-        metavar="[OUT]", help="scores of the runs without the canary (many-run only)")] = None,
-    delta: Annotated[float, typer.Option("--delta", help="the δ of the ε lower bound")
+        metavar="OUT", help="scores of the runs without the canary (many-run only)")] = None,
+    delta: Annotated[float, typer.Option("--delta", metavar="D",
+                                         help="the δ of the ε lower bound")
                      ] = 1e-5,
     alpha: Annotated[float, typer.Option("--alpha", help="probability that the bound is "
                                          "wrong")] = 0.05,
-    setting: Annotated[str, typer.Option("--setting", help="many-run or one-run")
+    setting: Annotated[str, typer.Option("--setting", metavar="many-run|one-run",
+                                         help="many-run or one-run")
                        ] = "many-run",
-    mask: Annotated[str | None, typer.Option("--mask", help="one-run: .npy boolean array, "
+    mask: Annotated[str | None, typer.Option("--mask", metavar="MASK.npy",
+                                             help="one-run: .npy boolean array, "
                                              "True where the canary was included")] = None,
     inclusion_seed: Annotated[int | None, typer.Option(
         "--inclusion-seed", help="one-run: the seed the inclusion was drawn from "
                                  "(ltheory.privacy.inclusion_mask)")] = None,
     seed: Annotated[int, typer.Option("--seed", help="seed of the selection split")] = 0,
     analysis: Annotated[str, typer.Option(
-        "--analysis", help="one-run: fdp, steinke, or gdp (the refuted GDP claim's ε)")
+        "--analysis", metavar="fdp|steinke|gdp",
+        help="one-run: fdp, steinke, or gdp (the refuted GDP claim's ε)")
                         ] = "fdp",
     events: Annotated[int, typer.Option("--events", help="many-run: events certified "
                                         "(more: a fuller certified curve)")] = 1,
@@ -54,8 +58,11 @@ def command(
         "--claimed-epsilon", help="exit 1 when the bound exceeds this ε")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
 ) -> None:
-    """A sound ε lower bound from canary scores: many training runs (one score each, with or
-    without the canary) or one run (many canaries, randomised inclusion)."""
+    """A sound ε lower bound from the canary scores of DP training runs.
+
+    Many-run: one score per training run, with or without the canary (IN and OUT); one-run:
+    the scores of many canaries of one run, included at random (IN with --mask or
+    --inclusion-seed)."""
     from ltheory.privacy.auditing.scores import audit_scores, load_scores
 
     try:

@@ -29,7 +29,9 @@ def _info_json(i: Any) -> dict[str, Any]:
 
 
 def command(
-    family: Annotated[str | None, typer.Argument(help="a family to describe")] = None,
+    family: Annotated[str | None, typer.Argument(metavar="FAMILY",
+                                                 help="a family to describe (default: list "
+                                                 "them all)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
 ) -> None:
     """List the catalog's families, or describe one (domain, parameters, known values)."""

@@ -19,12 +19,16 @@ NAME = "check"
 
 
 def command(
-    ids: Annotated[list[str] | None, typer.Argument(help="check ids or prefixes (default: all)")
+    ids: Annotated[list[str] | None, typer.Argument(metavar="CHECK_ID",
+                                                    help="check ids or prefixes, e.g. "
+                                                    "abms20.prop4.2 or abms20 (default: all)")
                    ] = None,
     quick: Annotated[bool, typer.Option(help="fewer and smaller classes (for CI)")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
-    plot: Annotated[str | None, typer.Option(help="write PNG plots into this folder")] = None,
-    markdown_file: Annotated[str | None, typer.Option("--markdown", help="also write the "
+    plot: Annotated[str | None, typer.Option(metavar="DIR",
+                                             help="write PNG plots into this folder")] = None,
+    markdown_file: Annotated[str | None, typer.Option("--markdown", metavar="FILE",
+                                                      help="also write the "
                                                       "Markdown report to this file")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar on stderr")] = False,
     list_: Annotated[bool, typer.Option("--list", help="print every numbered statement of the "

@@ -21,19 +21,21 @@ NAME = "clique"
 
 
 def command(
-    spec: Annotated[str, typer.Argument(help="catalog family with parameters, e.g. "
+    spec: Annotated[str, typer.Argument(metavar="SPEC", help="catalog family with parameters, e.g. "
                                         "'points n=6', or a class file path")],
-    m: Annotated[int, typer.Option("--m", help="largest sample size M (m = 1..M)")],
+    m: Annotated[int, typer.Option("--m", metavar="M", help="largest sample size M (m = 1..M)")],
     fractional: Annotated[bool, typer.Option("--fractional",
                                              help="also the fractional clique number")
                           ] = False,
-    budget: Annotated[float | None, typer.Option(help="seconds per computation (inf: no "
+    budget: Annotated[float | None, typer.Option(metavar="SECONDS",
+                                                 help="seconds per computation (inf: no "
                                                  "limit; 0, negative or nan: an error); past "
                                                  "it, proven bounds are reported")] = None,
     max_vertices: Annotated[int, typer.Option(help="largest contradiction graph to build")
                             ] = 200_000,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
-    plot: Annotated[str | None, typer.Option(help="write a PNG plot to this file")] = None,
+    plot: Annotated[str | None, typer.Option(metavar="FILE",
+                                             help="write a PNG plot to this file")] = None,
 ) -> None:
     """Clique numbers ω_m (and ω*_m) of the contradiction graphs G_m(H), m = 1..M, each
     with a verified certificate (Alon, Moran, Schefler, Yehudayoff 2024)."""

@@ -45,11 +45,13 @@ def command(
     specs: Annotated[list[str], typer.Argument(
         metavar="SPEC...", help="one class per input of G: catalog family with parameters "
                                 "(quoted, e.g. 'thresholds n=16') or a class file path")],
-    only: Annotated[str | None, typer.Option(help="comma-separated subset of vc,ldim,tdim")
+    only: Annotated[str | None, typer.Option(metavar="NAMES",
+                                             help="comma-separated subset of vc,ldim,tdim")
                     ] = None,
     sat: Annotated[bool, typer.Option("--sat", help="use the SAT search (never materialise)")
                    ] = False,
     budget: Annotated[float | None, typer.Option(
+        metavar="SECONDS",
         help="time limit in seconds for the whole command (loading and every dimension, "
              "witness checks included); past it, proven bounds are reported. inf: no limit; "
              "0, negative or nan: an error")] = None,

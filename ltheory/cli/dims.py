@@ -38,11 +38,13 @@ NAME = "dims"
 
 
 def command(
-    spec: Annotated[str, typer.Argument(help="catalog family with parameters, e.g. "
+    spec: Annotated[str, typer.Argument(metavar="SPEC", help="catalog family with parameters, e.g. "
                                         "'thresholds n=64', or a class file path")],
-    only: Annotated[str | None, typer.Option(help="comma-separated subset of vc,ldim,tdim")
+    only: Annotated[str | None, typer.Option(metavar="NAMES",
+                                             help="comma-separated subset of vc,ldim,tdim")
                     ] = None,
     budget: Annotated[float | None, typer.Option(
+        metavar="SECONDS",
         help="time limit in seconds for the whole command (loading and every dimension, "
              "witness checks included); past it, proven bounds are reported. inf: no limit; "
              "0, negative or nan: an error")] = None,

@@ -151,17 +151,22 @@ def resolve_family(family: str) -> str:
 
 def command(
     family: Annotated[str, typer.Argument(
+        metavar="FAMILY",
         help="a catalog family (see 'ltheory catalog'), or MODULE:FAMILY for a family a module "
              "of yours registers (ltheory.catalog.register_family)")],
     ranges: Annotated[list[str] | None, typer.Argument(
+        metavar="PARAM=RANGE",
         help="PARAM=RANGE ..., e.g. n=1..8, n=2,4,8, k=2 (cartesian product)")] = None,
-    only: Annotated[str | None, typer.Option(help="comma-separated subset of vc,ldim,tdim")
+    only: Annotated[str | None, typer.Option(metavar="NAMES",
+                                             help="comma-separated subset of vc,ldim,tdim")
                     ] = None,
-    budget: Annotated[float, typer.Option(help="seconds per dimension per member (0 or inf: "
+    budget: Annotated[float, typer.Option(metavar="SECONDS",
+                                          help="seconds per dimension per member (0 or inf: "
                                           "no limit; negative or nan: an error); past it, "
                                           "proven bounds are reported")
                       ] = DEFAULT_BUDGET,
-    clique: Annotated[int | None, typer.Option(help="also ω_M, the clique number of the "
+    clique: Annotated[int | None, typer.Option(metavar="M",
+                                               help="also ω_M, the clique number of the "
                                                "contradiction graph G_M (M = 1..16)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
     plot: Annotated[Path | None, typer.Option(help="write a PNG: each dimension against the "
