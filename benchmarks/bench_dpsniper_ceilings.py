@@ -101,15 +101,15 @@ def finite(m, base, ns: dict) -> dict:
             "scope": "all events, all pairs (exact distributions)"}
 
 
+def _laplace_cdf(x: np.ndarray, scale: float) -> np.ndarray:
+    return np.where(x < 0, 0.5 * np.exp(np.minimum(x, 0) / scale),
+                    1 - 0.5 * np.exp(-np.maximum(x, 0) / scale))
+
+
 def laplace_cells(shift: float, scale: float) -> tuple[np.ndarray, np.ndarray]:
     """Cells of width 0.01 for Lap(0, scale) against Lap(shift, scale) (plus the two tails)."""
     t = np.arange(-60 * scale, 60 * scale + shift, 0.01)
-
-    def cdf(x: np.ndarray) -> np.ndarray:
-        return np.where(x < 0, 0.5 * np.exp(np.minimum(x, 0) / scale),
-                        1 - 0.5 * np.exp(-np.maximum(x, 0) / scale))
-
-    f0, f1 = cdf(t), cdf(t - shift)
+    f0, f1 = _laplace_cdf(t, scale), _laplace_cdf(t - shift, scale)
     return np.diff(np.r_[0.0, f0, 1.0]), np.diff(np.r_[0.0, f1, 1.0])
 
 
@@ -125,8 +125,7 @@ def noisy_max_value_cells(a: tuple, b: tuple, scale: float, noise: str = "laplac
         for qi in q:
             x = t - qi
             if noise == "laplace":
-                out *= np.where(x < 0, 0.5 * np.exp(np.minimum(x, 0) / scale),
-                                1 - 0.5 * np.exp(-np.maximum(x, 0) / scale))
+                out *= _laplace_cdf(x, scale)
             else:
                 out *= np.where(x < 0, 0.0, -np.expm1(-np.maximum(x, 0) / scale))
         return out
@@ -172,14 +171,76 @@ def laplace_llr_sum_cells(shifts: list[float], scale: float
     return np.clip(p0, 0, None), np.clip(p1, 0, None)
 
 
-def _laplace_cdf(x: np.ndarray, scale: float) -> np.ndarray:
-    return np.where(x < 0, 0.5 * np.exp(np.minimum(x, 0) / scale),
-                    1 - 0.5 * np.exp(-np.maximum(x, 0) / scale))
-
-
 #: SVT3's grids: ρ on [−SVT3_REACH, SVT3_REACH] at step SVT3_STEP, released values in cells of
 #: SVT3_CELL (a multiple of the step)
 SVT3_REACH, SVT3_STEP, SVT3_CELL = 800.0, 0.01, 0.5
+
+
+class SVT3CutoffDensity:
+    """The exact density of sparse vector variant 3 with cutoff c ≤ 2 (Roth's SVT releasing the
+    noisy answers of the first c queries above the threshold) at an output, for answers q: a
+    pattern S of ⊤ positions (|S| ≤ c) and their released values v_S has density
+    Π_{i∈S} f_ν(v_i − q_i) · J_S(min v_S − T), J_S(x) = ∫_{−∞}^x f_ρ(r) Π_{j∈B(S)} F_ν(T + r − q_j)
+    dr, B(S) the queries answered ⊥ (those before the c-th ⊤, or all others when fewer than c
+    are ⊤), and no ⊤ has mass J_∅(∞).  The J_S are tabulated as cumulative midpoint sums on a
+    grid of step ``step`` over ±``reach`` (kinks at r = 0 and r = q_j − T on grid points for
+    integer answers), read by linear interpolation."""
+
+    def __init__(self, m, q: tuple, reach: float = 800.0, step: float = 0.01) -> None:
+        if m.variant != 3 or m.c > 2:
+            raise ValueError("SVT3CutoffDensity covers variant 3 with c <= 2")
+        self.rs, _, self.ns, _ = m._scales()
+        self.t, self.c, self.q = m.threshold, m.c, np.asarray(q, dtype=float)
+        k = self.q.size
+        self.edges = -reach + step * np.arange(int(round(2 * reach / step)) + 1)
+        mid = 0.5 * (self.edges[:-1] + self.edges[1:])
+        self.w = np.exp(-np.abs(mid) / self.rs) / (2 * self.rs) * step
+        self.below = [_laplace_cdf(self.t + mid - qj, self.ns) for qj in self.q]
+        self.mid = mid
+        self.tables: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self.k = k
+
+    def weights(self, s: tuple) -> np.ndarray:
+        """f_ρ(r) Π_{j∈B(S)} F_ν(T + r − q_j) at the grid's midpoints, times the step."""
+        return self._tables(s)[0]
+
+    def cumulative(self, s: tuple) -> np.ndarray:
+        """J_S at the grid's edges (0 at the first)."""
+        return self._tables(s)[1]
+
+    def _tables(self, s: tuple) -> tuple[np.ndarray, np.ndarray]:
+        if s not in self.tables:
+            last = max(s) if len(s) == self.c else self.k - 1
+            prod = self.w.copy()
+            for j in range(last + 1):
+                if j not in s:
+                    prod *= self.below[j]
+            self.tables[s] = prod, np.r_[0.0, np.cumsum(prod)]
+        return self.tables[s]
+
+    def log_density(self, codes: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """log density (mass for no ⊤) of each output row (codes, values) of the mechanism."""
+        out = np.empty(codes.shape[0])
+        tops = codes == 1
+        keys = [tuple(np.flatnonzero(r)) for r in tops]
+        groups: dict[tuple, list[int]] = {}
+        for i, s in enumerate(keys):
+            groups.setdefault(s, []).append(i)
+        for s, rows in groups.items():
+            rows_a = np.asarray(rows)
+            tab = self.cumulative(s)
+            if not s:
+                out[rows_a] = math.log(tab[-1])
+                continue
+            v = values[np.ix_(rows_a, list(s))]
+            x = v.min(axis=1) - self.t
+            j = np.interp(x, self.edges, tab)
+            dens = np.full(len(rows_a), 0.0)
+            for col, i in enumerate(s):
+                dens += -np.abs(v[:, col] - self.q[i]) / self.ns - math.log(2 * self.ns)
+            with np.errstate(divide="ignore"):
+                out[rows_a] = dens + np.log(j)
+        return out
 
 
 def svt3_cells(m, q: tuple) -> np.ndarray:
@@ -194,26 +255,20 @@ def svt3_cells(m, q: tuple) -> np.ndarray:
     mechanism.  The total is 1 to ~1e-9 (checked by the caller)."""
     if m.variant != 3 or m.c != 1:
         raise ValueError("svt3_cells covers variant 3 with c = 1")
-    rs, _, ns, _ = m._scales()
-    t = m.threshold
+    d = SVT3CutoffDensity(m, q, SVT3_REACH, SVT3_STEP)     # A_i and C_i: S = (i,) at c = 1
+    t, ns = d.t, d.ns
     per = int(round(SVT3_CELL / SVT3_STEP))
-    n_cells = int(round(2 * SVT3_REACH / SVT3_CELL))
-    edges_r = -SVT3_REACH + SVT3_STEP * np.arange(n_cells * per + 1)   # fine grid edges
-    mid = 0.5 * (edges_r[:-1] + edges_r[1:])
-    f_rho = np.exp(-np.abs(mid) / rs) / (2 * rs) * SVT3_STEP          # weights of the midpoints
-    below = np.ones_like(mid)                                          # Π_{j<i} F_ν(T + r − q_j)
+    n_cells = (d.edges.size - 1) // per
+    v0 = t + d.edges[::per][:-1]
+    v1 = v0 + SVT3_CELL
     out = []
-    for qi in q:
-        a = f_rho * below
-        c_at = np.r_[0.0, np.cumsum(a)][::per][:-1]                     # C_i(v0 − T) per cell
-        v0 = t + edges_r[::per][:-1]
-        v1 = v0 + SVT3_CELL
+    for i, qi in enumerate(q):
+        a, c = d.weights((i,)), d.cumulative((i,))
         full = _laplace_cdf(v1 - qi, ns) - _laplace_cdf(v0 - qi, ns)
         inner = (a * (np.repeat(_laplace_cdf(v1 - qi, ns), per)
-                      - _laplace_cdf(t + mid - qi, ns))).reshape(n_cells, per).sum(axis=1)
-        out.append(full * c_at + inner)
-        below = below * _laplace_cdf(t + mid - qi, ns)
-    out.append(np.array([np.sum(f_rho * below)]))
+                      - _laplace_cdf(t + d.mid - qi, ns))).reshape(n_cells, per).sum(axis=1)
+        out.append(full * c[::per][:-1] + inner)
+    out.append(d.cumulative(())[-1:])
     return np.concatenate(out)
 
 
@@ -238,64 +293,6 @@ def numerical_svt_cells(m, a: tuple, b: tuple) -> tuple[np.ndarray, np.ndarray]:
         out0.append(da.get(pat, 0.0) * c0)
         out1.append(db.get(pat, 0.0) * c1)
     return np.concatenate(out0), np.concatenate(out1)
-
-
-class SVT3CutoffDensity:
-    """The exact density of sparse vector variant 3 with cutoff c ≤ 2 (Roth's SVT releasing the
-    noisy answers of the first c queries above the threshold) at an output, for answers q: a
-    pattern S of ⊤ positions (|S| ≤ c) and their released values v_S has density
-    Π_{i∈S} f_ν(v_i − q_i) · J_S(min v_S − T), J_S(x) = ∫_{−∞}^x f_ρ(r) Π_{j∈B(S)} F_ν(T + r − q_j)
-    dr, B(S) the queries answered ⊥ (those before the c-th ⊤, or all others when fewer than c
-    are ⊤), and no ⊤ has mass J_∅(∞).  The J_S are tabulated as cumulative midpoint sums on a
-    grid of step ``step`` over ±``reach`` (kinks at r = 0 and r = q_j − T on grid points for
-    integer answers), read by linear interpolation."""
-
-    def __init__(self, m, q: tuple, reach: float = 800.0, step: float = 0.01) -> None:
-        if m.variant != 3 or m.c > 2:
-            raise ValueError("SVT3CutoffDensity covers variant 3 with c <= 2")
-        self.rs, _, self.ns, _ = m._scales()
-        self.t, self.c, self.q = m.threshold, m.c, np.asarray(q, dtype=float)
-        k = self.q.size
-        self.edges = -reach + step * np.arange(int(round(2 * reach / step)) + 1)
-        mid = 0.5 * (self.edges[:-1] + self.edges[1:])
-        self.w = np.exp(-np.abs(mid) / self.rs) / (2 * self.rs) * step
-        self.below = [_laplace_cdf(self.t + mid - qj, self.ns) for qj in self.q]
-        self.tables: dict[tuple, np.ndarray] = {}
-        self.k = k
-
-    def _table(self, s: tuple) -> np.ndarray:
-        if s not in self.tables:
-            last = max(s) if len(s) == self.c else self.k - 1
-            prod = self.w.copy()
-            for j in range(last + 1):
-                if j not in s:
-                    prod *= self.below[j]
-            self.tables[s] = np.r_[0.0, np.cumsum(prod)]
-        return self.tables[s]
-
-    def log_density(self, codes: np.ndarray, values: np.ndarray) -> np.ndarray:
-        """log density (mass for no ⊤) of each output row (codes, values) of the mechanism."""
-        out = np.empty(codes.shape[0])
-        tops = codes == 1
-        keys = [tuple(np.flatnonzero(r)) for r in tops]
-        groups: dict[tuple, list[int]] = {}
-        for i, s in enumerate(keys):
-            groups.setdefault(s, []).append(i)
-        for s, rows in groups.items():
-            rows_a = np.asarray(rows)
-            tab = self._table(s)
-            if not s:
-                out[rows_a] = math.log(tab[-1])
-                continue
-            v = values[np.ix_(rows_a, list(s))]
-            x = v.min(axis=1) - self.t
-            j = np.interp(x, self.edges, tab)
-            dens = np.full(len(rows_a), 0.0)
-            for col, i in enumerate(s):
-                dens += -np.abs(v[:, col] - self.q[i]) / self.ns - math.log(2 * self.ns)
-            with np.errstate(divide="ignore"):
-                out[rows_a] = dens + np.log(j)
-        return out
 
 
 def svt34_parallel_llr(m, a: tuple, b: tuple):

@@ -53,7 +53,7 @@ if TYPE_CHECKING:       # the names, for type checkers and editors (never run)
     )
     from ltheory.tables import DimensionTable, dimension_table
 
-from ltheory._version import __version__  # the one place the version is written
+from ltheory._version import __version__ as __version__  # the one place it is written
 
 #: names re-exported on first use, so ``import ltheory`` stays light (the privacy package
 #: loads the auditor, ~1 s): the privacy claims and the curve audit

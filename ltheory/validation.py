@@ -31,7 +31,8 @@ import numpy as np
 from ltheory.errors import BudgetExceededError, InvalidInputError
 
 __all__ = ["available_memory", "check_choice", "check_delta", "check_epsilon",
-           "check_epsilon_delta", "check_int", "check_level", "check_memory", "check_seed"]
+           "check_epsilon_delta", "check_int", "check_level", "check_memory", "check_real",
+           "check_seed"]
 
 
 def _number(value: Any, name: str, what: str) -> float:
@@ -67,12 +68,8 @@ def check_epsilon_delta(epsilon: Any, delta: Any = 0.0, names: tuple[str, str] =
 
 def check_real(value: Any, name: str, lo: float, hi: float, lo_open: bool = True) -> float:
     """``value`` as a finite float in (lo, hi] (``lo_open``) or [lo, hi]; bools refused."""
-    try:
-        f = float(value)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"{name} must be a number, got {value!r}") from None
-    if isinstance(value, bool) or not math.isfinite(f) or f > hi or f < lo \
-            or (lo_open and f == lo):
+    f = _number(value, name, "a number")
+    if not math.isfinite(f) or f > hi or f < lo or (lo_open and f == lo):
         side = "(" if lo_open else "["
         raise InvalidInputError(f"{name} must be in {side}{lo:g}, {hi:g}], got {value!r}")
     return f

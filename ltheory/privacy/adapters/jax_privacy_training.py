@@ -152,18 +152,22 @@ def _digits(rng: np.random.Generator) -> tuple[np.ndarray, ...]:
     return x[tr], y[tr], x[te], y[te]
 
 
+def _layout(hidden: int) -> tuple[slice, slice, slice, slice]:
+    """Where W₁ (64 × hidden), b₁, W₂ (hidden × 10) and b₂ sit in the flat parameter vector."""
+    a = PIXELS * hidden
+    b = a + hidden
+    c = b + hidden * CLASSES
+    return slice(0, a), slice(a, b), slice(b, c), slice(c, c + CLASSES)
+
+
 def _param_count(hidden: int) -> int:
-    return PIXELS * hidden + hidden + hidden * CLASSES + CLASSES
+    return _layout(hidden)[3].stop
 
 
 def _logits(jnp: Any, theta: Any, x: Any, hidden: int) -> Any:
     """The MLP on a flat parameter vector θ (so a coordinate is one index)."""
-    a = PIXELS * hidden
-    w1 = theta[:a].reshape(PIXELS, hidden)
-    b1 = theta[a:a + hidden]
-    w2 = theta[a + hidden:a + hidden + hidden * CLASSES].reshape(hidden, CLASSES)
-    b2 = theta[a + hidden + hidden * CLASSES:]
-    return jnp.tanh(x @ w1 + b1) @ w2 + b2
+    w1, b1, w2, b2 = (theta[s] for s in _layout(hidden))
+    return jnp.tanh(x @ w1.reshape(PIXELS, hidden) + b1) @ w2.reshape(hidden, CLASSES) + b2
 
 
 def _batches(q: float, steps: int, n: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
@@ -295,11 +299,11 @@ def audit_digits_training(*, input_canaries: int = 1000, gradient_canaries: int 
 
     grad = jp.clipped_grad(loss, l2_clip_norm=clip)
     init = np.random.default_rng(seed + 1).normal(0.0, 1.0, d).astype(np.float32)
-    a = PIXELS * hidden
-    init[:a] /= math.sqrt(PIXELS)
-    init[a + hidden:a + hidden + hidden * CLASSES] /= math.sqrt(hidden)
-    init[a:a + hidden] = 0.0
-    init[a + hidden + hidden * CLASSES:] = 0.0
+    w1, b1, w2, b2 = _layout(hidden)
+    init[w1] /= math.sqrt(PIXELS)
+    init[w2] /= math.sqrt(hidden)
+    init[b1] = 0.0
+    init[b2] = 0.0
     arrays = tuple(jnp.asarray(v) for v in (x, y, kind, coord))
     digits = tuple(v[:n_data] for v in arrays)
     centre = bool(centred) and m_g > 0
