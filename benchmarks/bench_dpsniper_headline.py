@@ -276,15 +276,30 @@ def main() -> None:
                     help="recompute both ceilings of every stored record, then the table")
     ap.add_argument("--quick", action="store_true",
                     help="smoke test: Laplace and SVT1 at 2e5 runs, one seed, into results/quick/")
+    ap.add_argument("--out", default=None,
+                    help="records file to read and write instead of results/ (parallel runs: "
+                         "one file each, then --merge)")
+    ap.add_argument("--merge", nargs="*", default=None,
+                    help="merge these records files into results/ (later records replace "
+                         "earlier ones of the same row, budget, seed and mode), then the table")
     args = ap.parse_args()
     global OUT
+    if args.out:
+        OUT = Path(args.out)
+    if args.merge:
+        rows = load()
+        for f in args.merge:
+            new = json.loads(Path(f).read_text())
+            keys = {key(r) for r in new}
+            rows = [r for r in rows if key(r) not in keys] + new
+        save(rows)
     if args.quick:      # never overwrite the committed figures
         OUT = HERE / "results" / "quick" / "dpsniper_headline.json"
         OUT.parent.mkdir(parents=True, exist_ok=True)
         args.runs, args.seeds, args.only = [2e5], [2024], args.only or ["Laplace", "SVT1"]
     if args.ceilings:
         save(recompute_ceilings(load()))
-    elif not args.table:
+    elif not args.table and args.merge is None:
         names = args.only or list(dpsniper_suite(EPS))
         rows = load()
         for runs in (int(r) for r in args.runs):

@@ -88,6 +88,7 @@ NOTES = [
     "ltheory.privacy.auditing.projection",
     "ltheory.privacy.auditing.scores",
     "ltheory.privacy.auditing.search",
+    "ltheory.privacy.auditing.tail_model",
     "ltheory.privacy.auditing.target",
     "ltheory.privacy.auditing.worst_case",
     "ltheory.privacy.claims",

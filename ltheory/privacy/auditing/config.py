@@ -83,6 +83,9 @@ class AuditConfig:
             else ``events.SHRINK``.
         selection_screen: family-wise level of the credibility screen over many candidate
             events (``None``: off).
+        tail_model: let a power-law model of a threshold family's tail place its rarest cuts
+            (``tail_model``): where the tail's log-ratio visibly grows, positions too rare
+            for their own selection counts are projected from the trend.
         tradeoff: add the certified (ε, δ) curve (``True`` = 41 points, or a number of points).
         verify_neighbours: check that the two datasets are neighbours under the mechanism's
             relation.
@@ -107,6 +110,7 @@ class AuditConfig:
     lean_events: bool | str = "auto"
     selection_shrink: float | str = "auto"
     selection_screen: float | None = SCREEN
+    tail_model: bool = True
     tradeoff: bool | int = False
     verify_neighbours: bool = True
     executor: Any = field(default=None, compare=False)
@@ -125,7 +129,7 @@ class AuditConfig:
                                         f"{self.events!r}")
         check_choice(self.certify, "certify", ("binomial", "poisson", "auto"))
         check_arithmetic(self.arithmetic)
-        for name in ("structure_events", "exact", "verify_neighbours"):
+        for name in ("structure_events", "exact", "verify_neighbours", "tail_model"):
             check_choice(getattr(self, name), name, (True, False))
         check_choice(self.lean_events, "lean_events", (True, False, "auto"))
         if self.selection_shrink != "auto":

@@ -272,7 +272,7 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
                            structure=cfg.structure_events, lean=few,
                            shrink=cfg.shrink_for(few, batch_kind(s0)),
                            screen=cfg.selection_screen, extremes=cfg.events == "auto",
-                           arithmetic=cfg.arithmetic)
+                           arithmetic=cfg.arithmetic, tail=cfg.tail_model)
     extra = [c for c in chosen if c.extreme]
     chosen = [c for c in chosen if not c.extreme]
     notes: list[str] = []
@@ -284,6 +284,12 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
         notes.append("few distinct outputs: events chosen among the exact-output cells "
                      "(likelihood-ratio prefixes)" + (" and the output's thresholds"
                      if batch_kind(s0) == "scalar" else ", frequencies unshrunk"))
+    for c in chosen:
+        if c.tail:
+            notes.append(f"the cut of {c.event.describe()} was placed by the tail model "
+                         f"(auditing.tail_model): its {c.sel_counts[0]} vs {c.sel_counts[1]} "
+                         "selection runs are too few to rank it, the trend of its family's "
+                         "tail projects it best; it is certified on fresh runs like any event")
     if cfg.events == "auto":        # decided on the selection split: α/(2k) fixed from here
         chosen, why = events_to_certify(chosen, n_cert, alpha, delta, (s0, s1))
         if extra and chosen and extra[0].projected > raw_projection(chosen[0], n_cert, alpha,

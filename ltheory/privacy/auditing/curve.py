@@ -272,7 +272,7 @@ def select_curve_events(s0: Batch, s1: Batch, n_cert: int, alpha: float, claim: 
     shrink = (cfg.shrink_for(few) if few or cfg.selection_shrink != "auto" else CURVE_SHRINK)
     rule = SelectionRule(test="binomial", structure=cfg.structure_events, lean=few,
                          shrink=shrink, screen=cfg.selection_screen,
-                         arithmetic=cfg.arithmetic)
+                         arithmetic=cfg.arithmetic, tail=False)   # it scores the counts itself
     families = candidate_families(s0, s1, rule)
     for level in [shrink] + [x for x in (0.16, 0.5) if x > shrink]:
         blocks = [b for b in families(n_cert, a_each, 0.0, level) if len(b.proj)]
