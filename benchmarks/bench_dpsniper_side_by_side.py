@@ -52,6 +52,19 @@ Setup (outside the repository)::
   randomisation ``prng=np.random.default_rng(s)`` (its constructor argument; its default is
   unseeded).  Torch on one thread (``torch_initialize(torch_threads=1)``).
 
+**DP-Sniper's own search at the budget** (a second DP-Sniper column; ``--no-search`` skips
+it): ``DDSearch(mechanism, DPSniper(...), PatternGenerator(domain, componentwise), config).run()``
+then ``witness.compute_eps_high_precision(mechanism, config)``, inside
+``initialize_dpsniper(config, torch_threads=1)`` with ``n_processes=1`` (its process pool of one
+worker; the worker's CPU time is in the subprocess's RUSAGE_CHILDREN, its start-up included).
+Domains as in ``exp_default.py`` (4 candidate pairs with the swaps, 16 for the component-wise
+rows ReportNoisyMax3 and SVT1).  Split: its defaults (per candidate pair 2·n_train + n +
+2·n_check = 5 × 10.7·10^6, then 2·n_final = 4·10^8 on the best) scaled to R, n_check and n_final
+rounded down to multiples of 1000, training batch n_train / 107 as above.  DP-Sniper's pool
+worker reseeds numpy and torch from fresh entropy (``_init_worker_process``), so these cells
+are not reproducible from the seed.  ltheory's like-for-like number is ``audit_search`` at the
+same budget, quoted from the headline file.
+
 **ltheory's side**: ``audit(m, d0, d1, claimed_epsilon=0.1, runs=R, seed=s, exact=False,
 arithmetic="real", executor="serial")`` on the same pair (d0 = a1, d1 = a2), m from
 ``dpsniper_suite(0.1)``; ``executor="serial"`` keeps the work in this process, so
@@ -122,6 +135,17 @@ DPSNIPER = {
     "LaplaceParallel": ("dpsniper.mechanisms.parallel.LaplaceParallel",
                         {"eps": 0.005, "n_parallel": 20}, 20, None),
 }
+#: DD-Search's input domain per row, as in exp_default.py: (dimensions, base type, range,
+#: component-wise neighbourhood); PatternGenerator makes 2 pairs (4 with the swaps), 8 (16)
+#: when component-wise
+DOMAINS = {
+    "Laplace": (1, "FLOAT", [-10, 10], False),
+    "NoisyHist1": (5, "INT", [0, 10], False),
+    "ReportNoisyMax3": (5, "FLOAT", [-10, 10], True),
+    "SVT1": (10, "FLOAT", [-10, 10], True),
+    "Rappor": (1, "INT", [-10, 10], False),
+    "LaplaceParallel": (1, "FLOAT", [-10, 10], False),
+}
 MECHANISMS = tuple(DPSNIPER)
 
 DRIVER = r'''
@@ -157,7 +181,8 @@ if spec.get("sample"):
     print(json.dumps({"sampled": True}))
     sys.exit(0)
 t0 = time.process_time()
-config = DDConfig(n_train=spec["n_train"], n=spec["n"], n_check=0, n_final=spec["n_final"],
+config = DDConfig(n_train=spec["n_train"], n=spec["n"], n_check=spec.get("n_check", 0),
+                  n_final=spec["n_final"],
                   training_batch_size=spec["batch"], n_processes=1,
                   confidence=spec["confidence"])
 flags = spec["flags"]
@@ -166,11 +191,28 @@ factory = LogisticRegressionFactory(
     in_dimensions=spec["in_dimensions"],
     optimizer_factory=SGDOptimizerFactory(learning_rate=0.3, momentum=0.3, step_size=500),
     regularization_weight=0.001, epochs=10, label=cls)
-attack = DPSniper(mechanism, factory, config).best_attack(a1, a2)
-witness = DDWitness(a1, a2, attack)
-witness.compute_eps_using_estimator(EpsEstimator(PrEstimator(mechanism, config.n_final, config)))
+if spec.get("search"):
+    from dpsniper.input.input_domain import InputBaseType, InputDomain
+    from dpsniper.input.pattern_generator import PatternGenerator
+    from dpsniper.search.ddsearch import DDSearch
+    from dpsniper.utils.initialization import initialize_dpsniper
+    dims, base, rng, componentwise = spec["search"]
+    generator = PatternGenerator(InputDomain(dims, InputBaseType[base], rng), componentwise)
+    with initialize_dpsniper(config, out_dir=tempfile.mkdtemp(prefix="dpsniper_"),
+                             torch_threads=1):
+        witness = DDSearch(mechanism, DPSniper(mechanism, factory, config), generator,
+                           config).run()
+        witness.compute_eps_high_precision(mechanism, config)
+    attack = witness.attack
+else:
+    attack = DPSniper(mechanism, factory, config).best_attack(a1, a2)
+    witness = DDWitness(a1, a2, attack)
+    witness.compute_eps_using_estimator(
+        EpsEstimator(PrEstimator(mechanism, config.n_final, config)))
 print(json.dumps({"eps": float(witness.eps), "lower_bound": float(witness.lower_bound),
                   "threshold": float(attack.thresh), "q": float(attack.q),
+                  "a1": np.asarray(witness.a1, dtype=float).tolist(),
+                  "a2": np.asarray(witness.a2, dtype=float).tolist(),
                   "work_cpu": time.process_time() - t0}))
 '''
 
@@ -194,6 +236,26 @@ def split(runs: int) -> dict[str, int]:
     return {"n_train": n_train, "n": n_train, "n_final": n_final,
             "batch": max(1, math.ceil(n_train / DEFAULT_BATCHES)),
             "total": 3 * n_train + 2 * n_final}
+
+
+def search_split(runs: int, pairs: int) -> dict[str, int]:
+    """DD-Search's default split (per pair: training 2·n_train, threshold n, check 2·n_check;
+    then the final 2·n_final on the best pair), scaled to ``runs`` total samples."""
+    total = pairs * (2 * DEFAULT_N_TRAIN + DEFAULT_N + 2 * DEFAULT_N_TRAIN) + 2 * DEFAULT_N_FINAL
+    n_final = int(DEFAULT_N_FINAL * runs / total) // 1000 * 1000
+    n_check = int(DEFAULT_N_TRAIN * runs / total) // 1000 * 1000
+    n_train = (runs - 2 * n_final - 2 * pairs * n_check) // (3 * pairs)
+    return {"n_train": n_train, "n": n_train, "n_check": n_check, "n_final": n_final,
+            "batch": max(1, math.ceil(n_train / DEFAULT_BATCHES)), "pairs": pairs,
+            "total": pairs * (3 * n_train + 2 * n_check) + 2 * n_final}
+
+
+def search_spec_for(name: str, runs: int, seed: int, pub: dict) -> dict:
+    dims, base, rng, componentwise = DOMAINS[name]
+    spec = spec_for(name, runs, seed, pub)
+    spec.update(search_split(runs, 16 if componentwise else 4))
+    spec["search"] = [dims, base, rng, componentwise]
+    return spec
 
 
 def spec_for(name: str, runs: int, seed: int, pub: dict) -> dict:
@@ -297,6 +359,8 @@ def main() -> None:
     ap.add_argument("--mechanisms", nargs="+", default=list(MECHANISMS))
     ap.add_argument("--seeds-at", nargs="*", default=[],
                     help="BUDGET:SEED,SEED,... overrides the seeds of one budget")
+    ap.add_argument("--no-search", action="store_true",
+                    help="skip DP-Sniper's DD-Search at the budget (the handed pair only)")
     ap.add_argument("--quick", action="store_true", help="R = 2·10^5, one seed, 2000 samples "
                     "in the input check; writes to results/quick/")
     ap.add_argument("--out", default=str(RESULTS / "dpsniper_side_by_side"))
@@ -342,24 +406,37 @@ def main() -> None:
                                  "dpsniper_eps_estimate": out["eps"],
                                  "dpsniper_cpu": cpu, "dpsniper_work_cpu": out["work_cpu"],
                                  "dpsniper_wall": wall})
+                    if not a.no_search:
+                        sspec = search_spec_for(name, runs, seed, pub)
+                        out, cpu, wall = run_driver(a.dpsniper_python, a.dpsniper_src, sspec)
+                        cell.update({"ddsearch_bound": out["lower_bound"],
+                                     "ddsearch_pair": [out["a1"], out["a2"]],
+                                     "ddsearch_cpu": cpu, "ddsearch_work_cpu": out["work_cpu"],
+                                     "ddsearch_wall": wall})
                 bound, cpu, wall = run_ltheory(name, spec, runs, seed)
                 cell.update({"ltheory_bound": bound, "ltheory_cpu": cpu, "ltheory_wall": wall})
                 cells.append(cell)
                 print(json.dumps({"mechanism": name, "runs": runs, **cell}), flush=True)
             dm, dse = _stats([c.get("dpsniper_bound") for c in cells])
             lm, lse = _stats([c["ltheory_bound"] for c in cells])
+            ddm, ddse = _stats([c.get("ddsearch_bound") for c in cells])
             ref = headline_reference(name, runs, seeds)
             sm, sse = _stats(ref.get("search", []))
             rows.append({
                 "mechanism": name, "runs": runs, "seeds": seeds,
                 "a1": spec["a1"], "a2": spec["a2"],
                 "dpsniper_split": {k: spec[k] for k in ("n_train", "n", "n_final", "batch")},
+                "ddsearch_split": {k: v for k, v in search_spec_for(name, runs, 0, pub).items()
+                                   if k in ("n_train", "n", "n_check", "n_final", "batch",
+                                            "pairs")},
                 "cells": cells,
                 "dpsniper_mean": dm, "dpsniper_se": dse, "ltheory_mean": lm, "ltheory_se": lse,
                 "ratio": (lm / dm) if dm else None,
                 "dpsniper_cpu_mean": _mean([c.get("dpsniper_cpu") for c in cells]),
                 "dpsniper_work_cpu_mean": _mean([c.get("dpsniper_work_cpu") for c in cells]),
                 "ltheory_cpu_mean": _mean([c["ltheory_cpu"] for c in cells]),
+                "ddsearch_mean": ddm, "ddsearch_se": ddse,
+                "ddsearch_cpu_mean": _mean([c.get("ddsearch_cpu") for c in cells]),
                 "headline_search_bounds": ref.get("search"),
                 "headline_handed_bounds": ref.get("handed"),
                 "headline_search_mean": sm, "headline_search_se": sse,
@@ -386,6 +463,14 @@ def _pm(m: float | None, se: float | None) -> str:
     return "–" if m is None else f"{m:.4f} ± {se:.4f}"
 
 
+def _vec(v: list[float]) -> str:
+    return "[" + " ".join(f"{x:g}" for x in v) + "]"
+
+
+def _pair(p: list | None) -> str:
+    return "–" if not p else f"{_vec(p[0])}, {_vec(p[1])}"
+
+
 def markdown(doc: dict) -> str:
     lines = ["# DP-Sniper's own code beside ltheory, equal budgets", "",
              f"DP-Sniper commit `{doc['dpsniper_commit'] or '(not run)'}`, logistic regression, "
@@ -397,10 +482,14 @@ def markdown(doc: dict) -> str:
              "run (DP-Sniper: the whole subprocess, Python and torch start-up included; its "
              "work alone in brackets).  `benchmarks/bench_dpsniper_side_by_side.py`; "
              "definitions in its docstring.", "",
+             "Left: both on DP-Sniper's published pair (DP-Sniper given the pair, all its "
+             "samples on it). Right: both searching their own pair inside the budget "
+             "(DP-Sniper's DD-Search over its StatDP patterns, run here; ltheory's "
+             "`audit_search`, quoted from `dpsniper_headline.json`, same seeds).", "",
              "| mechanism | runs | seeds | DP-Sniper bound | ltheory bound | ltheory / DP-Sniper "
-             "| DP-Sniper CPU s | ltheory CPU s | ltheory headline search | DP-Sniper published "
-             "(LR, 2.3·10^8) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| DP-Sniper CPU s | ltheory CPU s | DP-Sniper DD-Search bound | DD-Search CPU s "
+             "| ltheory audit_search (headline) | DP-Sniper published (LR, ≥ 2.3·10^8 samples) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in doc["rows"]:
         dcpu = "–" if r["dpsniper_cpu_mean"] is None else \
             f"{r['dpsniper_cpu_mean']:.1f} ({r['dpsniper_work_cpu_mean']:.1f})"
@@ -408,19 +497,23 @@ def markdown(doc: dict) -> str:
             f"| {r['mechanism']} | {r['runs']:.0e} | {len(r['seeds'])} | "
             f"{_pm(r['dpsniper_mean'], r['dpsniper_se'])} | "
             f"{_pm(r['ltheory_mean'], r['ltheory_se'])} | {_f(r['ratio'], 2)} | {dcpu} | "
-            f"{_f(r['ltheory_cpu_mean'], 1)} | "
+            f"{_f(r['ltheory_cpu_mean'], 1)} | {_pm(r.get('ddsearch_mean'), r.get('ddsearch_se'))} "
+            f"| {_f(r.get('ddsearch_cpu_mean'), 1)} | "
             f"{_pm(r['headline_search_mean'], r['headline_search_se'])} | "
             f"{_f(r['published_lr'], 4)} |")
     lines += ["", "## Per seed", "",
               "| mechanism | runs | seed | DP-Sniper bound (raw) | ltheory bound | DP-Sniper CPU s "
-              "| ltheory CPU s | DP-Sniper wall s | ltheory wall s |",
-              "|---|---|---|---|---|---|---|---|---|"]
+              "| ltheory CPU s | DP-Sniper wall s | ltheory wall s | DD-Search bound (raw) "
+              "| DD-Search pair | DD-Search CPU s |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in doc["rows"]:
         for c in r["cells"]:
             lines.append(f"| {r['mechanism']} | {r['runs']:.0e} | {c['seed']} | "
                          f"{_f(c.get('dpsniper_bound'), 4)} | {_f(c['ltheory_bound'], 4)} | "
                          f"{_f(c.get('dpsniper_cpu'), 1)} | {_f(c['ltheory_cpu'], 1)} | "
-                         f"{_f(c.get('dpsniper_wall'), 1)} | {_f(c['ltheory_wall'], 1)} |")
+                         f"{_f(c.get('dpsniper_wall'), 1)} | {_f(c['ltheory_wall'], 1)} | "
+                         f"{_f(c.get('ddsearch_bound'), 4)} | {_pair(c.get('ddsearch_pair'))} | "
+                         f"{_f(c.get('ddsearch_cpu'), 1)} |")
     if doc["rows"]:
         lines += ["", "## DP-Sniper's split of the budget", "",
                   "| runs | n_train (per input) | n (threshold, on a2) | n_final (per input) "
@@ -433,6 +526,18 @@ def markdown(doc: dict) -> str:
             s = r["dpsniper_split"]
             lines.append(f"| {r['runs']:.0e} | {s['n_train']:,} | {s['n']:,} | "
                          f"{s['n_final']:,} | {s['batch']:,} |")
+        lines += ["", "DD-Search at the budget (per candidate pair: n_train per input, n, "
+                  "n_check per input; then n_final per input on the best):", "",
+                  "| runs | pairs | n_train | n | n_check | n_final | training batch |",
+                  "|---|---|---|---|---|---|---|"]
+        seen2 = set()
+        for r in doc["rows"]:
+            s = r["ddsearch_split"]
+            if (r["runs"], s["pairs"]) in seen2:
+                continue
+            seen2.add((r["runs"], s["pairs"]))
+            lines.append(f"| {r['runs']:.0e} | {s['pairs']} | {s['n_train']:,} | {s['n']:,} | "
+                         f"{s['n_check']:,} | {s['n_final']:,} | {s['batch']:,} |")
     if doc["same_inputs_check"]:
         lines += ["", "## Same inputs in both codes", "",
                   "Both codes' mechanisms sampled on both inputs; per output coordinate and the "
