@@ -364,7 +364,12 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="R = 2·10^5, one seed, 2000 samples "
                     "in the input check; writes to results/quick/")
     ap.add_argument("--out", default=str(RESULTS / "dpsniper_side_by_side"))
+    ap.add_argument("--merge", nargs="+", metavar="JSON",
+                    help="join the cells of these result files into --out (no runs)")
     a = ap.parse_args()
+    if a.merge:
+        merge(a.merge, a.out)
+        return
     check_n = CHECK_N
     if a.quick:
         a.seeds, a.budgets, check_n = [1], [2e5], 2000
@@ -417,37 +422,60 @@ def main() -> None:
                 cell.update({"ltheory_bound": bound, "ltheory_cpu": cpu, "ltheory_wall": wall})
                 cells.append(cell)
                 print(json.dumps({"mechanism": name, "runs": runs, **cell}), flush=True)
-            dm, dse = _stats([c.get("dpsniper_bound") for c in cells])
-            lm, lse = _stats([c["ltheory_bound"] for c in cells])
-            ddm, ddse = _stats([c.get("ddsearch_bound") for c in cells])
-            ref = headline_reference(name, runs, seeds)
-            sm, sse = _stats(ref.get("search", []))
-            rows.append({
-                "mechanism": name, "runs": runs, "seeds": seeds,
-                "a1": spec["a1"], "a2": spec["a2"],
-                "dpsniper_split": {k: spec[k] for k in ("n_train", "n", "n_final", "batch")},
-                "ddsearch_split": {k: v for k, v in search_spec_for(name, runs, 0, pub).items()
-                                   if k in ("n_train", "n", "n_check", "n_final", "batch",
-                                            "pairs")},
-                "cells": cells,
-                "dpsniper_mean": dm, "dpsniper_se": dse, "ltheory_mean": lm, "ltheory_se": lse,
-                "ratio": (lm / dm) if dm else None,
-                "dpsniper_cpu_mean": _mean([c.get("dpsniper_cpu") for c in cells]),
-                "dpsniper_work_cpu_mean": _mean([c.get("dpsniper_work_cpu") for c in cells]),
-                "ltheory_cpu_mean": _mean([c["ltheory_cpu"] for c in cells]),
-                "ddsearch_mean": ddm, "ddsearch_se": ddse,
-                "ddsearch_cpu_mean": _mean([c.get("ddsearch_cpu") for c in cells]),
-                "headline_search_bounds": ref.get("search"),
-                "headline_handed_bounds": ref.get("handed"),
-                "headline_search_mean": sm, "headline_search_se": sse,
-                "published_lr": pub[name]["logistic_regression"]["eps_lcb"],
-                "published_best": pub[name]["best"]})
+            rows.append(summarise(name, runs, cells, pub))
             doc = {"claimed_epsilon": EPS, "alpha": ALPHA, "dpsniper_confidence": CONFIDENCE,
                    "dpsniper_commit": commit, "dpsniper_ran": have, "same_inputs_check": checks,
                    "rows": rows}
             # written after every row, so that an interrupted run keeps what it measured
             Path(a.out + ".json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
             Path(a.out + ".md").write_text(markdown(doc), encoding="utf-8")
+
+
+def summarise(name: str, runs: int, cells: list[dict], pub: dict) -> dict:
+    """One row: the cells of its seeds and their means, standard errors and CPU means."""
+    seeds = [c["seed"] for c in cells]
+    spec = spec_for(name, runs, 0, pub)
+    dm, dse = _stats([c.get("dpsniper_bound") for c in cells])
+    lm, lse = _stats([c["ltheory_bound"] for c in cells])
+    ddm, ddse = _stats([c.get("ddsearch_bound") for c in cells])
+    ref = headline_reference(name, runs, seeds)
+    sm, sse = _stats(ref.get("search", []))
+    return {
+        "mechanism": name, "runs": runs, "seeds": seeds,
+        "a1": spec["a1"], "a2": spec["a2"],
+        "dpsniper_split": {k: spec[k] for k in ("n_train", "n", "n_final", "batch")},
+        "ddsearch_split": {k: v for k, v in search_spec_for(name, runs, 0, pub).items()
+                           if k in ("n_train", "n", "n_check", "n_final", "batch", "pairs")},
+        "cells": cells,
+        "dpsniper_mean": dm, "dpsniper_se": dse, "ltheory_mean": lm, "ltheory_se": lse,
+        "ratio": (lm / dm) if dm else None,
+        "dpsniper_cpu_mean": _mean([c.get("dpsniper_cpu") for c in cells]),
+        "dpsniper_work_cpu_mean": _mean([c.get("dpsniper_work_cpu") for c in cells]),
+        "ltheory_cpu_mean": _mean([c["ltheory_cpu"] for c in cells]),
+        "ddsearch_mean": ddm, "ddsearch_se": ddse,
+        "ddsearch_cpu_mean": _mean([c.get("ddsearch_cpu") for c in cells]),
+        "headline_search_bounds": ref.get("search"),
+        "headline_handed_bounds": ref.get("handed"),
+        "headline_search_mean": sm, "headline_search_se": sse,
+        "published_lr": pub[name]["logistic_regression"]["eps_lcb"],
+        "published_best": pub[name]["best"]}
+
+
+def merge(paths: list[str], out: str) -> None:
+    """Joins the cells of several runs (e.g. more seeds run later) row by row."""
+    docs = [json.loads(Path(p).read_text(encoding="utf-8")) for p in paths]
+    pub = published()
+    cells: dict[tuple[str, int], dict[int, dict]] = {}
+    for d in docs:
+        for r in d["rows"]:
+            for c in r["cells"]:
+                cells.setdefault((r["mechanism"], r["runs"]), {})[c["seed"]] = c
+    rows = [summarise(name, runs, [cs[k] for k in sorted(cs)], pub)
+            for (name, runs), cs in sorted(cells.items(), key=lambda kv: (kv[0][1], MECHANISMS
+                                                                           .index(kv[0][0])))]
+    doc = {**docs[0], "rows": rows, "merged_from": [Path(p).name for p in paths]}
+    Path(out + ".json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    Path(out + ".md").write_text(markdown(doc), encoding="utf-8")
 
 
 def _mean(xs: list[float | None]) -> float | None:
