@@ -371,9 +371,17 @@ def main() -> None:
     ap.add_argument("--out", default=str(RESULTS / "dpsniper_side_by_side"))
     ap.add_argument("--merge", nargs="+", metavar="JSON",
                     help="join the cells of these result files into --out (no runs)")
+    ap.add_argument("--refresh-ltheory", nargs="*", metavar="MECHANISM", default=None,
+                    help="rerun only ltheory's side of the stored cells of these rows (all "
+                         "when none are named) with the current code, keeping DP-Sniper's "
+                         "(after a change to the auditor); also refreshes the headline "
+                         "reference columns")
     a = ap.parse_args()
     if a.merge:
         merge(a.merge, a.out)
+        return
+    if a.refresh_ltheory is not None:
+        refresh_ltheory(a.out, a.refresh_ltheory)
         return
     check_n = CHECK_N
     if a.quick:
@@ -464,6 +472,28 @@ def summarise(name: str, runs: int, cells: list[dict], pub: dict) -> dict:
         "headline_search_mean": sm, "headline_search_se": sse,
         "published_lr": pub[name]["logistic_regression"]["eps_lcb"],
         "published_best": pub[name]["best"]}
+
+
+def refresh_ltheory(out: str, names: list[str]) -> None:
+    """Reruns ltheory's side of the stored cells of rows ``names`` (all when empty) with the
+    current code, DP-Sniper's measurements kept; every row is summarised again (its headline
+    reference columns read the current ``dpsniper_headline.json``)."""
+    doc = json.loads(Path(out + ".json").read_text(encoding="utf-8"))
+    pub = published()
+    rows = []
+    for r in doc["rows"]:
+        cells = r["cells"]
+        if not names or r["mechanism"] in names:
+            spec = {"a1": r["a1"], "a2": r["a2"]}
+            for c in cells:
+                bound, cpu, wall = run_ltheory(r["mechanism"], spec, r["runs"], c["seed"])
+                c.update({"ltheory_bound": bound, "ltheory_cpu": cpu, "ltheory_wall": wall})
+                print(json.dumps({"mechanism": r["mechanism"], "runs": r["runs"], **c}),
+                      flush=True)
+        rows.append(summarise(r["mechanism"], r["runs"], cells, pub))
+    doc["rows"] = rows
+    Path(out + ".json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    Path(out + ".md").write_text(markdown(doc), encoding="utf-8")
 
 
 def merge(paths: list[str], out: str) -> None:
