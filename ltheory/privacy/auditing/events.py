@@ -36,7 +36,10 @@ likelihood ratio against the event's probability, as the certified bound does.  
 per-candidate shrinkage does not pay for the number of candidates (~10^5 nested positions on a
 20-coordinate output with the structure scores), so a *credibility screen* (``select_events``,
 ``screen``) first keeps, per family, the positions whose selection counts pass a conditional test
-Bonferroni-corrected over all positions examined; credible candidates rank first.
+at a Bonferroni level shared equally between the families, then between each family's positions
+(`screen_level`); credible candidates rank first.  Deep in the tail of the output's own values,
+where a cut's few selection runs cannot rank it, the trend of the tail (``tail_model``) projects
+it.
 """
 
 from __future__ import annotations
@@ -931,12 +934,17 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     a 20-coordinate output — and the per-position shrinkage above does not pay for that many:
     a rare event whose selection counts differ by ~4 standard deviations by chance (the maximum
     of 10^5 null positions) can win.  So a position is *credible* when the conditional test of
-    ``stats.poisson_epsilon_lower_bound`` at level ``screen / N`` (N = positions examined, all
-    families and directions; Bonferroni) shows its ratio above 1 (above ``δ`` on the larger
-    side) on the selection counts; each family offers its best credible position, and
-    credible candidates rank before the rest.  When no position is credible the ranking is the
-    unscreened one.  ``screen=None`` turns the screen off.  This only changes which event is
-    chosen, before any certification run: soundness is that of the certification."""
+    ``stats.poisson_epsilon_lower_bound`` at level ``screen / (F · n_f)`` (F families —
+    families and directions —, n_f positions in the position's family; `screen_level`, a
+    weighted Bonferroni) shows its ratio above 1 (above ``δ`` on the larger side) on the
+    selection counts; each family offers its best credible position, and credible candidates
+    rank before the rest.  When no position is credible, a family projected by a model fitted
+    to all its runs (``count_model``) comes first if it projects a positive bound (at the
+    selection's shrinkage, else at `MODEL_SHRINK`); otherwise the ranking is the unscreened
+    one.  ``screen=None`` turns the screen off.  ``tail`` (default on): the output's own
+    threshold families project their rarest cuts from the trend of their tail
+    (``tail_model``).  This only changes which event is chosen, before any certification run:
+    soundness is that of the certification."""
     r = dataclasses.replace(rule or SelectionRule(), **options)
     top, shrink, screen = r.top, r.shrink, r.screen
     families = candidate_families(s0, s1, r)
