@@ -169,8 +169,7 @@ def tail_projections(ca: np.ndarray, cb: np.ndarray,
     out = np.full(c.shape, -np.inf)
     mca, mcb = ca.copy(), cb.copy()
     if reach.any():
-        ratio = np.exp(beta[0] + beta[1] * np.log(c[reach]))
-        share = 1.0 / (1.0 + np.exp(-ratio))
+        share = 1.0 / (1.0 + np.exp(-line[reach]))      # the line's log-ratio, as a split
         mca[reach], mcb[reach] = c[reach] * share, c[reach] * (1.0 - share)
         with np.errstate(invalid="ignore", divide="ignore"):
             val = np.asarray(project(mca[reach], mcb[reach]), dtype=float)
