@@ -55,7 +55,7 @@ from ltheory.privacy.auditing.count_model import model_projections
 from ltheory.privacy.auditing.features import structure_scores
 from ltheory.privacy.auditing.floating import BitEncoder, bit_encoders
 from ltheory.privacy.auditing.outputs import Batch, batch_kind, match_rows, unique_rows
-from ltheory.privacy.auditing.projection import projected_bound, shrunk
+from ltheory.privacy.auditing.projection import projected_bound, shrunk_projection
 from ltheory.privacy.auditing.tail_model import TailModel, tail_projections
 from ltheory.privacy.stats import (
     poisson_epsilon_lower_bound,
@@ -358,8 +358,7 @@ def _projected(ca: np.ndarray, cb: np.ndarray, n_sel: int, n_cert: int, a_each: 
     """The bound an event with selection counts (ca, cb) out of n_sel is projected to certify
     with ``n_cert`` runs per dataset, its frequencies shrunk to their Clopper–Pearson bounds at
     ``shrink`` (``projection.projected_bound`` at the event's level 2·``a_each``)."""
-    pa, pb = shrunk(ca, cb, n_sel, n_sel, shrink)
-    return projected_bound(pa, pb, n_cert, 2 * a_each, delta, test)
+    return shrunk_projection(ca, cb, n_sel, n_cert, 2 * a_each, delta, test, shrink)
 
 
 def _best_test(ka: float, kb: float, n_sel: int, n_cert: int, a_each: float, delta: float,
@@ -450,9 +449,15 @@ def lr_prefixes(enc: Any, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch]
 def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: int,
                      a_each: float, delta: float, out: list[_Block],
                      enc: ValueEncoder | BinEncoder | MixedEncoder | None = None,
-                     test: str = "binomial", shrink: float = SHRINK) -> None:
+                     test: str = "binomial", shrink: float = SHRINK,
+                     cache: dict | None = None) -> None:
     enc = enc or make_encoder(*fit)
-    prefixes = lr_prefixes(enc, fit, ev)
+    if cache is not None and id(enc) in cache:
+        prefixes = cache[id(enc)]
+    else:
+        prefixes = lr_prefixes(enc, fit, ev)
+        if cache is not None:
+            cache[id(enc)] = prefixes
     if prefixes is None:
         return
     c0, c1, n_ev, orders = prefixes
@@ -568,7 +573,8 @@ def threshold_cuts(pooled: np.ndarray, isolate: bool = True
 def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
                           n_cert: int, a_each: float, delta: float,
                           out: list[_Block], test: str = "binomial",
-                          shrink: float = SHRINK, tail: bool = True) -> None:
+                          shrink: float = SHRINK, tail: bool = True,
+                          cache: dict | None = None) -> None:
     signs = getattr(score, "kind", None) == "signs"
     # the tail model only on the output's own values (the output, or one coordinate): a fitted
     # score (classifier, naive Bayes, discriminant) estimates a log-likelihood ratio, bounded
@@ -576,13 +582,22 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
     # 2·10^6: a logistic-regression cut of 15 vs 5 selection runs projected 1.46 against a
     # ceiling of 0.90, and certified 0.63 where the unmodelled choice certified 0.83)
     own = isinstance(score, Score) and score.w is None
-    grid, iso = threshold_cuts(np.concatenate([score(fit[0]), score(fit[1])]),
-                               isolate=not signs)
-    if signs:              # the indicators feed the count model too
-        (i0, w), (i1, _) = score.signs(ev[0]), score.signs(ev[1])
-        v0, v1 = np.sort(i0 @ w), np.sort(i1 @ w)
+    # the score's cuts and sorted values do not depend on the projection's settings: with a
+    # ``cache`` (``candidate_families``) they are computed once for every scoring pass
+    key = id(score)
+    if cache is not None and key in cache:
+        grid, iso, v0, v1, (i0, i1, w) = cache[key]
     else:
-        v0, v1 = np.sort(score(ev[0])), np.sort(score(ev[1]))
+        grid, iso = threshold_cuts(np.concatenate([score(fit[0]), score(fit[1])]),
+                                   isolate=not signs)
+        i0 = i1 = w = None
+        if signs:              # the indicators feed the count model too
+            (i0, w), (i1, _) = score.signs(ev[0]), score.signs(ev[1])
+            v0, v1 = np.sort(i0 @ w), np.sort(i1 @ w)
+        else:
+            v0, v1 = np.sort(score(ev[0])), np.sort(score(ev[1]))
+        if cache is not None:
+            cache[key] = grid, iso, v0, v1, (i0, i1, w)
     n_ev = len(v0)
     ge0 = n_ev - np.searchsorted(v0, grid, side="left")
     ge1 = n_ev - np.searchsorted(v1, grid, side="left")
@@ -887,15 +902,17 @@ def candidate_families(s0: Batch, s1: Batch, rule: SelectionRule | None = None
     # the families, built on the fit half once; each is scored on the eval half
     encoders, scores = _families(fit, kind, r.structure, r.lean, r.arithmetic)
 
+    cache: dict = {}      # each score's cuts and sorted values, shared by the scoring passes
+
     def blocks(n_cert: int, a_each: float, delta: float, shrink: float) -> list[_Block]:
         out: list[_Block] = []
         for enc in encoders:
-            _cell_candidates(fit, ev, n_cert, a_each, delta, out, enc, r.test, shrink)
+            _cell_candidates(fit, ev, n_cert, a_each, delta, out, enc, r.test, shrink, cache)
         for sc in scores:
             # a score that fits nothing but its cuts is scored on the whole selection split
             _threshold_candidates(sc, (s0, s1) if sc.unfitted else fit,
                                   (s0, s1) if sc.unfitted else ev,
-                                  n_cert, a_each, delta, out, r.test, shrink, r.tail)
+                                  n_cert, a_each, delta, out, r.test, shrink, r.tail, cache)
         return out
 
     return blocks

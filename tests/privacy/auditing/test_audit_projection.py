@@ -16,6 +16,8 @@ from ltheory.privacy.auditing.projection import (
     certified_bound,
     lr_order,
     projected_bound,
+    shrunk,
+    shrunk_projection,
 )
 from ltheory.privacy.stats import epsilon_lower_bound, poisson_epsilon_lower_bound
 
@@ -82,3 +84,37 @@ def test_ceiling_and_pilots_use_it() -> None:
     assert at02 < at0
     p = (c + 0.5) / (nn + 1.0)
     assert at02 == pytest.approx(float(projected_bound(p[0, 0], p[0, 1], 10**5, 0.05, 0.2)))
+
+
+# ----------------------------------------------------------------- shrunk_projection's tables
+@settings(max_examples=60, deadline=None)
+@given(n_sel=st.integers(1, 3000), data=st.data(),
+       test=st.sampled_from(["binomial", "poisson", "auto"]),
+       delta=st.sampled_from([0.0, 1e-4]), shrink=st.sampled_from([0.02, 0.16, 0.5]),
+       as_float=st.booleans())
+def test_shrunk_projection_equals_shrunk_then_projected(n_sel, data, test, delta, shrink,
+                                                         as_float):
+    """The per-count tables give exactly the numbers of shrinking then projecting (integer
+    counts, given as ints or as floats; the tables are shared between calls)."""
+    if test == "poisson" and delta > 0:
+        return
+    k = st.integers(0, n_sel)
+    ca = np.array(data.draw(st.lists(k, min_size=1, max_size=40)))
+    cb = np.array(data.draw(st.lists(k, min_size=len(ca), max_size=len(ca))))
+    if as_float:
+        ca = ca.astype(float)
+    n = 9 * n_sel + 1
+    want = projected_bound(*shrunk(ca, cb, n_sel, n_sel, shrink), n, 0.01, delta, test)
+    for _ in range(2):                                   # the second call reads the tables
+        got = shrunk_projection(ca, cb, n_sel, n, 0.01, delta, test, shrink)
+        assert np.array_equal(got, want, equal_nan=True)
+
+
+def test_shrunk_projection_fractional_counts_fall_back():
+    """Model counts (fractional) and counts beyond the selection size take the direct path."""
+    ca, cb = np.array([12.5, 3.0]), np.array([2.25, 0.0])
+    want = projected_bound(*shrunk(ca, cb, 100, 100, 0.02), 900, 0.01, 0.0, "auto")
+    assert np.array_equal(shrunk_projection(ca, cb, 100, 900, 0.01, 0.0, "auto", 0.02), want,
+                          equal_nan=True)
+    with pytest.raises(ValueError, match="Poisson"):
+        shrunk_projection(np.array([3]), np.array([1]), 100, 900, 0.01, 0.1, "poisson")
