@@ -276,7 +276,7 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
     extra = [c for c in chosen if c.extreme]
     chosen = [c for c in chosen if not c.extreme]
     notes: list[str] = []
-    if distinct_outputs(s0, s1) == 1:
+    if distinct_outputs(s0, s1, limit=1) == 1:
         notes.append("every selection run returned the same output: no event can separate the "
                      "datasets (a constant mechanism is 0-DP); check that the mechanism reads "
                      "its dataset and draws from its rng")

@@ -227,6 +227,19 @@ class AtomEncoder:
         return "atom " + ValueEncoder(self.kind, self.values).describe(cell)
 
 
+def _repeat_candidates(pooled: np.ndarray) -> np.ndarray:
+    """The rows of ``pooled`` (2-D) that may occur more than once: a row repeats only if its
+    value in every column does, so rows whose value in the most varied column (judged on the
+    first rows) is unique are dropped before the rows are sorted as a whole (every copy of a
+    repeated row is kept, so its count is unchanged)."""
+    if pooled.shape[1] < 2 or len(pooled) < 2:
+        return pooled
+    head = pooled[:1000]
+    j = int(np.argmax([len(np.unique(head[:, i])) for i in range(pooled.shape[1])]))
+    _, inverse, counts = np.unique(pooled[:, j], return_inverse=True, return_counts=True)
+    return pooled[counts[inverse.ravel()] >= 2]
+
+
 def make_atom_encoder(s0: Batch, s1: Batch) -> AtomEncoder | None:
     """The atom encoder (`AtomEncoder`) of numeric outputs with repeated values, or
     None when no output repeats."""
@@ -237,6 +250,9 @@ def make_atom_encoder(s0: Batch, s1: Batch) -> AtomEncoder | None:
     if kind == "scalar":
         u, c = np.unique(pooled, return_counts=True)
     else:
+        pooled = _repeat_candidates(pooled)
+        if not len(pooled):
+            return None
         u, c = unique_rows(pooled, return_counts=True)
     keep = c >= 2
     if not keep.any():

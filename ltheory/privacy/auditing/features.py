@@ -89,7 +89,10 @@ class Coord:
         return len(self.atoms) + len(self.quartiles) + 1
 
     def above(self, v: np.ndarray) -> np.ndarray:
-        return ((v > self.median) & ~np.isin(v, self.atoms)).astype(np.float32)
+        up = v > self.median
+        if len(self.atoms):
+            up &= ~np.isin(v, self.atoms)
+        return up.astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -260,8 +263,13 @@ class LinearScore:
             for c, w in zip(cells, self.weights, strict=True):
                 s += np.where(c >= 0, w[np.maximum(c, 0)], 0.0)
             return s
-        ind, signs = self.signs(b)
-        return ind @ signs
+        # Σ_j sign_j · 1[o_j above its median], summed column by column (the same integers as
+        # ``indicators @ signs`` without building the runs × m indicator matrix)
+        a = np.asarray(b, dtype=float)
+        s = np.zeros(len(a))
+        for c, sign in self.counted():
+            s += sign * c.above(c.values(a))
+        return s
 
     def describe(self) -> str:
         return self.label

@@ -370,4 +370,5 @@ def event_sides(direction: int, k0: Any, k1: Any, split: RunSplit) -> tuple[int,
 def few_outputs(s0: Batch, s1: Batch) -> bool:
     """Whether the two samples show at most ``FEW_OUTPUTS`` distinct outputs, with on average
     at least 4 runs per output."""
-    return distinct_outputs(s0, s1) <= min(FEW_OUTPUTS, (len(s0) + len(s1)) // 4)
+    limit = min(FEW_OUTPUTS, (len(s0) + len(s1)) // 4)
+    return distinct_outputs(s0, s1, limit=limit) <= limit
