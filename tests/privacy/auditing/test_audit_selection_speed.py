@@ -71,3 +71,23 @@ def test_sign_count_score_equals_indicators_times_signs():
     for s in signs:
         ind, w = s.signs(x1)
         assert np.array_equal(s(x1), ind @ w)
+
+
+def _match_by_sorting(values, rows):
+    """match_rows' general path: one sort of the row keys."""
+    key = outputs.row_keys(np.concatenate([values, rows]))
+    kv, kr = key[: len(values)], key[len(values):]
+    order = np.argsort(kv, kind="stable")
+    sk = kv[order]
+    i = np.clip(np.searchsorted(sk, kr), 0, len(sk) - 1)
+    return np.where(sk[i] == kr, order[i], -1).astype(np.int64)
+
+
+@settings(max_examples=150, deadline=None)
+@given(x=rows, y=st.data())
+def test_match_rows_by_columns_equals_sorting(x, y):
+    """The column lookup matches rows as values (−0.0 = 0.0, NaN = NaN), as the sort does."""
+    values = unique_rows(x)
+    other = y.draw(arrays(np.float64, st.tuples(st.integers(1, 40), st.just(x.shape[1])),
+                          elements=st.sampled_from([0.0, -0.0, 1.0, 2.5, -3.0, 7.0, np.nan])))
+    assert np.array_equal(outputs.match_rows(values, other), _match_by_sorting(values, other))
