@@ -76,3 +76,28 @@ def test_the_score_ranks_the_pair_with_more_differing_coordinates_first() -> Non
     v6 = crossfit_projection(x0, _bits(six, 60_000, rng), _ctx())
     v5 = crossfit_projection(x0, _bits(five, 60_000, rng), _ctx())
     assert v6 > v5 > 0
+
+
+def _search(name: str, seed: int, total: int, **kw):
+    from ltheory.privacy.auditing.search import audit_search
+
+    m, base = dpsniper_suite(0.1)[name]
+    return audit_search(m, base, claimed_epsilon=0.1, total_runs=total, seed=seed, exact=False,
+                        arithmetic="real", **kw)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2, 2024])
+def test_rappor_search_chooses_the_pair_with_more_differing_bits(seed: int) -> None:
+    # value 1 against 0: six Bloom bits differ (ceiling 0.281 at 2·10^6 runs); against 2: five
+    # (0.237).  Pilot audits chose 2 on these seeds
+    s = _search("Rappor", seed, 2_000_000)
+    assert s.d1 == (0.0,)
+    assert any("score pilots" in n for n in s.notes)
+
+
+@pytest.mark.slow
+def test_svt6_search_chooses_a_strong_pair_on_seed_1() -> None:
+    # pilot audits chose "one above rest below" (ceiling 0.133); the two strong pairs: 0.30
+    s = _search("SVT6", 1, 2_000_000)
+    assert s.pattern in ("half-half", "X-shape")
