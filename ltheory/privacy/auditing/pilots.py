@@ -10,12 +10,16 @@ dataset on the first pair:
   each pilot adds its runs' counts per output to the pair's earlier counts (with
   ``pool_pilots``, to each dataset's counts over every pair sharing it) and ranks the pair by
   the *plug-in projection*: the best bound a likelihood-ratio prefix of outputs (the
-  Neyman–Pearson events of a finite output space) would certify with the final runs, from the
-  smoothed frequencies (``projection.best_lr_prefix``).  With ``cols`` (pattern pilots), the same
+  Neyman–Pearson events of a finite output space) would certify with the final runs, each
+  prefix's counts shrunk to their confidence bounds (``pilot_ranking``: unshrunk, the
+  projection favoured weak pairs' noise; issue 42).  With ``cols`` (pattern pilots), the same
   on the discrete coordinates of outputs that mix few-valued codes with continuous values (a
   sparse vector that releases its noisy answers): a lower estimate of what the output leaks;
 * `BlockPilot` — the discrete coordinates as several few-valued blocks (a parallel
   composition): the best block's plug-in projection;
+* `ScorePilot` (``score_pilot``) — vectors of few-valued coordinates with too many joint
+  values (a RAPPOR report): quantile bins of a per-coordinate likelihood-ratio score fitted on
+  half of the pair's pilot runs and binned on the other half;
 * `BinnedPilot` — other scalar outputs: the plug-in projection of quantile bins (about
   ``PILOT_BIN_RUNS`` pooled runs per bin) of all the pair's pilot runs;
 * `AuditPilot` — anything else, and the fallback of a pair a plug-in kind cannot count: a
@@ -39,6 +43,7 @@ from ltheory.privacy.auditing.events import SHRINK
 from ltheory.privacy.auditing.exact import exact_epsilon
 from ltheory.privacy.auditing.executors import resolve_executor, run_sampling
 from ltheory.privacy.auditing.outputs import batch_kind, unique_rows
+from ltheory.privacy.auditing.pilot_ranking import shrunk_lr_prefix
 from ltheory.privacy.auditing.projection import best_lr_prefix, projected_bound, shrunk
 from ltheory.privacy.auditing.report import AuditReport
 
@@ -81,6 +86,7 @@ class Probe:
     ``kind``: ``"cells"`` (few distinct outputs), ``"pattern"`` (few joint values of the
     low-cardinality coordinates ``cols`` beside continuous ones), ``"blocks"`` (too many joint
     values, but each block of consecutive discrete coordinates in ``blocks`` is few-valued),
+    ``"coordinates"`` (every coordinate few-valued, too many joint values: score pilots),
     ``"numeric"`` (numbers of ``columns`` coordinates, none of the above) or ``"objects"``
     (outputs that are not numeric arrays of one shape)."""
 
@@ -109,6 +115,8 @@ def probe_outputs(mechanism: Any, a: Any, b: Any, n: int, ss: np.random.SeedSequ
         return Probe("numeric", columns)
     card = [len(np.unique(pooled[:, j])) for j in range(pooled.shape[1])]
     cols = tuple(j for j, c in enumerate(card) if 1 < c <= PATTERN_VALUES)
+    if len(cols) == len(card) > 1:            # every coordinate few-valued, too many joint values
+        return Probe("coordinates", columns)
     if not cols or len(cols) == len(card):
         return Probe("numeric", columns)
     if len(unique_rows(pooled[:, cols])) <= cap:
@@ -248,19 +256,25 @@ def bin_counts(x: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray
 
 
 def lr_prefix_projection(c: np.ndarray, nn: np.ndarray, n_final: int, alpha: float,
-                          test: str, delta: float = 0.0) -> float:
+                          test: str, delta: float = 0.0, shrink: float | None = None) -> float:
     """The best bound a likelihood-ratio prefix of the cells with counts ``c`` (cells × 2, out
-    of ``nn`` runs) would certify with ``n_final`` runs per dataset, at the smoothed (add-½)
-    frequencies (``projection.best_lr_prefix`` at level ``alpha``, δ included)."""
+    of ``nn`` runs) would certify with ``n_final`` runs per dataset: with ``shrink``, each
+    prefix at its counts shrunk to Clopper–Pearson bounds at that level
+    (``pilot_ranking.shrunk_lr_prefix``, what the search ranks by); with None, at the smoothed
+    (add-½) frequencies (``projection.best_lr_prefix`` at level ``alpha``, δ included)."""
+    if shrink is not None:
+        return shrunk_lr_prefix(c, nn, n_final, alpha, shrink, delta, test)
     p = (c + 0.5) / (nn + 0.5 * len(c))
     return best_lr_prefix(p[:, 0], p[:, 1], n_final, alpha, delta, test).bound
 
 
 def plugin_projection(d: dict, n_final: int, alpha: float, test: str,
-                       pool: dict | None = None, delta: float = 0.0) -> float:
+                       pool: dict | None = None, delta: float = 0.0,
+                       shrink: float | None = None) -> float:
     """The best bound a likelihood-ratio prefix of output values would certify with ``n_final``
-    runs per dataset, at the pair's smoothed pooled pilot frequencies (add-½): the pair's own
-    pilot runs, or with ``pool`` every pilot run of each of its datasets (from any pair)."""
+    runs per dataset (``lr_prefix_projection``, shrunk at ``shrink`` or at the smoothed
+    frequencies) from the pair's pilot counts: its own pilot runs, or with ``pool`` every
+    pilot run of each of its datasets (from any pair)."""
     if pool is not None and "_pool" in d:
         k0, k1 = d["_pool"]
         cells = list(dict.fromkeys([*pool[k0][0], *pool[k1][0]]))
@@ -270,7 +284,7 @@ def plugin_projection(d: dict, n_final: int, alpha: float, test: str,
     else:
         c = np.array([[v[1], v[2]] for v in d["_cells"].values()], dtype=float)
         nn = np.array([d["_n"], d["_n"]], dtype=float)
-    return lr_prefix_projection(c, nn, n_final, alpha, test, delta)
+    return lr_prefix_projection(c, nn, n_final, alpha, test, delta, shrink)
 
 
 def pooled_samples(d: dict, pick_ss: np.random.SeedSequence) -> tuple[np.ndarray, np.ndarray]:
@@ -325,6 +339,8 @@ class PilotContext:
     exact_cache: dict = field(default_factory=dict)
     #: the pilots' ``budget.Deadline`` (their share of a search's time budget), or None
     deadline: Any = None
+    #: level the plug-in pilots' counts are shrunk to (``pilot_ranking``); None: unshrunk
+    shrink: float | None = None
 
     def exact_epsilon(self, a: Any, b: Any) -> float | None:
         """The pair's exact ε at δ (None where the target has no output distribution)."""
@@ -394,14 +410,15 @@ class CellPilot:
             return None
         if "exact_epsilon" not in d:
             d["exact_epsilon"] = ctx.exact_epsilon(a, b)
-        projected = plugin_projection(d, ctx.n_final, ctx.alpha, ctx.test, ctx.pool, ctx.delta)
+        projected = plugin_projection(d, ctx.n_final, ctx.alpha, ctx.test, ctx.pool, ctx.delta,
+                                      ctx.shrink)
         return plugin_ranked(d, d["_n"] * 2, projected,
                              "plug-in (likelihood-ratio prefixes of outputs)")
 
     def rescore(self, d: dict, ctx: PilotContext) -> None:
         if ctx.pool is not None and "_pool" in d:
             d["projected_bound"] = plugin_projection(d, ctx.n_final, ctx.alpha, ctx.test,
-                                                     ctx.pool, ctx.delta)
+                                                     ctx.pool, ctx.delta, ctx.shrink)
             d["pooled_runs"] = [ctx.pool[k][1] for k in d["_pool"]]   # per dataset
 
 
@@ -421,7 +438,8 @@ class BlockPilot:
         a, b = d["_pair"]
         if not block_pilot(ctx.target, a, b, runs, seed, ctx.executor, d, self.blocks):
             return None
-        projected = max(plugin_projection(c, ctx.n_final, ctx.alpha, ctx.test, delta=ctx.delta)
+        projected = max(plugin_projection(c, ctx.n_final, ctx.alpha, ctx.test,
+                                          delta=ctx.delta, shrink=ctx.shrink)
                         for c in d["_blocks"])
         return plugin_ranked(d, d["_n"] * 2, projected, "plug-in per block (likelihood-ratio "
                              "prefixes of each block's codes; the best block)")
@@ -444,7 +462,8 @@ class BinnedPilot:
         if "exact_epsilon" not in d:
             d["exact_epsilon"] = ctx.exact_epsilon(a, b)
         c, nn = bin_counts(d["_x"])
-        projected = lr_prefix_projection(c, nn, ctx.n_final, ctx.alpha, ctx.test, ctx.delta)
+        projected = lr_prefix_projection(c, nn, ctx.n_final, ctx.alpha, ctx.test, ctx.delta,
+                                         ctx.shrink)
         return plugin_ranked(d, 2 * len(d["_x"][0]), projected,
                              f"plug-in ({len(c)} quantile bins of the output)")
 
@@ -460,8 +479,9 @@ PILOT_KINDS = ("auto", "cells", "audit")
 def choose_pilot(probe: Probe | None, kinds: str) -> Pilot:
     """The pilot kind for a search from its probe (see
     [`ltheory.privacy.auditing.pilots`][ltheory.privacy.auditing.pilots]): cells for few-valued
-    outputs, the discrete projection or its blocks for mixed outputs, quantile bins for other
-    scalar outputs, else pilot audits."""
+    outputs, the discrete projection or its blocks for mixed outputs, a fitted per-coordinate
+    score for vectors of few-valued coordinates, quantile bins for other scalar outputs, else
+    pilot audits."""
     if probe is None or kinds == "audit":
         return AuditPilot()
     if probe.kind == "cells":
@@ -472,6 +492,9 @@ def choose_pilot(probe: Probe | None, kinds: str) -> Pilot:
         return CellPilot(probe.cols)
     if probe.kind == "blocks":
         return BlockPilot(probe.blocks)
+    if probe.kind == "coordinates":
+        from ltheory.privacy.auditing.score_pilot import ScorePilot  # it imports this module
+        return ScorePilot()
     if probe.kind == "numeric" and probe.columns == 1:
         return BinnedPilot()
     return AuditPilot()

@@ -38,6 +38,7 @@ from ltheory.privacy.auditing.neighbours import (  # noqa: F401 - re-exported
     neighbouring_candidates,
     query_patterns,
 )
+from ltheory.privacy.auditing.pilot_ranking import PILOT_SHRINK
 from ltheory.privacy.auditing.pilots import (
     PILOT_KINDS,
     PROBE_RUNS,
@@ -82,6 +83,10 @@ class SearchConfig:
             selection split (all final runs certify).
         pilot: the pilot audits' config (default: the search's config with
             ``plan.PILOT_SETTINGS`` applied).
+        pilot_shrink: the one-sided level of the Clopper–Pearson bounds the plug-in pilots'
+            counts are shrunk to before their projection ranks the pair
+            (``pilot_ranking.PILOT_SHRINK``; None: the smoothed frequencies, as before issue
+            42, which favour pairs whose pilots are noisy).
     """
 
     runs: int | None = None
@@ -93,6 +98,7 @@ class SearchConfig:
     pool_pilots: bool = True
     reuse_pilots: bool = False
     pilot: AuditConfig | None = None
+    pilot_shrink: float | None = PILOT_SHRINK
 
     def __post_init__(self) -> None:
         for name in ("runs", "pilot_runs"):
@@ -105,6 +111,9 @@ class SearchConfig:
         check_choice(self.pilots, "pilots", PILOT_KINDS)
         check_choice(self.pool_pilots, "pool_pilots", (True, False))
         check_choice(self.reuse_pilots, "reuse_pilots", (True, False))
+        if self.pilot_shrink is not None:
+            object.__setattr__(self, "pilot_shrink", check_level(self.pilot_shrink,
+                                                                 "pilot_shrink"))
         if self.reuse_pilots and self.pilots == "audit":
             raise InvalidInputError("reuse_pilots=True reuses the plug-in pilots' runs as the "
                                     "final selection split, and pilots='audit' runs none: use "
@@ -324,7 +333,7 @@ def _context(target: Any, eps: float, delta: float, alpha: float, cfg: AuditConf
                         alpha=alpha, final_runs=search.runs, n_final=n_final,
                         test=cfg.certify if delta == 0 else "binomial", exact=pilot_cfg.exact,
                         audit_config=pilot_cfg, pool={} if search.pool_pilots else None,
-                        deadline=deadline)
+                        deadline=deadline, shrink=search.pilot_shrink)
 
 
 def _rungs(pilot: Pilot, alive: list[dict], pilot_runs: int,
@@ -351,7 +360,7 @@ def _rungs(pilot: Pilot, alive: list[dict], pilot_runs: int,
                 if row is None and pilot.fallback_note:
                     notes.append(f"pair {d['pattern']!r}: {pilot.fallback_note} for the "
                                  "plug-in pilot; ranked by a pilot audit")
-                    for k in ("_cells", "_n", "_pool", "_blocks"):
+                    for k in ("_cells", "_n", "_pool", "_blocks", "_rows", "_x"):
                         d.pop(k, None)
             if row is None:
                 row = fallback.run(d, pilot_runs, int(s), ctx)
