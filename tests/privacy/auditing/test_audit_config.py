@@ -25,7 +25,7 @@ def test_defaults_are_the_planned_search_settings() -> None:
     assert (cfg.events, cfg.certify, cfg.lean_events, cfg.selection_shrink) == \
         ("auto", "auto", "auto", "auto")
     assert cfg.max_events == 2 and AuditConfig(events=3).max_events == 3
-    assert cfg.shrink_for(True) == 0.5 and cfg.shrink_for(False) == SHRINK
+    assert cfg.shrink_for(True) == 0.16 and cfg.shrink_for(False) == SHRINK
     # a scalar output's thresholds compete with its cells: shrunk as in full selection
     assert cfg.shrink_for(True, "scalar") == SHRINK
     assert AuditConfig(selection_shrink=0.1).shrink_for(True) == 0.1
