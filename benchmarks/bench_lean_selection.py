@@ -6,9 +6,9 @@ patterns) the selection chooses among the likelihood-ratio prefixes of the exact
 only.  For vector outputs those cells are now ordered and scored on the whole selection split
 with the shrinkage ``config.LEAN_SHRINK`` = 0.16; before, their order came from one half of
 the split and the prefixes were scored on the other, unshrunk (0.5).  Scalar outputs
-(ReportNoisyMax1's argmax, TruncatedGeometric) keep the old rule: they are here to show it.  Nine seeds of the headline table cannot
-tell the two apart (an oracle that knew the best event still scatters by 0.13 of the ceiling
-per seed on SVT1), so this runs 60 seeds per row.
+(ReportNoisyMax1's argmax, TruncatedGeometric) keep the old rule: they are here to show it.
+Nine seeds of the headline table cannot tell the two apart (an oracle that knew the best event
+still scatters by 0.13 of the ceiling per seed on SVT1), so this runs 60 seeds per row.
 
 ``--label`` names the run in the JSON; the stored ``before`` rows were measured with this script
 on the code before the change (commit 7f17a46, same seeds), ``after`` on the change.
@@ -58,20 +58,24 @@ def run(row: str, runs: int, seeds: range) -> dict:
             "cpu_per_audit": (time.process_time() - t) / len(bounds)}
 
 
+def _fmt(r: dict | None) -> str:
+    return f"{r['mean']:.4f} ± {r['se']:.4f}" if r else "–"
+
+
 def table(recs: list[dict]) -> str:
     lines = ["# Lean selection over many seeds", "",
              "`benchmarks/bench_lean_selection.py` (its docstring says what changed). Mean bound "
              "± standard error over the seeds (negative bounds as 0), `audit` defaults, "
              "α = 0.05, claimed ε = 0.1.", "",
-             "| row | runs | seeds | before | after | after − before |", "|---|---|---|---|---|---|"]
+             "| row | runs | seeds | before | after | after − before |",
+             "|---|---|---|---|---|---|"]
     keys = sorted({(r["row"], r["runs"]) for r in recs}, key=lambda k: (k[1], k[0]))
     for row, runs in keys:
         by = {r["label"]: r for r in recs if r["row"] == row and r["runs"] == runs}
         b, a = by.get("before"), by.get("after")
-        fmt = (lambda r: f"{r['mean']:.4f} ± {r['se']:.4f}" if r else "–")
         diff = f"{a['mean'] - b['mean']:+.4f}" if a and b else "–"
         n = (a or b)["n"]
-        lines.append(f"| {row} | {runs:.0e} | {n} | {fmt(b)} | {fmt(a)} | {diff} |")
+        lines.append(f"| {row} | {runs:.0e} | {n} | {_fmt(b)} | {_fmt(a)} | {diff} |")
     return "\n".join(lines) + "\n"
 
 
