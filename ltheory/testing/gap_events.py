@@ -22,7 +22,8 @@ the test stays valid whatever is chosen):
 * families: thresholds ``{s(o) ≥ t}``, ``{s(o) ≤ t}`` (cuts at quantiles, at the extreme order
   statistics and across the gap before an isolated far cluster: ``events.threshold_grid``,
   ``events.isolated_cuts``) of the output (scalar outputs, scored on
-  all the past runs: a threshold fits nothing but its cut) or of each coordinate, of a linear
+  all the past runs: a threshold fits nothing but its cut) or of each coordinate (and of each
+  coordinate's released values, ``events.released_scores``), of a linear
   discriminant and of the auditor's structure scores (``features.structure_scores``: naive
   Bayes, sign counts, logistic regression) for vector outputs (cuts and weights from one half
   of the runs, scored on the other), and likelihood-ratio prefixes of the auditor's cells
@@ -47,9 +48,11 @@ from ltheory.privacy.auditing.events import (
     Score,
     ThresholdEvent,
     ValueEncoder,
+    drop_nan,
     lr_prefixes,
     make_atom_encoder,
     make_encoder,
+    released_scores,
     threshold_cuts,
 )
 from ltheory.privacy.auditing.features import structure_scores
@@ -123,10 +126,14 @@ def _thresholds(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
                 points: Points) -> list[list[Candidate]]:
     """Per point, the best threshold of ``score`` in each of the 4 (side, direction) blocks."""
     # quantiles, the extreme order statistics and the cuts that isolate a far cluster
-    grid = threshold_cuts(np.concatenate([score(fit[0]), score(fit[1])]))[0]
+    pooled = np.concatenate([score(fit[0]), score(fit[1])])
+    grid = threshold_cuts(pooled[~np.isnan(pooled)])[0]
     v0, v1 = np.sort(score(ev[0])), np.sort(score(ev[1]))
     n = len(v0)
-    ge = (n - np.searchsorted(v0, grid, side="left"), n - np.searchsorted(v1, grid, side="left"))
+    # a NaN score (a released value's atoms) is in no threshold event, as ``contains`` says
+    v0, v1 = drop_nan(v0), drop_nan(v1)
+    ge = (len(v0) - np.searchsorted(v0, grid, side="left"),
+          len(v1) - np.searchsorted(v1, grid, side="left"))
     le = (np.searchsorted(v0, grid, side="right"), np.searchsorted(v1, grid, side="right"))
     out: list[list[Candidate]] = [[] for _ in points]
     for geq, (k0, k1) in ((True, ge), (False, le)):
@@ -188,6 +195,7 @@ def select_gap_events(s0: Batch, s1: Batch, points: Points, arithmetic: str = "f
         x0, x1 = np.asarray(fit[0], dtype=float), np.asarray(fit[1], dtype=float)
         scores = [Score(col=j) for j in range(x0.shape[1])
                   if np.ptp(x0[:, j]) > 0 or np.ptp(x1[:, j]) > 0]
+        scores += released_scores(x0, x1)
         var = 0.5 * (x0.var(axis=0) + x1.var(axis=0))
         w = np.where(var > 0, (x0.mean(axis=0) - x1.mean(axis=0)) / np.where(var > 0, var, 1),
                      0.0)

@@ -647,7 +647,7 @@ def released_scores(x0: np.ndarray, x1: np.ndarray) -> list[Score]:
     return out
 
 
-def _drop_nan(v: np.ndarray) -> np.ndarray:
+def drop_nan(v: np.ndarray) -> np.ndarray:
     """A sorted array without its NaNs (which ``np.sort`` puts last)."""
     if not len(v) or not np.isnan(v[-1]):
         return v
@@ -685,7 +685,7 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
     n_ev = len(v0)
     # a NaN score (a released value's atoms; an overflowed linear form) is in no threshold
     # event, as ``ThresholdEvent.contains`` says: np.sort puts NaNs last, so they are cut off
-    v0, v1 = _drop_nan(v0), _drop_nan(v1)
+    v0, v1 = drop_nan(v0), drop_nan(v1)
     ge0 = len(v0) - np.searchsorted(v0, grid, side="left")
     ge1 = len(v1) - np.searchsorted(v1, grid, side="left")
     le0 = np.searchsorted(v0, grid, side="right")

@@ -116,3 +116,17 @@ def test_selection_finds_a_leak_in_the_released_values_only():
 def test_unfitted_follows_released(atoms):
     s = Score(col=0, atoms=atoms)
     assert s.unfitted == bool(atoms)         # released values: scored on the whole split
+
+
+def test_gap_events_count_released_runs_only():
+    """The betting test's event choice (``ltheory.testing.gap_events``) has the same family, and
+    its counts drop the atoms' NaN runs the same way."""
+    from ltheory.testing.gap_events import _thresholds
+
+    rng = np.random.default_rng(5)
+    fit = tuple(_zero_inflated(rng, 400, 0.5, 4.0)[:, None] for _ in range(2))
+    evs = (_zero_inflated(rng, 400, 0.5, 4.0)[:, None], _zero_inflated(rng, 400, 0.5, 3.0)[:, None])
+    for per_point in _thresholds(Score(col=0, atoms=(0.0,)), fit, evs, [(0.1, 0.0), (0.5, 1e-3)]):
+        for c in per_point:
+            assert c.sel_counts == (int(c.event.contains(evs[0]).sum()),
+                                    int(c.event.contains(evs[1]).sum()))
