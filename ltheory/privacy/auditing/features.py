@@ -79,8 +79,11 @@ class Coord:
         return f"o[{self.col}]-o[{self.col - 1}]" if self.diff else f"o[{self.col}]"
 
     def cell(self, v: np.ndarray) -> np.ndarray:
-        """Atom index, else len(atoms) + quartile."""
-        c = len(self.atoms) + np.searchsorted(self.quartiles, v, side="right")
+        """Atom index, else len(atoms) + quartile: the number of quartiles ≤ v, counted by
+        comparisons (``np.searchsorted(quartiles, v, side="right")``, NaN last)."""
+        c = np.full(len(v), len(self.atoms) + len(self.quartiles), dtype=np.intp)
+        for q in self.quartiles:
+            c -= v < q
         for i, x in enumerate(self.atoms):
             c = np.where(v == x, i, c)
         return c
@@ -89,10 +92,82 @@ class Coord:
         return len(self.atoms) + len(self.quartiles) + 1
 
     def above(self, v: np.ndarray) -> np.ndarray:
+        """1[v above the median and not an atom], as float32."""
+        return self.up(v).astype(np.float32)
+
+    def up(self, v: np.ndarray) -> np.ndarray:
+        """``above`` as a bool array."""
         up = v > self.median
         if len(self.atoms):
             up &= ~np.isin(v, self.atoms)
-        return up.astype(np.float32)
+        return up
+
+
+#: rows per block of `SignTable` (its temporaries stay in cache and are reused)
+ROWS = 1 << 13
+
+
+class SignTable:
+    """``Coord.up`` of several coordinates, computed a block of `ROWS` runs at a time: every
+    column of the block compared with its coordinate's median at once, first differences taken
+    on the block's flattened rows (the same subtraction ``Coord.values`` makes), atoms cleared
+    column by column.  ``matrix`` gives the indicators in the coordinates' order, ``count``
+    the signed count Σ sign_j · 1[o_j above its median] (small integers: exact)."""
+
+    def __init__(self, coords: list[Coord] | tuple[Coord, ...], width: int) -> None:
+        self.coords = list(coords)
+        self.width = width
+        med = np.zeros(2 * width)
+        for c in self.coords:
+            med[c.col + width * c.diff] = c.median
+        self.med = med
+        self.idx = np.array([c.col + width * c.diff for c in self.coords], dtype=np.intp)
+        self.atoms = [(c.col + width * c.diff, c.atoms) for c in self.coords if len(c.atoms)]
+        self.diff = any(c.diff for c in self.coords)
+
+    def _blocks(self, a: np.ndarray) -> Any:
+        """(rows, bool block runs × 2·width: plain columns, then first differences)."""
+        a = np.ascontiguousarray(a, dtype=float)
+        k = self.width
+        up = np.zeros((min(ROWS, len(a)), 2 * k), dtype=bool)
+        d = np.empty(min(ROWS, len(a)) * k)
+        for i in range(0, len(a), ROWS):
+            blk = a[i:i + ROWS]
+            r = len(blk)
+            np.greater(blk, self.med[:k], out=up[:r, :k])
+            if self.diff:
+                flat = blk.reshape(-1)
+                with np.errstate(invalid="ignore", over="ignore"):
+                    np.subtract(flat[1:], flat[:-1], out=d[1:r * k])
+                dv = d[:r * k].reshape(r, k)      # column 0 spans two rows: never read
+                np.greater(dv, self.med[k:], out=up[:r, k:])
+            for j, x in self.atoms:
+                v = blk[:, j] if j < k else dv[:, j - k]
+                up[:r, j] &= ~np.isin(v, x)
+            yield slice(i, i + r), up[:r]
+
+    def matrix(self, a: np.ndarray) -> np.ndarray:
+        """The indicators (runs × number of coordinates, bool)."""
+        out = np.empty((len(a), len(self.coords)), dtype=bool)
+        for rows, up in self._blocks(a):
+            out[rows] = up[:, self.idx]
+        return out
+
+    def count(self, a: np.ndarray, signs: np.ndarray) -> np.ndarray:
+        """Σ_j signs_j · indicator_j per run (``signs`` ±1 per coordinate), as floats."""
+        small = len(self.coords) < 128
+        w = np.zeros(2 * self.width, dtype=np.int8 if small else np.int32)
+        np.add.at(w, self.idx, np.asarray(signs).astype(w.dtype))
+        out = np.empty(len(a))
+        for rows, up in self._blocks(a):
+            out[rows] = up.view(np.int8 if small else np.uint8) @ w
+        return out
+
+
+def above_matrix(coords: list[Coord] | tuple[Coord, ...], a: np.ndarray) -> np.ndarray:
+    """``Coord.up`` of each of ``coords`` on the runs ``a`` (2-D float) as one bool matrix
+    (runs × len(coords)) (`SignTable`)."""
+    return SignTable(coords, a.shape[1]).matrix(a)
 
 
 @dataclass(frozen=True)
@@ -175,25 +250,33 @@ class StructureFeatures:
     def groups(self, b: Any) -> list[np.ndarray]:
         """Feature groups (each an (n, d) float32 array) in a fixed order."""
         a = np.asarray(b, dtype=float)
+        n = len(a)
         out: list[np.ndarray] = []
-        for c in self.coords:
+        for c in self.coords:       # each group written column by column into its array
             v = c.values(a)
-            cols = [((v - c.mean) / c.sd).astype(np.float32), c.above(v)]
-            cols += [(v == x).astype(np.float32) for x in c.atoms]
-            out.append(np.column_stack(cols))
+            g = np.empty((n, 2 + len(c.atoms)), dtype=np.float32)
+            g[:, 0] = (v - c.mean) / c.sd
+            g[:, 1] = c.up(v)
+            for i, x in enumerate(c.atoms):
+                g[:, 2 + i] = v == x
+            out.append(g)
         for bl in self.blocks:
-            sub = a[:, list(bl.cols)]
+            sub = a[:, bl.cols[0]:bl.cols[-1] + 1]          # the block's consecutive columns
+            counts = np.empty((n, len(bl.values)), dtype=np.float32)
             if bl.patterns is not None:
                 ids = bl.pattern_ids(a)
-                oh = np.zeros((len(a), len(bl.patterns)), dtype=np.float32)
+                oh = np.zeros((n, len(bl.patterns)), dtype=np.float32)
                 ok = ids >= 0
                 oh[np.nonzero(ok)[0], ids[ok]] = 1.0
                 out.append(oh)
-            else:
-                out.append(np.column_stack([(sub[:, i] == v).astype(np.float32)
-                                            for i in range(len(bl.cols)) for v in bl.values]))
-            out.append(np.column_stack([(sub == v).sum(axis=1).astype(np.float32)
-                                        for v in bl.values]))
+                for j, v in enumerate(bl.values):
+                    counts[:, j] = _row_count(sub == v)
+            else:                   # one-hot per coordinate and value, coordinate-major
+                eq = sub[:, :, None] == bl.values
+                out.append(eq.reshape(n, -1).astype(np.float32))
+                for j in range(len(bl.values)):
+                    counts[:, j] = _row_count(eq[:, :, j])
+            out.append(counts)
         return out
 
     def matrix(self, b: Any) -> np.ndarray:
@@ -221,6 +304,14 @@ class StructureFeatures:
             out += [len(bl.patterns)] if bl.patterns is not None \
                 else [len(bl.values)] * len(bl.cols)
         return out
+
+
+def _row_count(m: np.ndarray) -> np.ndarray:
+    """The number of True entries in each row of a bool matrix (an integer product with a
+    vector of ones where the counts fit in int8, a reduction along the rows otherwise)."""
+    if m.shape[1] < 128:
+        return m.view(np.int8) @ np.ones(m.shape[1], dtype=np.int8)
+    return m.sum(axis=1)
 
 
 def _coord(pooled: np.ndarray, j: int, diff: bool) -> Coord:
@@ -263,13 +354,13 @@ class LinearScore:
             for c, w in zip(cells, self.weights, strict=True):
                 s += np.where(c >= 0, w[np.maximum(c, 0)], 0.0)
             return s
-        # Σ_j sign_j · 1[o_j above its median], summed column by column (the same integers as
-        # ``indicators @ signs`` without building the runs × m indicator matrix)
+        # Σ_j sign_j · 1[o_j above its median]: the number of the +1 coordinates above minus
+        # the number of the −1 ones (small integers, exact in any order of summation)
         a = np.asarray(b, dtype=float)
-        s = np.zeros(len(a))
-        for c, sign in self.counted():
-            s += sign * c.above(c.values(a))
-        return s
+        used = self.counted()
+        if not used:
+            return np.zeros(len(a))
+        return SignTable([c for c, _ in used], a.shape[1]).count(a, [s for _, s in used])
 
     def describe(self) -> str:
         return self.label
@@ -288,7 +379,7 @@ class LinearScore:
         (``count_model``)."""
         used = self.counted()
         a = np.asarray(b, dtype=float)
-        ind = np.column_stack([c.above(c.values(a)) for c, _ in used]) if used \
+        ind = above_matrix([c for c, _ in used], a).astype(np.float32) if used \
             else np.zeros((len(a), 0))
         return ind, np.array([s for _, s in used])
 
