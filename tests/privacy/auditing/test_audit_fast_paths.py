@@ -1,7 +1,8 @@
 """The vectorised sampling and feature paths give the numbers of the direct computations they
 replace (the reference implementations below are the code before the change): the parallel
 composition's fused Laplace draws, RAPPOR's randomised responses, the structure features'
-groups, cells and sign counts, and the batch that skips the float copy."""
+groups, cells and sign counts, the batch that skips the float copy, and the cell encoder that
+reads the first rows before sorting them all."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ltheory.privacy.auditing import features
+from ltheory.privacy.auditing import events, features
+from ltheory.privacy.auditing.events import ValueEncoder, make_encoder
 from ltheory.privacy.auditing.features import (
     LinearScore,
     StructureFeatures,
@@ -227,3 +229,31 @@ def test_bit_blocks_with_many_patterns_equal_the_direct_computations(width):
         for g, w in zip(f.groups(a), groups_reference(f, a), strict=True):
             assert g.dtype == w.dtype and np.array_equal(g, w)
     _check_structure_scores(x0, x1, 3)
+
+
+# --------------------------------------------------------------------------- cell encoder
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 400), k=st.integers(2, 4),
+       values=st.integers(1, 6), cells=st.integers(1, 40), prefix=st.integers(0, 30))
+def test_cell_encoder_skips_the_row_sort_only_when_rows_are_many(seed, n, k, values, cells,
+                                                                  prefix):
+    """``make_encoder`` reads the first rows before sorting them all: the encoder is the one
+    the full sort decides (exact cells when the distinct rows are few, else bins)."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, values, size=(n, k)).astype(float)
+    x[:, 0] += rng.random(n) * (rng.random(n) < 0.3)       # some continuous values
+    h = n // 2
+    old = events.MAX_EXACT_CELLS, events.PREFIX_ROWS
+    try:
+        events.MAX_EXACT_CELLS, events.PREFIX_ROWS = cells, 10**9      # the whole sort
+        want = make_encoder(x[:h], x[h:])
+        events.PREFIX_ROWS = prefix
+        got = make_encoder(x[:h], x[h:])
+    finally:
+        events.MAX_EXACT_CELLS, events.PREFIX_ROWS = old
+    assert type(got) is type(want)
+    if isinstance(want, ValueEncoder):
+        assert np.array_equal(got.values, want.values)
+    else:
+        assert got.cols == want.cols and got.exact == want.exact
+        assert all(np.array_equal(a, b) for a, b in zip(got.edges, want.edges, strict=True))
