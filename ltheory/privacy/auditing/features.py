@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from ltheory.privacy.auditing.coord_blocks import SignTable, above_matrix, cell_sum
 from ltheory.privacy.auditing.outputs import unique_rows
 
 BINS = 16
@@ -101,73 +102,6 @@ class Coord:
         if len(self.atoms):
             up &= ~np.isin(v, self.atoms)
         return up
-
-
-#: rows per block of `SignTable` (its temporaries stay in cache and are reused)
-ROWS = 1 << 13
-
-
-class SignTable:
-    """``Coord.up`` of several coordinates, computed a block of `ROWS` runs at a time: every
-    column of the block compared with its coordinate's median at once, first differences taken
-    on the block's flattened rows (the same subtraction ``Coord.values`` makes), atoms cleared
-    column by column.  ``matrix`` gives the indicators in the coordinates' order, ``count``
-    the signed count Σ sign_j · 1[o_j above its median] (small integers: exact)."""
-
-    def __init__(self, coords: list[Coord] | tuple[Coord, ...], width: int) -> None:
-        self.coords = list(coords)
-        self.width = width
-        med = np.zeros(2 * width)
-        for c in self.coords:
-            med[c.col + width * c.diff] = c.median
-        self.med = med
-        self.idx = np.array([c.col + width * c.diff for c in self.coords], dtype=np.intp)
-        self.atoms = [(c.col + width * c.diff, c.atoms) for c in self.coords if len(c.atoms)]
-        self.diff = any(c.diff for c in self.coords)
-
-    def _blocks(self, a: np.ndarray) -> Any:
-        """(rows, bool block runs × 2·width: plain columns, then first differences)."""
-        a = np.ascontiguousarray(a, dtype=float)
-        k = self.width
-        up = np.zeros((min(ROWS, len(a)), 2 * k), dtype=bool)
-        d = np.empty(min(ROWS, len(a)) * k)
-        for i in range(0, len(a), ROWS):
-            blk = a[i:i + ROWS]
-            r = len(blk)
-            np.greater(blk, self.med[:k], out=up[:r, :k])
-            if self.diff:
-                flat = blk.reshape(-1)
-                with np.errstate(invalid="ignore", over="ignore"):
-                    np.subtract(flat[1:], flat[:-1], out=d[1:r * k])
-                dv = d[:r * k].reshape(r, k)      # column 0 spans two rows: never read
-                np.greater(dv, self.med[k:], out=up[:r, k:])
-            for j, x in self.atoms:
-                v = blk[:, j] if j < k else dv[:, j - k]
-                up[:r, j] &= ~np.isin(v, x)
-            yield slice(i, i + r), up[:r]
-
-    def matrix(self, a: np.ndarray) -> np.ndarray:
-        """The indicators (runs × number of coordinates, bool)."""
-        out = np.empty((len(a), len(self.coords)), dtype=bool)
-        for rows, up in self._blocks(a):
-            out[rows] = up[:, self.idx]
-        return out
-
-    def count(self, a: np.ndarray, signs: np.ndarray) -> np.ndarray:
-        """Σ_j signs_j · indicator_j per run (``signs`` ±1 per coordinate), as floats."""
-        small = len(self.coords) < 128
-        w = np.zeros(2 * self.width, dtype=np.int8 if small else np.int32)
-        np.add.at(w, self.idx, np.asarray(signs).astype(w.dtype))
-        out = np.empty(len(a))
-        for rows, up in self._blocks(a):
-            out[rows] = up.view(np.int8 if small else np.uint8) @ w
-        return out
-
-
-def above_matrix(coords: list[Coord] | tuple[Coord, ...], a: np.ndarray) -> np.ndarray:
-    """``Coord.up`` of each of ``coords`` on the runs ``a`` (2-D float) as one bool matrix
-    (runs × len(coords)) (`SignTable`)."""
-    return SignTable(coords, a.shape[1]).matrix(a)
 
 
 @dataclass(frozen=True)
@@ -288,7 +222,12 @@ class StructureFeatures:
         differences instead) by atom or quartile, then each block's pattern id (−1: unseen), or
         each of its coordinates' values when it has too many patterns."""
         a = np.asarray(b, dtype=float)
-        out = [c.cell(c.values(a)) for c in self.coords if c.diff == diff]
+        return [c.cell(c.values(a)) for c in self.coords if c.diff == diff] \
+            + self.block_cells(a)
+
+    def block_cells(self, a: np.ndarray) -> list[np.ndarray]:
+        """The blocks' part of ``cells``."""
+        out = []
         for bl in self.blocks:
             if bl.patterns is not None:
                 out.append(bl.pattern_ids(a))
@@ -349,9 +288,14 @@ class LinearScore:
                 s += g @ w
             return s
         if self.kind in ("cells", "cells-diff"):
-            s = np.zeros(len(b))
-            cells = self.features.cells(b, self.kind == "cells-diff")
-            for c, w in zip(cells, self.weights, strict=True):
+            # the coordinates' cells block by block (``coord_blocks.cell_sum``), then each
+            # block's pattern cells, added in the order of ``StructureFeatures.cells``
+            a = np.asarray(b, dtype=float)
+            diff = self.kind == "cells-diff"
+            coords = [c for c in self.features.coords if c.diff == diff]
+            s = cell_sum(coords, self.weights[:len(coords)], a)
+            for c, w in zip(self.features.block_cells(a), self.weights[len(coords):],
+                            strict=True):
                 s += np.where(c >= 0, w[np.maximum(c, 0)], 0.0)
             return s
         # Σ_j sign_j · 1[o_j above its median]: the number of the +1 coordinates above minus

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ltheory.privacy.auditing import events, features
+from ltheory.privacy.auditing import coord_blocks, events
+from ltheory.privacy.auditing.coord_blocks import above_matrix
 from ltheory.privacy.auditing.events import ValueEncoder, make_encoder
 from ltheory.privacy.auditing.features import (
     LinearScore,
     StructureFeatures,
-    above_matrix,
     structure_scores,
 )
 from ltheory.privacy.auditing.outputs import normalise
@@ -73,8 +73,10 @@ def score_reference(sc: LinearScore, a: np.ndarray) -> np.ndarray:
             s += g @ w
         return s
     if sc.kind in ("cells", "cells-diff"):
+        diff = sc.kind == "cells-diff"
+        cells = [_cell_reference(c, c.values(a)) for c in sc.features.coords if c.diff == diff]
         s = np.zeros(len(a))
-        for c, w in zip(sc.features.cells(a, sc.kind == "cells-diff"), sc.weights, strict=True):
+        for c, w in zip(cells + sc.features.block_cells(a), sc.weights, strict=True):
             s += np.where(c >= 0, w[np.maximum(c, 0)], 0.0)
         return s
     s = np.zeros(len(a))
@@ -149,12 +151,12 @@ def outputs_pair(draw):
 @settings(max_examples=30, deadline=None)
 @given(data=outputs_pair(), rows=st.sampled_from([1, 7, 64, 1 << 13]))
 def test_structure_scores_equal_the_direct_computations(data, rows):
-    old = features.ROWS
-    features.ROWS = rows                 # small blocks, so that every path crosses blocks
+    old = coord_blocks.ROWS
+    coord_blocks.ROWS = rows             # small blocks, so that every path crosses blocks
     try:
         _check_structure_scores(*data)
     finally:
-        features.ROWS = old
+        coord_blocks.ROWS = old
 
 
 def _check_structure_scores(x0, x1, seed):
@@ -178,6 +180,9 @@ def _check_structure_scores(x0, x1, seed):
             want_ind = np.column_stack([c.above(c.values(a)) for c in f.coords])
             assert np.array_equal(ind.astype(np.float32), want_ind)
         assert {sc.kind for sc in scores} >= {"cells"}
+        assert all(np.array_equal(c, w) for c, w in zip(
+            f.cells(a), [_cell_reference(c, c.values(a)) for c in f.coords if not c.diff]
+            + f.block_cells(a), strict=True))
         for sc in scores:
             got_s, want_s = sc(a), score_reference(sc, a)
             assert got_s.dtype == want_s.dtype
