@@ -12,7 +12,7 @@ subtraction as ``Coord.values``).  The numbers are those of the column-by-column
   signed count Σ sign_j · indicator_j (small integers, exact in any order of summation);
 * `cell_sum`: Σ_g w_g[cell_g(o)] over the coordinates' atom-or-quartile cells
   (``Coord.cell``), added left to right in the coordinates' order, as the naive-Bayes score
-  adds them (``np.cumsum`` along a row is that sequential sum).
+  adds them.
 """
 
 from __future__ import annotations
@@ -44,6 +44,12 @@ def value_blocks(a: np.ndarray, diff: bool) -> Iterator[tuple[slice, np.ndarray,
         yield slice(i, i + r), blk, d[:r * k].reshape(r, k)
 
 
+def _tiled(row: np.ndarray, rows: int) -> np.ndarray:
+    """``row`` repeated ``rows`` times (a C-contiguous block): compared with a block of runs it
+    makes one long contiguous loop, where broadcasting the row loops over runs × columns."""
+    return np.ascontiguousarray(np.broadcast_to(row, (rows, len(row))))
+
+
 class SignTable:
     """``Coord.up`` of several coordinates (``coords``: objects with ``col``, ``diff``,
     ``median``, ``atoms``) on runs of ``width`` columns."""
@@ -51,43 +57,56 @@ class SignTable:
     def __init__(self, coords: Sequence[Any], width: int) -> None:
         self.coords = list(coords)
         self.width = width
-        self.med = np.zeros(2 * width)
+        med = np.zeros((2, width))              # [plain columns, first differences]
         for c in self.coords:
-            self.med[c.col + width * c.diff] = c.median
+            med[int(c.diff), c.col] = c.median
+        self.med = med
         self.idx = np.array([c.col + width * c.diff for c in self.coords], dtype=np.intp)
-        self.atoms = [(c.col + width * c.diff, c.atoms) for c in self.coords if len(c.atoms)]
-        self.diff = any(c.diff for c in self.coords)
+        self.atoms = [(int(c.diff), c.col, c.atoms) for c in self.coords if len(c.atoms)]
+        self.kinds = sorted({int(c.diff) for c in self.coords})
 
-    def _blocks(self, a: np.ndarray) -> Iterator[tuple[slice, np.ndarray]]:
-        """(rows, bool block: runs × 2·width, the plain columns then the differences)."""
-        k = self.width
-        up = np.zeros((min(ROWS, len(a)), 2 * k), dtype=bool)
-        for rows, blk, dv in value_blocks(a, self.diff):
+    def _blocks(self, a: np.ndarray) -> Iterator[tuple[slice, list[Any]]]:
+        """(rows, [bool block of the plain columns, of the differences] (None: not read))."""
+        rows = min(ROWS, len(a))
+        med = [_tiled(self.med[h], rows) if h in self.kinds else None for h in (0, 1)]
+        up = [np.empty((rows, self.width), dtype=bool) if h in self.kinds else None
+              for h in (0, 1)]
+        for sl, blk, dv in value_blocks(a, 1 in self.kinds):
             r = len(blk)
-            np.greater(blk, self.med[:k], out=up[:r, :k])
-            if self.diff:
-                np.greater(dv, self.med[k:], out=up[:r, k:])
-            for j, x in self.atoms:
-                v = blk[:, j] if j < k else dv[:, j - k]
-                up[:r, j] &= ~np.isin(v, x)
-            yield rows, up[:r]
+            vals = (blk, dv)
+            out = [None if u is None else u[:r] for u in up]
+            for h in self.kinds:
+                np.greater(vals[h], med[h][:r], out=out[h])
+            for h, j, x in self.atoms:
+                out[h][:, j] &= ~np.isin(vals[h][:, j], x)
+            yield sl, out
 
     def matrix(self, a: np.ndarray) -> np.ndarray:
         """The indicators (runs × number of coordinates, bool)."""
-        out = np.empty((len(a), len(self.coords)), dtype=bool)
-        for rows, up in self._blocks(a):
-            out[rows] = up[:, self.idx]
-        return out
+        res = np.empty((len(a), len(self.coords)), dtype=bool)
+        for rows, (p, d) in self._blocks(a):
+            if p is None:
+                res[rows] = d[:, self.idx - self.width]
+            elif d is None:
+                res[rows] = p[:, self.idx]
+            else:
+                res[rows] = np.concatenate((p, d), axis=1)[:, self.idx]
+        return res
 
     def count(self, a: np.ndarray, signs: Sequence[float]) -> np.ndarray:
         """Σ_j signs_j · indicator_j per run (``signs`` ±1 per coordinate), as floats."""
         small = len(self.coords) < 128
         w = np.zeros(2 * self.width, dtype=np.int8 if small else np.int32)
         np.add.at(w, self.idx, np.asarray(signs).astype(w.dtype))
-        out = np.empty(len(a))
-        for rows, up in self._blocks(a):
-            out[rows] = up.view(np.int8 if small else np.uint8) @ w
-        return out
+        w = w.reshape(2, self.width)
+        res = np.empty(len(a))
+        for rows, ups in self._blocks(a):
+            tot: Any = 0
+            for h, u in enumerate(ups):
+                if u is not None:
+                    tot = tot + u.view(np.int8 if small else np.uint8) @ w[h]
+            res[rows] = tot
+        return res
 
 
 def cell_sum(coords: Sequence[Any], weights: Sequence[np.ndarray], a: np.ndarray) -> np.ndarray:
@@ -99,26 +118,33 @@ def cell_sum(coords: Sequence[Any], weights: Sequence[np.ndarray], a: np.ndarray
         return np.zeros(n)
     diff = bool(coords[0].diff)
     cols = np.array([c.col for c in coords], dtype=np.intp)
+    rows = min(ROWS, n)
     nq = max(len(c.quartiles) for c in coords)
     q = np.full((nq, m), -np.inf)                 # padding: never above a value
     for g, c in enumerate(coords):
         q[:len(c.quartiles), g] = c.quartiles
-    base = np.array([len(c.atoms) + len(c.quartiles) for c in coords], dtype=np.intp)
+    qt = [_tiled(q[k], rows) for k in range(nq)]
     offsets = np.cumsum([0] + [len(w) for w in weights[:-1]]).astype(np.intp)
+    # each coordinate's last cell, as a position in the concatenated weights
+    last = _tiled(offsets + np.array([len(c.atoms) + len(c.quartiles) for c in coords],
+                                     dtype=np.intp), rows)
     flat_w = np.concatenate([np.asarray(w, dtype=float) for w in weights])
     atoms = [(g, c.atoms) for g, c in enumerate(coords) if len(c.atoms)]
     out = np.empty(n)
-    for rows, blk, dv in value_blocks(a, diff):
+    for sl, blk, dv in value_blocks(a, diff):
+        r = len(blk)
         v = (dv if diff else blk)[:, cols]
-        code = np.broadcast_to(base, v.shape).copy()
+        code = last[:r].copy()
         for k in range(nq):
-            code -= v < q[k]
+            code -= v < qt[k][:r]
         for g, x in atoms:
             for i, at in enumerate(x):
-                code[:, g] = np.where(v[:, g] == at, i, code[:, g])
-        terms = flat_w[offsets + code]
-        # + 0.0: the sum started from 0.0 (an exact zero is +0.0, never −0.0)
-        np.add(np.cumsum(terms, axis=1)[:, -1], 0.0, out=out[rows])
+                code[:, g] = np.where(v[:, g] == at, offsets[g] + i, code[:, g])
+        terms = flat_w[code]
+        acc = out[sl]
+        np.add(terms[:, 0], 0.0, out=acc)         # the sum starts from 0.0, as s = zeros
+        for g in range(1, m):
+            acc += terms[:, g]
     return out
 
 

@@ -186,14 +186,11 @@ class StructureFeatures:
         a = np.asarray(b, dtype=float)
         n = len(a)
         out: list[np.ndarray] = []
-        for c in self.coords:       # each group written column by column into its array
+        for c in self.coords:
             v = c.values(a)
-            g = np.empty((n, 2 + len(c.atoms)), dtype=np.float32)
-            g[:, 0] = (v - c.mean) / c.sd
-            g[:, 1] = c.up(v)
-            for i, x in enumerate(c.atoms):
-                g[:, 2 + i] = v == x
-            out.append(g)
+            cols = [((v - c.mean) / c.sd).astype(np.float32), c.above(v)]
+            cols += [(v == x).astype(np.float32) for x in c.atoms]
+            out.append(np.column_stack(cols))
         for bl in self.blocks:
             sub = a[:, bl.cols[0]:bl.cols[-1] + 1]          # the block's consecutive columns
             counts = np.empty((n, len(bl.values)), dtype=np.float32)
