@@ -181,8 +181,10 @@ class StructureFeatures:
         return cls(k, tuple(coords), tuple(blocks))
 
     # ---------------------------------------------------------------- dense features
-    def groups(self, b: Any) -> list[np.ndarray]:
-        """Feature groups (each an (n, d) float32 array) in a fixed order."""
+    def groups(self, b: Any, dtype: Any = np.float32) -> list[np.ndarray]:
+        """Feature groups (each an (n, d) float32 array) in a fixed order; ``dtype=np.float64``:
+        the same float32 values held as float64 (what a product with float64 weights casts
+        them to, without the float32 copy)."""
         a = np.asarray(b, dtype=float)
         n = len(a)
         out: list[np.ndarray] = []
@@ -190,13 +192,13 @@ class StructureFeatures:
             v = c.values(a)
             cols = [((v - c.mean) / c.sd).astype(np.float32), c.above(v)]
             cols += [(v == x).astype(np.float32) for x in c.atoms]
-            out.append(np.column_stack(cols))
+            out.append(np.column_stack(cols).astype(dtype, copy=False))
         for bl in self.blocks:
             sub = a[:, bl.cols[0]:bl.cols[-1] + 1]          # the block's consecutive columns
-            counts = np.empty((n, len(bl.values)), dtype=np.float32)
+            counts = np.empty((n, len(bl.values)), dtype=dtype)
             if bl.patterns is not None:
                 ids = bl.pattern_ids(a)
-                oh = np.zeros((n, len(bl.patterns)), dtype=np.float32)
+                oh = np.zeros((n, len(bl.patterns)), dtype=dtype)
                 ok = ids >= 0
                 oh[np.nonzero(ok)[0], ids[ok]] = 1.0
                 out.append(oh)
@@ -204,7 +206,7 @@ class StructureFeatures:
                     counts[:, j] = _row_count(sub == v)
             else:                   # one-hot per coordinate and value, coordinate-major
                 eq = sub[:, :, None] == bl.values
-                out.append(eq.reshape(n, -1).astype(np.float32))
+                out.append(eq.reshape(n, -1).astype(dtype))
                 for j in range(len(bl.values)):
                     counts[:, j] = _row_count(eq[:, :, j])
             out.append(counts)
@@ -252,11 +254,12 @@ def _row_count(m: np.ndarray) -> np.ndarray:
 
 def _coord(pooled: np.ndarray, j: int, diff: bool) -> Coord:
     v = pooled[:, j] - pooled[:, j - 1] if diff else pooled[:, j]
-    u, cnt = np.unique(v, return_counts=True)
+    sv = np.sort(v)          # median and quartiles are order statistics: sorted, cheaply
+    u, cnt = np.unique(sv, return_counts=True)
     atoms = u[cnt >= ATOM_SHARE * len(v)]
-    rest = v[~np.isin(v, atoms)] if len(atoms) else v
+    rest = sv[~np.isin(sv, atoms)] if len(atoms) else sv
     if len(rest) == 0:
-        rest = v
+        rest = sv
     med = float(np.median(rest))
     q = np.unique(np.quantile(rest, [0.25, 0.5, 0.75]))
     return Coord(j, diff, atoms, med, q, float(v.mean()), float(v.std()))
@@ -281,7 +284,7 @@ class LinearScore:
     def __call__(self, b: Any) -> np.ndarray:
         if self.kind == "linear":
             s = np.full(len(b), self.intercept)
-            for g, w in zip(self.features.groups(b), self.weights, strict=True):
+            for g, w in zip(self.features.groups(b, np.float64), self.weights, strict=True):
                 s += g @ w
             return s
         if self.kind in ("cells", "cells-diff"):

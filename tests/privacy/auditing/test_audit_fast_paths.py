@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ltheory.privacy.auditing import coord_blocks, events
+from ltheory.privacy.auditing import coord_blocks, events, features
 from ltheory.privacy.auditing.coord_blocks import above_matrix
 from ltheory.privacy.auditing.events import ValueEncoder, make_encoder
 from ltheory.privacy.auditing.features import (
@@ -172,6 +172,9 @@ def _check_structure_scores(x0, x1, seed):
         for g, w in zip(got, want, strict=True):
             assert g.dtype == w.dtype and g.shape == w.shape and g.flags.c_contiguous
             assert np.array_equal(g, w)
+        for g, w in zip(f.groups(a, np.float64), want, strict=True):
+            assert g.dtype == np.float64 and g.flags.c_contiguous
+            assert np.array_equal(g, w.astype(np.float64))
         for c in f.coords:
             v = c.values(a)
             assert np.array_equal(c.cell(v), _cell_reference(c, v))
@@ -262,3 +265,28 @@ def test_cell_encoder_skips_the_row_sort_only_when_rows_are_many(seed, n, k, val
     else:
         assert got.cols == want.cols and got.exact == want.exact
         assert all(np.array_equal(a, b) for a, b in zip(got.edges, want.edges, strict=True))
+
+
+def _coord_reference(pooled: np.ndarray, j: int, diff: bool):
+    v = pooled[:, j] - pooled[:, j - 1] if diff else pooled[:, j]
+    u, cnt = np.unique(v, return_counts=True)
+    atoms = u[cnt >= features.ATOM_SHARE * len(v)]
+    rest = v[~np.isin(v, atoms)] if len(atoms) else v
+    if len(rest) == 0:
+        rest = v
+    med = float(np.median(rest))
+    q = np.unique(np.quantile(rest, [0.25, 0.5, 0.75]))
+    return atoms, med, q, float(v.mean()), float(v.std())
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=outputs_pair())
+def test_coordinate_statistics_from_the_sorted_values_are_the_same(data):
+    x0, x1, _ = data
+    pooled = np.concatenate([x0, x1])
+    for j in range(pooled.shape[1]):
+        for diff in (False, True) if j else (False,):
+            c = features._coord(pooled, j, diff)
+            atoms, med, q, mean, sd = _coord_reference(pooled, j, diff)
+            assert np.array_equal(c.atoms, atoms) and np.array_equal(c.quartiles, q)
+            assert c.median == med and c.mean == mean and c.sd == sd
