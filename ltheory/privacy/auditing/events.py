@@ -59,7 +59,14 @@ from ltheory.privacy.auditing.count_model import model_projections
 from ltheory.privacy.auditing.features import ATOM_SHARE, structure_scores
 from ltheory.privacy.auditing.features import BINS as FEATURE_BINS
 from ltheory.privacy.auditing.floating import BitEncoder, bit_encoders
-from ltheory.privacy.auditing.outputs import Batch, batch_kind, match_rows, unique_rows
+from ltheory.privacy.auditing.outputs import (
+    PREFIX_ROWS,
+    Batch,
+    batch_kind,
+    distinct_outputs,
+    match_rows,
+    unique_rows,
+)
 from ltheory.privacy.auditing.projection import projected_bound, shrunk_projection
 from ltheory.privacy.auditing.tail_model import TailModel, tail_projections
 from ltheory.privacy.stats import (
@@ -433,9 +440,12 @@ def make_encoder(s0: Batch, s1: Batch) -> ValueEncoder | BinEncoder:
         pooled2 = pooled[:, None]
         a0, a1 = a0[:, None], a1[:, None]
     else:
-        u = unique_rows(pooled)
-        if len(u) <= min(MAX_EXACT_CELLS, len(pooled) // 4):
-            return ValueEncoder("vector", np.ascontiguousarray(u))
+        limit = min(MAX_EXACT_CELLS, len(pooled) // 4)
+        # more than ``limit`` distinct rows among the first ones: more in all (not sorted)
+        if distinct_outputs(pooled[:4 * limit + PREFIX_ROWS]) <= limit:
+            u = unique_rows(pooled)
+            if len(u) <= limit:
+                return ValueEncoder("vector", np.ascontiguousarray(u))
         pooled2 = pooled
     k = pooled2.shape[1]
     dist = [_ks_distance(a0[:, j], a1[:, j]) for j in range(k)]

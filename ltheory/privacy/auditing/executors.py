@@ -154,7 +154,8 @@ def sample_chunk(target: Target, dataset: Any, n: int, ss: np.random.SeedSequenc
 
 def count_chunk(target: Target, dataset: Any, n: int, ss: np.random.SeedSequence,
                 events: Sequence[Any]) -> np.ndarray:
-    b = target.draw(dataset, n, np.random.default_rng(ss))
+    # the batch is counted and dropped: no copy of the mechanism's float array is needed
+    b = target.draw(dataset, n, np.random.default_rng(ss), copy=False)
     return np.array([int(np.count_nonzero(e.contains(b))) for e in events], dtype=np.int64)
 
 

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from ltheory.privacy.auditing.coord_blocks import SignTable, above_matrix, cell_sum
 from ltheory.privacy.auditing.outputs import unique_rows
 
 BINS = 16
@@ -79,8 +80,11 @@ class Coord:
         return f"o[{self.col}]-o[{self.col - 1}]" if self.diff else f"o[{self.col}]"
 
     def cell(self, v: np.ndarray) -> np.ndarray:
-        """Atom index, else len(atoms) + quartile."""
-        c = len(self.atoms) + np.searchsorted(self.quartiles, v, side="right")
+        """Atom index, else len(atoms) + quartile: the number of quartiles ≤ v, counted by
+        comparisons (``np.searchsorted(quartiles, v, side="right")``, NaN last)."""
+        c = np.full(len(v), len(self.atoms) + len(self.quartiles), dtype=np.intp)
+        for q in self.quartiles:
+            c -= v < q
         for i, x in enumerate(self.atoms):
             c = np.where(v == x, i, c)
         return c
@@ -89,10 +93,15 @@ class Coord:
         return len(self.atoms) + len(self.quartiles) + 1
 
     def above(self, v: np.ndarray) -> np.ndarray:
+        """1[v above the median and not an atom], as float32."""
+        return self.up(v).astype(np.float32)
+
+    def up(self, v: np.ndarray) -> np.ndarray:
+        """``above`` as a bool array."""
         up = v > self.median
         if len(self.atoms):
             up &= ~np.isin(v, self.atoms)
-        return up.astype(np.float32)
+        return up
 
 
 @dataclass(frozen=True)
@@ -172,28 +181,35 @@ class StructureFeatures:
         return cls(k, tuple(coords), tuple(blocks))
 
     # ---------------------------------------------------------------- dense features
-    def groups(self, b: Any) -> list[np.ndarray]:
-        """Feature groups (each an (n, d) float32 array) in a fixed order."""
+    def groups(self, b: Any, dtype: Any = np.float32) -> list[np.ndarray]:
+        """Feature groups (each an (n, d) float32 array) in a fixed order; ``dtype=np.float64``:
+        the same float32 values held as float64 (what a product with float64 weights casts
+        them to, without the float32 copy)."""
         a = np.asarray(b, dtype=float)
+        n = len(a)
         out: list[np.ndarray] = []
         for c in self.coords:
             v = c.values(a)
             cols = [((v - c.mean) / c.sd).astype(np.float32), c.above(v)]
             cols += [(v == x).astype(np.float32) for x in c.atoms]
-            out.append(np.column_stack(cols))
+            out.append(np.column_stack(cols).astype(dtype, copy=False))
         for bl in self.blocks:
-            sub = a[:, list(bl.cols)]
+            sub = a[:, bl.cols[0]:bl.cols[-1] + 1]          # the block's consecutive columns
+            counts = np.empty((n, len(bl.values)), dtype=dtype)
             if bl.patterns is not None:
                 ids = bl.pattern_ids(a)
-                oh = np.zeros((len(a), len(bl.patterns)), dtype=np.float32)
+                oh = np.zeros((n, len(bl.patterns)), dtype=dtype)
                 ok = ids >= 0
                 oh[np.nonzero(ok)[0], ids[ok]] = 1.0
                 out.append(oh)
-            else:
-                out.append(np.column_stack([(sub[:, i] == v).astype(np.float32)
-                                            for i in range(len(bl.cols)) for v in bl.values]))
-            out.append(np.column_stack([(sub == v).sum(axis=1).astype(np.float32)
-                                        for v in bl.values]))
+                for j, v in enumerate(bl.values):
+                    counts[:, j] = _row_count(sub == v)
+            else:                   # one-hot per coordinate and value, coordinate-major
+                eq = sub[:, :, None] == bl.values
+                out.append(eq.reshape(n, -1).astype(dtype))
+                for j in range(len(bl.values)):
+                    counts[:, j] = _row_count(eq[:, :, j])
+            out.append(counts)
         return out
 
     def matrix(self, b: Any) -> np.ndarray:
@@ -205,7 +221,12 @@ class StructureFeatures:
         differences instead) by atom or quartile, then each block's pattern id (−1: unseen), or
         each of its coordinates' values when it has too many patterns."""
         a = np.asarray(b, dtype=float)
-        out = [c.cell(c.values(a)) for c in self.coords if c.diff == diff]
+        return [c.cell(c.values(a)) for c in self.coords if c.diff == diff] \
+            + self.block_cells(a)
+
+    def block_cells(self, a: np.ndarray) -> list[np.ndarray]:
+        """The blocks' part of ``cells``."""
+        out = []
         for bl in self.blocks:
             if bl.patterns is not None:
                 out.append(bl.pattern_ids(a))
@@ -223,13 +244,22 @@ class StructureFeatures:
         return out
 
 
+def _row_count(m: np.ndarray) -> np.ndarray:
+    """The number of True entries in each row of a bool matrix (an integer product with a
+    vector of ones where the counts fit in int8, a reduction along the rows otherwise)."""
+    if m.shape[1] < 128:
+        return m.view(np.int8) @ np.ones(m.shape[1], dtype=np.int8)
+    return m.sum(axis=1)
+
+
 def _coord(pooled: np.ndarray, j: int, diff: bool) -> Coord:
     v = pooled[:, j] - pooled[:, j - 1] if diff else pooled[:, j]
-    u, cnt = np.unique(v, return_counts=True)
+    sv = np.sort(v)          # median and quartiles are order statistics: sorted, cheaply
+    u, cnt = np.unique(sv, return_counts=True)
     atoms = u[cnt >= ATOM_SHARE * len(v)]
-    rest = v[~np.isin(v, atoms)] if len(atoms) else v
+    rest = sv[~np.isin(sv, atoms)] if len(atoms) else sv
     if len(rest) == 0:
-        rest = v
+        rest = sv
     med = float(np.median(rest))
     q = np.unique(np.quantile(rest, [0.25, 0.5, 0.75]))
     return Coord(j, diff, atoms, med, q, float(v.mean()), float(v.std()))
@@ -254,22 +284,27 @@ class LinearScore:
     def __call__(self, b: Any) -> np.ndarray:
         if self.kind == "linear":
             s = np.full(len(b), self.intercept)
-            for g, w in zip(self.features.groups(b), self.weights, strict=True):
+            for g, w in zip(self.features.groups(b, np.float64), self.weights, strict=True):
                 s += g @ w
             return s
         if self.kind in ("cells", "cells-diff"):
-            s = np.zeros(len(b))
-            cells = self.features.cells(b, self.kind == "cells-diff")
-            for c, w in zip(cells, self.weights, strict=True):
+            # the coordinates' cells block by block (``coord_blocks.cell_sum``), then each
+            # block's pattern cells, added in the order of ``StructureFeatures.cells``
+            a = np.asarray(b, dtype=float)
+            diff = self.kind == "cells-diff"
+            coords = [c for c in self.features.coords if c.diff == diff]
+            s = cell_sum(coords, self.weights[:len(coords)], a)
+            for c, w in zip(self.features.block_cells(a), self.weights[len(coords):],
+                            strict=True):
                 s += np.where(c >= 0, w[np.maximum(c, 0)], 0.0)
             return s
-        # Σ_j sign_j · 1[o_j above its median], summed column by column (the same integers as
-        # ``indicators @ signs`` without building the runs × m indicator matrix)
+        # Σ_j sign_j · 1[o_j above its median]: the number of the +1 coordinates above minus
+        # the number of the −1 ones (small integers, exact in any order of summation)
         a = np.asarray(b, dtype=float)
-        s = np.zeros(len(a))
-        for c, sign in self.counted():
-            s += sign * c.above(c.values(a))
-        return s
+        used = self.counted()
+        if not used:
+            return np.zeros(len(a))
+        return SignTable([c for c, _ in used], a.shape[1]).count(a, [s for _, s in used])
 
     def describe(self) -> str:
         return self.label
@@ -288,7 +323,7 @@ class LinearScore:
         (``count_model``)."""
         used = self.counted()
         a = np.asarray(b, dtype=float)
-        ind = np.column_stack([c.above(c.values(a)) for c, _ in used]) if used \
+        ind = above_matrix([c for c, _ in used], a).astype(np.float32) if used \
             else np.zeros((len(a), 0))
         return ind, np.array([s for _, s in used])
 

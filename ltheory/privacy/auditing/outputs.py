@@ -21,7 +21,11 @@ class MechanismError(InvalidInputError):
     """The audited mechanism raised, or returned outputs the auditor cannot use."""
 
 
-def normalise(raw: Any, n: int) -> Batch:
+def normalise(raw: Any, n: int, copy: bool = True) -> Batch:
+    """The batch of ``n`` outputs ``raw`` (as ``mechanism.sample`` returned them): a float
+    array (1-D for scalar outputs, one row per run for vectors) or a list of hashable outputs.
+    ``copy=False`` lets a float64 array through without a copy (the batch may then share
+    memory with what the mechanism returned: for batches used at once and dropped)."""
     if isinstance(raw, np.ndarray):
         arr = raw
     else:
@@ -57,7 +61,8 @@ def normalise(raw: Any, n: int) -> Batch:
         raise MechanismError(f"mechanism.sample returned shape {arr.shape}, expected {n} runs")
     if not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
         return normalise(arr.tolist(), n)
-    arr = arr.astype(float).reshape(n, -1) if arr.ndim > 1 else arr.astype(float)
+    arr = arr.astype(float, copy=copy)
+    arr = arr.reshape(n, -1) if arr.ndim > 1 else arr
     if np.isnan(arr).any():
         raise MechanismError("mechanism returned NaN outputs; outputs must be comparable")
     if arr.ndim == 2 and arr.shape[1] == 1:

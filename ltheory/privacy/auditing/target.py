@@ -77,8 +77,9 @@ class Target:
         T = 10⁹ runs out of memory), and no stage of an audit needs it."""
         return _claim(self.mechanism)
 
-    def draw(self, dataset: Any, n: int, rng: np.random.Generator) -> Batch:
-        """n runs on ``dataset`` as a normalised batch (``outputs``); an exception raised by
+    def draw(self, dataset: Any, n: int, rng: np.random.Generator, copy: bool = True) -> Batch:
+        """n runs on ``dataset`` as a normalised batch (``outputs.normalise``, ``copy`` passed
+        on: False for a batch used at once and dropped); an exception raised by
         the mechanism becomes a [`MechanismError`][ltheory.privacy.MechanismError] chained to it
         (the user's frame is
         kept in ``__cause__``)."""
@@ -94,7 +95,7 @@ class Target:
             raise
         except Exception as exc:  # noqa: BLE001 - the mechanism is user code: report it
             raise MechanismError(f"the mechanism raised {type(exc).__name__}: {exc}") from exc
-        return normalise(raw, n)
+        return normalise(raw, n, copy)
 
     def output_distribution(self, dataset: Any) -> dict | None:
         """The exact output distribution on ``dataset``, or None where the target offers none

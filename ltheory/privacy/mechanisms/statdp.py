@@ -301,11 +301,15 @@ class Rappor(Mechanism):
     def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
         b = self.bloom(self._value(dataset))
         u = rng.random((n, self.bits))
-        prr = np.where(u < self.f / 2, True, np.where(u < self.f, False, b[None, :]))
+        # B' = 1 when u < f/2, 0 when f/2 <= u < f, B when u >= f
+        prr = u < self.f / 2
+        prr |= (u >= self.f) & b
         if not self.instantaneous:
             return prr.astype(float)
         v = rng.random((n, self.bits))
-        return np.where(prr, v < self.q, v < self.p).astype(float)
+        out = np.empty((n, self.bits))
+        np.less(v, np.where(prr, self.q, self.p), out=out)      # S = 1 w.p. q if B' else p
+        return out
 
 
 class OneTimeRappor(Rappor):
@@ -341,11 +345,38 @@ class Parallel(Mechanism):
             self.name = name
 
     def sample(self, dataset: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-        outs = []
-        for m in self.parts:
-            o = np.asarray(m.sample(dataset, n, rng), dtype=float)
-            outs.append(o[:, None] if o.ndim == 1 else o)
-        return np.hstack(outs)
+        """The parts' outputs side by side, each part sampled in turn from ``rng``.  A run of
+        consecutive `NoisyHist` parts of one scale takes its noise in one ``rng.laplace``
+        call: the generator's stream is the same (each draw takes the next values), so the
+        outputs are those of sampling the parts one by one, written once into the result."""
+        pieces: list[Any] = []           # (noise (k, n, width), answers) or an (n, w) array
+        i = 0
+        while i < len(self.parts):
+            m = self.parts[i]
+            j = i + 1
+            if type(m) is NoisyHist:
+                while (j < len(self.parts) and type(self.parts[j]) is NoisyHist
+                       and self.parts[j].scale == m.scale):
+                    j += 1
+                q = answer_vector(dataset)
+                pieces.append((rng.laplace(0.0, m.scale, size=(j - i, n, q.size)), q))
+            else:
+                o = np.asarray(m.sample(dataset, n, rng), dtype=float)
+                pieces.append(o[:, None] if o.ndim == 1 else o)
+            i = j
+        widths = [p[0].shape[0] * p[0].shape[2] if isinstance(p, tuple) else p.shape[1]
+                  for p in pieces]
+        out = np.empty((n, sum(widths)))
+        col = 0
+        for p, w in zip(pieces, widths, strict=True):
+            if isinstance(p, tuple):                 # q + noise, part by part (NoisyHist.sample)
+                noise, q = p
+                np.add(q, noise.transpose(1, 0, 2),
+                       out=out[:, col:col + w].reshape(n, noise.shape[0], q.size))
+            else:
+                out[:, col:col + w] = p
+            col += w
+        return out
 
 
 # --------------------------------------------------------------------------- the suite
