@@ -635,15 +635,17 @@ def released_scores(x0: np.ndarray, x1: np.ndarray) -> list[Score]:
     that varies along them: SVT3 (c = 1) on 1⁵0⁵ vs 0⁵1⁵ certifies at most 0.126 with its
     stopping pattern alone and 0.19 with ``{query 6 released, value < 10.5}`` (exact
     probabilities, 9·10^5 certification runs per dataset; ceiling 0.20).  Atoms are the
-    values holding at least ``features.ATOM_SHARE`` of the pooled runs (found on a prefix of
-    ``ATOM_PREFIX`` runs, their share then counted on all)."""
-    pooled = np.concatenate([np.asarray(x0, dtype=float), np.asarray(x1, dtype=float)])
+    values holding at least ``features.ATOM_SHARE`` of the pooled runs (candidates found on
+    the first ``ATOM_PREFIX / 2`` runs of each dataset, their share then counted on all)."""
+    a0, a1 = np.asarray(x0, dtype=float), np.asarray(x1, dtype=float)
+    pooled = np.concatenate([a0, a1])
+    head = np.concatenate([a0[: ATOM_PREFIX // 2], a1[: ATOM_PREFIX // 2]])
     n = len(pooled)
     out: list[Score] = []
     for j in range(pooled.shape[1]):
         col = pooled[:, j]
-        u, cnt = np.unique(col[:ATOM_PREFIX], return_counts=True)
-        cand = u[cnt >= ATOM_SHARE * min(n, ATOM_PREFIX)]
+        u, cnt = np.unique(head[:, j], return_counts=True)
+        cand = u[cnt >= ATOM_SHARE * len(head)]
         if not len(cand) or len(cand) == len(u):
             continue
         atoms = [float(x) for x in cand if np.count_nonzero(col == x) >= ATOM_SHARE * n]
@@ -651,7 +653,7 @@ def released_scores(x0: np.ndarray, x1: np.ndarray) -> list[Score]:
             continue
         rest = ~np.isin(col, atoms)
         if np.count_nonzero(rest) < RELEASED_MIN or \
-                len(np.unique(col[rest][:ATOM_PREFIX])) <= FEATURE_BINS:
+                len(np.unique(head[:, j][~np.isin(head[:, j], atoms)])) <= FEATURE_BINS:
             continue
         out.append(Score(col=j, atoms=tuple(atoms)))
     return out

@@ -130,3 +130,14 @@ def test_gap_events_count_released_runs_only():
         for c in per_point:
             assert c.sel_counts == (int(c.event.contains(evs[0]).sum()),
                                     int(c.event.contains(evs[1]).sum()))
+
+
+def test_an_atom_of_one_dataset_only_is_found():
+    """The atoms' candidates come from both datasets' first runs, not the pooled prefix (which
+    would hold d0's runs only)."""
+    rng = np.random.default_rng(9)
+    n = 30_000
+    x0 = rng.normal(size=(n, 1))
+    x1 = _zero_inflated(rng, n, 0.6, 5.0, atom=-1.0)[:, None]
+    got = released_scores(x0, x1)
+    assert [(s.col, s.atoms) for s in got] == [(0, (-1.0,))]
