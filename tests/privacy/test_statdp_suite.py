@@ -57,6 +57,16 @@ def test_rappor_bloom_filters_and_exact_pair_epsilon() -> None:
     assert OneTimeRappor().bit_probabilities() == pytest.approx((0.525, 0.475))
 
 
+def test_rappor_true_epsilon_at_the_edges() -> None:
+    """f = 0 without the instantaneous step releases the Bloom filter itself (∞, not a
+    ZeroDivisionError); q < p costs what q > p costs (the |log-ratio|, not a negative ε)."""
+    assert Rappor(f=0.0, instantaneous=False).true_epsilon == math.inf
+    assert Rappor(f=1.0).true_epsilon == 0.0
+    swapped, default = Rappor(p=0.55, q=0.45), Rappor()
+    assert swapped.true_epsilon > 0
+    assert math.isclose(swapped.true_epsilon, default.true_epsilon)
+
+
 def test_truncated_geometric_exact_distribution_and_privacy() -> None:
     m = TruncatedGeometric(0.1, 5)
     assert m.k == 3 and math.isclose(m.true_epsilon, math.log(9 / 8))

@@ -242,6 +242,15 @@ def murmur3_32(data: bytes, seed: int = 0) -> int:
     return h
 
 
+def _abs_log_ratio(a: float, b: float) -> float:
+    """|ln(a/b)| for probabilities a, b (∞ when exactly one is 0; 0 when both are)."""
+    if a == b:
+        return 0.0
+    if a == 0.0 or b == 0.0:
+        return math.inf
+    return abs(math.log(a / b))
+
+
 class Rappor(Mechanism):
     """RAPPOR, steps 1–3 (Erlingsson, Pihur & Korolova 2014, CCS, Section 2): the value's Bloom
     filter B (h hash functions into m bits — here MurmurHash3 of the value's decimal string with
@@ -266,7 +275,10 @@ class Rappor(Mechanism):
         self.instantaneous = bool(instantaneous)
         self.epsilon = check_epsilon(epsilon)       # the audited claim, not RAPPOR's own bound
         p1, p0 = self.bit_probabilities()
-        self.true_epsilon = 2 * self.hashes * max(math.log(p1 / p0), math.log((1 - p0) / (1 - p1)))
+        # each differing Bloom bit costs the larger |log-ratio| of its two outcomes; an outcome
+        # possible under one value only (f = 0 without the instantaneous step) costs ∞
+        self.true_epsilon = 2 * self.hashes * max(_abs_log_ratio(p1, p0),
+                                                  _abs_log_ratio(1 - p1, 1 - p0))
         if not self.instantaneous:
             self.name = "one_time_rappor"
 
