@@ -48,7 +48,7 @@ from ltheory.privacy.auditing.events import (
     Score,
     ThresholdEvent,
     ValueEncoder,
-    drop_nan,
+    cut_counts,
     lr_prefixes,
     make_atom_encoder,
     make_encoder,
@@ -130,11 +130,8 @@ def _thresholds(score: Score, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
     grid = threshold_cuts(pooled[~np.isnan(pooled)])[0]
     v0, v1 = np.sort(score(ev[0])), np.sort(score(ev[1]))
     n = len(v0)
-    # a NaN score (a released value's atoms) is in no threshold event, as ``contains`` says
-    v0, v1 = drop_nan(v0), drop_nan(v1)
-    ge = (len(v0) - np.searchsorted(v0, grid, side="left"),
-          len(v1) - np.searchsorted(v1, grid, side="left"))
-    le = (np.searchsorted(v0, grid, side="right"), np.searchsorted(v1, grid, side="right"))
+    (ge0, le0), (ge1, le1) = cut_counts(v0, grid), cut_counts(v1, grid)  # NaN: in no event
+    ge, le = (ge0, ge1), (le0, le1)
     out: list[list[Candidate]] = [[] for _ in points]
     for geq, (k0, k1) in ((True, ge), (False, le)):
         for direction in (0, 1):

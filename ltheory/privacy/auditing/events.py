@@ -648,11 +648,11 @@ def released_scores(x0: np.ndarray, x1: np.ndarray) -> list[Score]:
         cand = u[cnt >= ATOM_SHARE * len(head)]
         if not len(cand) or len(cand) == len(u):
             continue
-        atoms = [float(x) for x in cand if np.count_nonzero(col == x) >= ATOM_SHARE * n]
+        held = {float(x): int(np.count_nonzero(col == x)) for x in cand}
+        atoms = [x for x, k in held.items() if k >= ATOM_SHARE * n]
         if not atoms:
             continue
-        rest = ~np.isin(col, atoms)
-        if np.count_nonzero(rest) < RELEASED_MIN or \
+        if n - sum(held[x] for x in atoms) < RELEASED_MIN or \
                 len(np.unique(head[:, j][~np.isin(head[:, j], atoms)])) <= FEATURE_BINS:
             continue
         out.append(Score(col=j, atoms=tuple(atoms)))
@@ -664,6 +664,13 @@ def drop_nan(v: np.ndarray) -> np.ndarray:
     if not len(v) or not np.isnan(v[-1]):
         return v
     return v[: len(v) - int(np.count_nonzero(np.isnan(v)))]
+
+
+def cut_counts(v: np.ndarray, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For sorted scores ``v``: the number of runs with score ≥ t and ≤ t at each cut t of
+    ``grid``; a NaN score is in neither (``ThresholdEvent.contains``)."""
+    v = drop_nan(v)
+    return len(v) - np.searchsorted(v, grid, side="left"), np.searchsorted(v, grid, side="right")
 
 
 def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch, Batch],
@@ -696,12 +703,8 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
             cache[key] = grid, iso, v0, v1, (i0, i1, w)
     n_ev = len(v0)
     # a NaN score (a released value's atoms; an overflowed linear form) is in no threshold
-    # event, as ``ThresholdEvent.contains`` says: np.sort puts NaNs last, so they are cut off
-    v0, v1 = drop_nan(v0), drop_nan(v1)
-    ge0 = len(v0) - np.searchsorted(v0, grid, side="left")
-    ge1 = len(v1) - np.searchsorted(v1, grid, side="left")
-    le0 = np.searchsorted(v0, grid, side="right")
-    le1 = np.searchsorted(v1, grid, side="right")
+    # event, as ``ThresholdEvent.contains`` says
+    (ge0, le0), (ge1, le1) = cut_counts(v0, grid), cut_counts(v1, grid)
     model = None
     if signs and len(v0) == len(v1):
         model = model_projections(
