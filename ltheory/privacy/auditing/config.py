@@ -36,7 +36,8 @@ from typing import Any
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing.budget import check_time_budget
-from ltheory.privacy.auditing.events import SCREEN, SHRINK
+from ltheory.privacy.auditing.events import (CREDIBLE_MAX_SELECTION, CREDIBLE_SHRINK, SCREEN,
+                                             SHRINK)
 from ltheory.privacy.auditing.floating import check_arithmetic
 from ltheory.validation import check_choice, check_int, check_level
 
@@ -85,7 +86,14 @@ class AuditConfig:
             average at least 4 runs per output).
         selection_shrink: the Clopper–Pearson level selection frequencies are shrunk to when
             projecting, or ``"auto"``: ``LEAN_SHRINK`` with lean events on vector outputs,
-            else ``events.SHRINK``.
+            else ``events.SHRINK`` — and, on vector outputs with selection splits of at most
+            ``events.CREDIBLE_MAX_SELECTION`` runs per dataset, once the credibility screen
+            has passed some candidate, ``events.CREDIBLE_SHRINK`` for ranking the credible
+            ones (``credible_shrink_for``).
+        credible_ranking: with ``selection_shrink="auto"``, rank the credible candidates of a
+            vector output again at ``events.CREDIBLE_SHRINK`` on small selection splits
+            (``credible_shrink_for``); the planned search's pilot audits turn it off
+            (``plan.PILOT_SETTINGS``).
         selection_screen: family-wise level of the credibility screen over many candidate
             events (``None``: off).
         tail_model: let a power-law model of a threshold family's tail place its rarest cuts
@@ -114,6 +122,7 @@ class AuditConfig:
     exact: bool = True
     lean_events: bool | str = "auto"
     selection_shrink: float | str = "auto"
+    credible_ranking: bool = True
     selection_screen: float | None = SCREEN
     tail_model: bool = True
     tradeoff: bool | int = False
@@ -134,7 +143,8 @@ class AuditConfig:
                                         f"{self.events!r}")
         check_choice(self.certify, "certify", ("binomial", "poisson", "auto"))
         check_arithmetic(self.arithmetic)
-        for name in ("structure_events", "exact", "verify_neighbours", "tail_model"):
+        for name in ("structure_events", "exact", "verify_neighbours", "tail_model",
+                     "credible_ranking"):
             check_choice(getattr(self, name), name, (True, False))
         check_choice(self.lean_events, "lean_events", (True, False, "auto"))
         if self.selection_shrink != "auto":
@@ -189,6 +199,17 @@ class AuditConfig:
         if self.selection_shrink != "auto":
             return float(self.selection_shrink)
         return LEAN_SHRINK if lean and kind != "scalar" else SHRINK
+
+    def credible_shrink_for(self, lean: bool, kind: str = "vector",
+                            n_sel: int = 0) -> float | None:
+        """The milder shrinkage credible candidates are ranked at (``select_events``'
+        ``credible_shrink``): `events.CREDIBLE_SHRINK` for ``selection_shrink="auto"`` on full
+        (not lean) selection of vector outputs with at most `events.CREDIBLE_MAX_SELECTION`
+        selection runs ``n_sel`` per dataset and ``credible_ranking``, else None (off)."""
+        if self.selection_shrink != "auto" or not self.credible_ranking or lean \
+                or kind != "vector" or n_sel > CREDIBLE_MAX_SELECTION:
+            return None
+        return CREDIBLE_SHRINK
 
     def to_json(self) -> dict:
         """The settings as a JSON-ready dict (the executor and progress callback by name)."""

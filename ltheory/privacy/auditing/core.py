@@ -271,6 +271,7 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
     chosen = select_events(s0, s1, n_cert, a_each, delta, top=cfg.max_events, test=test,
                            structure=cfg.structure_events, lean=few,
                            shrink=cfg.shrink_for(few, batch_kind(s0)),
+                           credible_shrink=cfg.credible_shrink_for(few, batch_kind(s0), len(s0)),
                            screen=cfg.selection_screen, extremes=cfg.events == "auto",
                            arithmetic=cfg.arithmetic, tail=cfg.tail_model)
     extra = [c for c in chosen if c.extreme]
