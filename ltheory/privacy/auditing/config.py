@@ -36,8 +36,7 @@ from typing import Any
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy.auditing.budget import check_time_budget
-from ltheory.privacy.auditing.events import (CREDIBLE_MAX_SELECTION, CREDIBLE_SHRINK, SCREEN,
-                                             SHRINK)
+from ltheory.privacy.auditing.events import CREDIBLE_MAX_SELECTION, CREDIBLE_SHRINK, SCREEN, SHRINK
 from ltheory.privacy.auditing.floating import check_arithmetic
 from ltheory.validation import check_choice, check_int, check_level
 

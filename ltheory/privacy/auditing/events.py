@@ -1114,9 +1114,9 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     some candidate is credible, rank again at this milder shrinkage — positions with fewer than
     `CREDIBLE_MIN_RUNS` selection runs on either side, and those the tail model placed, as
     before — and take that ranking if it still has a credible candidate (the screen, not the
-    per-position shrinkage, then guards against chance: `CREDIBLE_SHRINK`).  ``tail`` (default on): the output's own
-    threshold families project their rarest cuts from the trend of their tail
-    (``tail_model``).  This only changes which event is chosen, before any certification run:
+    per-position shrinkage, then guards against chance: `CREDIBLE_SHRINK`).  ``tail`` (default
+    on): the output's own threshold families project their rarest cuts from the trend of their
+    tail (``tail_model``).  This only changes which event is chosen, before any certification run:
     soundness is that of the certification."""
     r = dataclasses.replace(rule or SelectionRule(), **options)
     top, shrink, screen = r.top, r.shrink, r.screen

@@ -12,9 +12,14 @@ from hypothesis import strategies as st
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy import AuditConfig
+from ltheory.privacy.auditing.events import (
+    CREDIBLE_MAX_SELECTION,
+    CREDIBLE_MIN_RUNS,
+    CREDIBLE_SHRINK,
+    SHRINK,
+    select_events,
+)
 from ltheory.privacy.auditing.plan import PILOT_SETTINGS
-from ltheory.privacy.auditing.events import (CREDIBLE_MAX_SELECTION, CREDIBLE_MIN_RUNS,
-                                             CREDIBLE_SHRINK, SHRINK, select_events)
 
 
 def _gauss_leak(seed: int, n: int = 50_000, k: int = 4, shift: float = 0.25):
