@@ -268,10 +268,11 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
     few = cfg.lean_events is True or (cfg.lean_events == "auto" and few_outputs(s0, s1))
     test = cfg.certify if delta == 0 else "binomial"
     a_each = alpha / (2 * cfg.max_events)
+    kind = batch_kind(s0)
     chosen = select_events(s0, s1, n_cert, a_each, delta, top=cfg.max_events, test=test,
                            structure=cfg.structure_events, lean=few,
-                           shrink=cfg.shrink_for(few, batch_kind(s0)),
-                           credible_shrink=cfg.credible_shrink_for(few, batch_kind(s0), len(s0)),
+                           shrink=cfg.shrink_for(few, kind),
+                           credible_shrink=cfg.credible_shrink_for(few, kind, len(s0)),
                            screen=cfg.selection_screen, extremes=cfg.events == "auto",
                            arithmetic=cfg.arithmetic, tail=cfg.tail_model)
     extra = [c for c in chosen if c.extreme]
@@ -284,7 +285,7 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
     if few and cfg.lean_events == "auto":
         notes.append("few distinct outputs: events chosen among the exact-output cells "
                      "(likelihood-ratio prefixes)" + (" and the output's thresholds"
-                     if batch_kind(s0) == "scalar" else ", frequencies unshrunk"))
+                     if kind == "scalar" else ", frequencies unshrunk"))
     for c in chosen:
         if c.tail:
             notes.append(f"the cut of {c.event.describe()} was placed by the tail model "

@@ -1125,14 +1125,14 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     def candidates(shrink: float) -> list[Candidate]:
         return _pick(families(n_cert, a_each, delta, shrink), delta, screen)
 
-    cands = candidates(shrink)
+    strict_blocks = families(n_cert, a_each, delta, shrink)   # scored once, used thrice
+    cands = _pick(strict_blocks, delta, screen)
     mild = r.credible_shrink
     if mild is not None and mild > shrink and any(c.credible for c in cands):
         # the screen has passed some position: rank the credible ones at the milder shrinkage
         # (nothing credible: the 98% bounds stay, the only guard against chance maxima), the
         # positions with fewer than CREDIBLE_MIN_RUNS selection runs on either side at the
         # 98% bounds still
-        strict_blocks = families(n_cert, a_each, delta, shrink)
         mixed = [_milder(b, m) for b, m in zip(strict_blocks,
                                                  families(n_cert, a_each, delta, mild),
                                                  strict=True)]
@@ -1149,8 +1149,7 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
         if modelled:
             best = max(modelled, key=lambda b: float(np.max(b.proj)))
             cands = [best.make(int(np.argmax(best.proj)), True)] + cands
-    extra = (_extreme(families(n_cert, a_each, delta, shrink), n_cert, a_each, delta, screen)
-             if r.extremes else None)
+    extra = _extreme(strict_blocks, n_cert, a_each, delta, screen) if r.extremes else None
     for milder in (x for x in (0.16, 0.5) if x > shrink):
         if not cands or cands[0].projected > 0:
             break
