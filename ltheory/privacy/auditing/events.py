@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from scipy import special
 
 from ltheory.privacy.auditing.count_model import model_projections
 from ltheory.privacy.auditing.features import ATOM_SHARE, structure_scores
@@ -370,6 +371,9 @@ class Candidate:
     extreme: bool = False
     #: the position was projected by its family's tail model (``tail_model``), not its counts
     tail: bool = False
+    #: chosen by ``select_events``' fallback (nothing credible, nothing projected positive):
+    #: its multiplicity-weighted screen p-value (`_most_significant`); None otherwise
+    fallback_p: float | None = None
 
 
 @dataclass(frozen=True)
@@ -834,6 +838,43 @@ def _pick(blocks: list[_Block], delta: float, screen: float | None) -> list[Cand
     return cands
 
 
+def screen_p_values(ca: np.ndarray, cb: np.ndarray, n_ev: int, delta: float) -> np.ndarray:
+    """The p-values of ``credible_positions``' conditional test: given m = ka + cb runs in the
+    event (ka = ca − δ·n_ev), P(Bin(m, ½) ≥ ka) — the smallest level at which the position
+    would be credible (1 where ka ≤ cb: no evidence in this direction)."""
+    ka = np.maximum(np.asarray(ca, dtype=float) - delta * n_ev, 0.0)
+    cb = np.asarray(cb, dtype=float)
+    with np.errstate(invalid="ignore"):
+        # the Clopper–Pearson lower bound at level a exceeds ½ exactly when a > this
+        p = special.betainc(np.maximum(ka, 1e-300), cb + 1.0, 0.5)
+    return np.where((ka > cb) & (ka > 0), p, 1.0)
+
+
+def _most_significant(blocks: list[_Block], delta: float) -> Candidate | None:
+    """The fallback of ``select_events`` when no position is credible and none projects a
+    positive bound: the position closest to credible — smallest screen p-value weighted as the
+    screen weights it (`screen_level`: ×F·n_f under "families"; above 1 when nothing is near
+    credible, still a ranking) — among the families scored by their own counts, or None when
+    no position leans either way.  The per-position maximum of
+    a milder-shrunk projection over ~10^4 positions is a chance tail cut (NumericalSVT at
+    2·10^6, seed 8: a released value's cut of projection 0.47 unshrunk, certified 0); the
+    weighted p-value is the multiplicity-aware ranking of the screen itself."""
+    n_pos = sum(len(b.proj) for b in blocks)
+    n_fam = sum(1 for b in blocks if len(b.proj))
+    best: tuple[float, _Block, int] | None = None
+    for b in blocks:
+        if not len(b.proj) or b.modelled:
+            continue
+        p = screen_p_values(b.ca, b.cb, b.n_ev, delta)
+        p = np.where(p < 1.0, p / screen_level(1.0, len(b.proj), n_pos, n_fam), np.inf)
+        i = int(np.argmin(p))
+        if np.isfinite(p[i]) and (best is None or p[i] < best[0]):
+            best = (float(p[i]), b, i)
+    if best is None:
+        return None
+    return dataclasses.replace(best[1].make(best[2], False), fallback_p=best[0])
+
+
 #: The families of the extremes bet: atoms (`AtomEncoder`) and isolated tails
 #: (`isolated_cuts`).
 EXTREME_FAMILIES = ("atoms", "isolated")
@@ -1109,8 +1150,11 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
     selection counts; each family offers its best credible position, and credible candidates
     rank before the rest.  When no position is credible, a family projected by a model fitted
     to all its runs (``count_model``) comes first if it projects a positive bound (at the
-    selection's shrinkage, else at `MODEL_SHRINK`); otherwise the ranking is the unscreened
-    one.  ``screen=None`` turns the screen off.  ``credible_shrink`` (default None: off): when
+    selection's shrinkage, else at `MODEL_SHRINK`); when then nothing projects a positive
+    bound, the position of smallest weighted screen p-value comes first (`_most_significant`:
+    the ranking of the screen itself, not the maximum of a milder projection over ~10^4
+    positions), else the unscreened ranking at milder shrinkages.  ``screen=None`` turns the
+    screen off (and with it that fallback).  ``credible_shrink`` (default None: off): when
     some candidate is credible, rank again at this milder shrinkage — positions with fewer than
     `CREDIBLE_MIN_RUNS` selection runs on either side, and those the tail model placed, as
     before — and take that ranking if it still has a credible candidate (the screen, not the
@@ -1150,8 +1194,17 @@ def select_events(s0: Batch, s1: Batch, n_cert: int, a_each: float, delta: float
             best = max(modelled, key=lambda b: float(np.max(b.proj)))
             cands = [best.make(int(np.argmax(best.proj)), True)] + cands
     extra = _extreme(strict_blocks, n_cert, a_each, delta, screen) if r.extremes else None
+    sig = None
+    if screen is not None and cands and cands[0].projected <= 0 \
+            and not any(c.credible for c in cands):
+        # nothing credible, nothing projects a positive bound: the position closest to
+        # credible, the screen's own multiplicity-weighted p-value (not a milder shrinkage,
+        # whose maximum over ~10^4 positions is a chance tail cut)
+        sig = _most_significant(strict_blocks, delta)
+        if sig is not None:
+            cands = [sig] + cands
     for milder in (x for x in (0.16, 0.5) if x > shrink):
-        if not cands or cands[0].projected > 0:
+        if not cands or cands[0].projected > 0 or sig is not None:
             break
         # nothing projects a positive bound under the 98% shrinkage (a small selection split):
         # shrink less (one standard error, then none) rather than let an event every run

@@ -84,9 +84,11 @@ MAX_CACHE = 200_000          # output distributions kept (cleared beyond)
 PILOT_ALPHA = 0.5            # the pilots' level: a ranking score, not a reported bound
 #: The pilot audits' settings, applied to the caller's ``AuditConfig``: one event certified by
 #: two Clopper–Pearson bounds on the full event families (the pilots' measured ranking, issue 14
-#: part 1; ``benchmarks/results/learners_worst_case.json``), no curve, no progress callback.
+#: part 1; ``benchmarks/results/learners_worst_case.json``), no curve, no progress callback,
+#: and the one-step ranking (``credible_ranking=False``, as the planned search's pilots: the
+#: pilots' ranking was measured without the credible re-ranking).
 PILOT_SETTINGS = {"events": 1, "certify": "binomial", "lean_events": False, "tradeoff": False,
-                  "progress": None, "time_budget": None}
+                  "progress": None, "time_budget": None, "credible_ranking": False}
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from ltheory.privacy.auditing.events import (
     select_events,
 )
 from ltheory.privacy.auditing.plan import PILOT_SETTINGS
+from ltheory.privacy.auditing.worst_case import PILOT_SETTINGS as LEARNER_PILOT_SETTINGS
 
 
 def _gauss_leak(seed: int, n: int = 50_000, k: int = 4, shift: float = 0.25):
@@ -62,8 +63,10 @@ def test_config_resolves_the_credible_shrinkage() -> None:
 
 
 def test_pilots_keep_the_one_step_ranking() -> None:
-    assert PILOT_SETTINGS["credible_ranking"] is False
-    assert AuditConfig().replace(**PILOT_SETTINGS).credible_shrink_for(False, "vector") is None
+    """The planned search's pilots and the learners' worst-case pilots alike."""
+    for settings_ in (PILOT_SETTINGS, LEARNER_PILOT_SETTINGS):
+        assert settings_["credible_ranking"] is False
+        assert AuditConfig().replace(**settings_).credible_shrink_for(False, "vector") is None
 
 
 def test_credible_ranking_reaches_deeper_cuts() -> None:
