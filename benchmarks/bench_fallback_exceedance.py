@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from pathlib import Path
 
 import numpy as np
 from scipy.stats import binomtest, laplace
 
+from benchmarks.bench_released_exceedance import certified_events
 from ltheory.privacy import audit
 from ltheory.privacy.auditing.events import Score
 from ltheory.privacy.mechanisms.base import Mechanism
@@ -83,16 +83,8 @@ def main() -> None:
         t0 = time.perf_counter()
         r = audit(m, 0.0, 1.0, claimed_epsilon=eps, runs=int(args.runs), seed=seed,
                   alpha=ALPHA, arithmetic="real")
-        c = r.counts["certification"]
-        events = []
-        for ev, pe in zip(r.certified_events, r.counts["per_event"], strict=True):
-            e = {"event": pe["event"], "bound": pe["bound"], "d0": pe["d0"], "d1": pe["d1"]}
-            p0, p1 = event_probability(ev, eps, 0.0), event_probability(ev, eps, 1.0)
-            if p0 is not None and p1 is not None and 0 < min(p0, p1) and max(p0, p1) < 1:
-                e.update(p0=p0, p1=p1, exact_log_ratio=abs(math.log(p0 / p1)),
-                         z=[(pe["d0"] - c["n_d0"] * p0) / math.sqrt(c["n_d0"] * p0 * (1 - p0)),
-                            (pe["d1"] - c["n_d1"] * p1) / math.sqrt(c["n_d1"] * p1 * (1 - p1))])
-            events.append(e)
+        events = certified_events(r, lambda ev: event_probability(ev, eps, 0.0),
+                                  lambda ev: event_probability(ev, eps, 1.0))
         rows.append({"seed": seed, "bound": r.epsilon_lower_bound, "event": r.event,
                      "above_true": r.epsilon_lower_bound > eps,
                      "fallback": any(FALLBACK_NOTE in n for n in r.notes), "events": events,

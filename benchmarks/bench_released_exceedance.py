@@ -25,7 +25,9 @@ import argparse
 import json
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from scipy.stats import binomtest, laplace
@@ -57,6 +59,28 @@ class HalfReleasedLaplace(Mechanism):
         return np.column_stack([released.astype(float), np.where(released, value, 0.0)])
 
 
+def certified_events(report: Any, prob0: Callable[[Any], float | None],
+                     prob1: Callable[[Any], float | None],
+                     extra: Callable[[Any], dict] | None = None) -> list[dict]:
+    """One record per certified event of ``report``: its bound and certification counts, and,
+    where ``prob0(event)`` and ``prob1(event)`` give its exact probabilities under the two
+    datasets (strictly between 0 and 1), its exact |log-ratio| and the z-scores of its
+    certification counts against their expectations.  ``extra(event)`` adds fields."""
+    c = report.counts["certification"]
+    out = []
+    for ev, pe in zip(report.certified_events, report.counts["per_event"], strict=True):
+        e = {"event": pe["event"], "bound": pe["bound"], "d0": pe["d0"], "d1": pe["d1"]}
+        if extra is not None:
+            e.update(extra(ev))
+        p0, p1 = prob0(ev), prob1(ev)
+        if p0 is not None and p1 is not None and 0 < min(p0, p1) and max(p0, p1) < 1:
+            e.update(p0=p0, p1=p1, exact_log_ratio=abs(math.log(p0 / p1)),
+                     z=[(pe["d0"] - c["n_d0"] * p0) / math.sqrt(c["n_d0"] * p0 * (1 - p0)),
+                        (pe["d1"] - c["n_d1"] * p1) / math.sqrt(c["n_d1"] * p1 * (1 - p1))])
+        out.append(e)
+    return out
+
+
 def event_probabilities(event, eps: float, x: float) -> float | None:
     """Exact probability of a threshold event on the value or the code; None for other kinds."""
     score = getattr(event, "score", None)
@@ -83,17 +107,10 @@ def main() -> None:
         t0 = time.perf_counter()
         r = audit(m, 1.0, 2.0, claimed_epsilon=eps, runs=int(args.runs), seed=seed,
                   alpha=ALPHA, arithmetic="real")
-        c = r.counts["certification"]
-        events = []
-        for ev, pe in zip(r.certified_events, r.counts["per_event"], strict=True):
-            e = {"event": pe["event"], "bound": pe["bound"], "d0": pe["d0"], "d1": pe["d1"],
-                 "released": bool(getattr(getattr(ev, "score", None), "atoms", ()))}
-            p0, p1 = event_probabilities(ev, eps, 1.0), event_probabilities(ev, eps, 2.0)
-            if p0 is not None and p1 is not None and min(p0, p1) > 0:
-                e.update(p0=p0, p1=p1, exact_log_ratio=abs(math.log(p0 / p1)),
-                         z=[(pe["d0"] - c["n_d0"] * p0) / math.sqrt(c["n_d0"] * p0 * (1 - p0)),
-                            (pe["d1"] - c["n_d1"] * p1) / math.sqrt(c["n_d1"] * p1 * (1 - p1))])
-            events.append(e)
+        events = certified_events(
+            r, lambda ev: event_probabilities(ev, eps, 1.0),
+            lambda ev: event_probabilities(ev, eps, 2.0),
+            lambda ev: {"released": bool(getattr(getattr(ev, "score", None), "atoms", ()))})
         rows.append({"seed": seed, "bound": r.epsilon_lower_bound, "event": r.event,
                      "above_true": r.epsilon_lower_bound > eps, "events": events,
                      "seconds": round(time.perf_counter() - t0, 2)})
