@@ -293,11 +293,11 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
                          "selection runs are too few to rank it, the trend of its family's "
                          "tail projects it best; it is certified on fresh runs like any event")
         if c.fallback_p is not None:
+            pv = f"{c.fallback_p:.3g}" if c.fallback_p < 1 else "≥ 1, no more than chance"
             notes.append(f"no event passed the credibility screen and none projected a positive "
                          f"bound on the selection split: {c.event.describe()} is the one "
-                         f"closest to passing (multiplicity-weighted screen p-value "
-                         f"{c.fallback_p:.3g}); expect a bound near 0 unless the certification "
-                         "runs show more")
+                         f"closest to passing (multiplicity-weighted screen p-value {pv}); "
+                         "expect a bound near 0 unless the certification runs show more")
     if cfg.events == "auto":        # decided on the selection split: α/(2k) fixed from here
         chosen, why = events_to_certify(chosen, n_cert, alpha, delta, (s0, s1))
         if extra and chosen and extra[0].projected > raw_projection(chosen[0], n_cert, alpha,

@@ -855,10 +855,10 @@ def _most_significant(blocks: list[_Block], delta: float) -> Candidate | None:
     positive bound: the position closest to credible — smallest screen p-value weighted as the
     screen weights it (`screen_level`: ×F·n_f under "families"; above 1 when nothing is near
     credible, still a ranking) — among the families scored by their own counts, or None when
-    no position leans either way.  The per-position maximum of
-    a milder-shrunk projection over ~10^4 positions is a chance tail cut (NumericalSVT at
-    2·10^6, seed 8: a released value's cut of projection 0.47 unshrunk, certified 0); the
-    weighted p-value is the multiplicity-aware ranking of the screen itself."""
+    no position leans either way.  The per-position maximum of a milder-shrunk projection over
+    ~10^4 positions is a chance tail cut (NumericalSVT at 2·10^6, seed 8: a released value's
+    cut of projection 0.47 unshrunk, certified 0); the weighted p-value is the
+    multiplicity-aware ranking of the screen itself."""
     n_pos = sum(len(b.proj) for b in blocks)
     n_fam = sum(1 for b in blocks if len(b.proj))
     best: tuple[float, _Block, int] | None = None
