@@ -191,6 +191,8 @@ def load() -> list[dict]:
 
 
 def save(rows: list[dict]) -> None:
+    """Write the records sorted by budget, row, seed and mode (a rerun's diff is its records)."""
+    rows = sorted(rows, key=lambda r: (r["runs_budget"], r["mechanism"], r["seed"], r["mode"]))
     OUT.write_text(json.dumps(rows, indent=1, default=float) + "\n")
 
 
