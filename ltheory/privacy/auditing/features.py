@@ -252,10 +252,23 @@ def _row_count(m: np.ndarray) -> np.ndarray:
     return m.sum(axis=1)
 
 
+def _sorted_unique(sv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(sv, return_counts=True)`` of an already sorted array (NaNs, sorted last,
+    counted as one value as ``np.unique`` does), without sorting it again."""
+    new = np.empty(len(sv), dtype=bool)
+    new[:1] = True
+    np.not_equal(sv[1:], sv[:-1], out=new[1:])
+    nan = np.isnan(sv)
+    if nan.any():
+        new[1:] &= ~(nan[1:] & nan[:-1])
+    first = np.flatnonzero(new)
+    return sv[first], np.diff(np.append(first, len(sv)))
+
+
 def _coord(pooled: np.ndarray, j: int, diff: bool) -> Coord:
     v = pooled[:, j] - pooled[:, j - 1] if diff else pooled[:, j]
     sv = np.sort(v)          # median and quartiles are order statistics: sorted, cheaply
-    u, cnt = np.unique(sv, return_counts=True)
+    u, cnt = _sorted_unique(sv)
     atoms = u[cnt >= ATOM_SHARE * len(v)]
     rest = sv[~np.isin(sv, atoms)] if len(atoms) else sv
     if len(rest) == 0:

@@ -290,3 +290,16 @@ def test_coordinate_statistics_from_the_sorted_values_are_the_same(data):
             atoms, med, q, mean, sd = _coord_reference(pooled, j, diff)
             assert np.array_equal(c.atoms, atoms) and np.array_equal(c.quartiles, q)
             assert c.median == med and c.mean == mean and c.sd == sd
+
+
+@settings(max_examples=40, deadline=None)
+@given(values=st.lists(st.one_of(st.sampled_from([0.0, 1.0, -2.5, np.nan]),
+                                 st.floats(-1e3, 1e3, allow_nan=False)),
+                       min_size=1, max_size=200))
+def test_sorted_unique_is_numpys_unique(values) -> None:
+    """``features._sorted_unique`` of a sorted array: ``np.unique`` with counts, NaNs as one."""
+    sv = np.sort(np.asarray(values, dtype=float))
+    u, c = features._sorted_unique(sv)
+    ru, rc = np.unique(sv, return_counts=True)
+    assert np.array_equal(u, ru, equal_nan=True)
+    assert np.array_equal(c, rc)
