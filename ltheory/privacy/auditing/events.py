@@ -754,12 +754,16 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
                                   family="isolated"))
 
 
+def _screened(ca: np.ndarray, n_ev: int, delta: float) -> np.ndarray:
+    """The larger side's selection counts as the screen tests them: less δ·``n_ev`` (≥ 0)."""
+    return np.maximum(np.asarray(ca, dtype=float) - delta * n_ev, 0.0)
+
+
 def credible_positions(ca: np.ndarray, cb: np.ndarray, n_ev: int, delta: float,
                        level: float) -> np.ndarray:
     """Whether selection counts (ca, cb) out of ``n_ev`` runs per dataset show
     ``p_a − δ > p_b`` by the conditional test at ``level`` (``select_events``' screen)."""
-    ka = np.maximum(np.asarray(ca, dtype=float) - delta * n_ev, 0.0)
-    return np.asarray(poisson_epsilon_lower_bound(ka, cb, level) > 0)
+    return np.asarray(poisson_epsilon_lower_bound(_screened(ca, n_ev, delta), cb, level) > 0)
 
 
 #: The shrinkage at which a model's family (``count_model``) is ranked when no candidate is
@@ -807,10 +811,14 @@ def screen_level(screen: float, size: int, n_pos: int, n_fam: int) -> float:
     return screen / max(n_pos, 1)
 
 
+def _sizes(blocks: list[_Block]) -> tuple[int, int]:
+    """The positions and the (non-empty) families among ``blocks``: the screen's shares."""
+    return sum(len(b.proj) for b in blocks), sum(1 for b in blocks if len(b.proj))
+
+
 def _pick(blocks: list[_Block], delta: float, screen: float | None) -> list[Candidate]:
     """One candidate per block, credible ones first (``select_events``), best first."""
-    n_pos = sum(len(b.proj) for b in blocks)
-    n_fam = sum(1 for b in blocks if len(b.proj))
+    n_pos, n_fam = _sizes(blocks)
     masks = [credible_positions(b.ca, b.cb, b.n_ev, delta, screen_level(screen, len(b.proj),
                                                                         n_pos, n_fam))
              if screen is not None and n_pos else np.zeros(len(b.proj), dtype=bool)
@@ -842,12 +850,12 @@ def screen_p_values(ca: np.ndarray, cb: np.ndarray, n_ev: int, delta: float) -> 
     """The p-values of ``credible_positions``' conditional test: given m = ka + cb runs in the
     event (ka = ca − δ·n_ev), P(Bin(m, ½) ≥ ka) — the smallest level at which the position
     would be credible (1 where ka ≤ cb: no evidence in this direction)."""
-    ka = np.maximum(np.asarray(ca, dtype=float) - delta * n_ev, 0.0)
+    ka = _screened(ca, n_ev, delta)
     cb = np.asarray(cb, dtype=float)
     with np.errstate(invalid="ignore"):
         # the Clopper–Pearson lower bound at level a exceeds ½ exactly when a > this
         p = special.betainc(np.maximum(ka, 1e-300), cb + 1.0, 0.5)
-    return np.where((ka > cb) & (ka > 0), p, 1.0)
+    return np.where(ka > cb, p, 1.0)
 
 
 def _most_significant(blocks: list[_Block], delta: float) -> Candidate | None:
@@ -859,8 +867,7 @@ def _most_significant(blocks: list[_Block], delta: float) -> Candidate | None:
     ~10^4 positions is a chance tail cut (NumericalSVT at 2·10^6, seed 8: a released value's
     cut of projection 0.47 unshrunk, certified 0); the weighted p-value is the
     multiplicity-aware ranking of the screen itself."""
-    n_pos = sum(len(b.proj) for b in blocks)
-    n_fam = sum(1 for b in blocks if len(b.proj))
+    n_pos, n_fam = _sizes(blocks)
     best: tuple[float, _Block, int] | None = None
     for b in blocks:
         if not len(b.proj) or b.modelled:
