@@ -51,6 +51,7 @@ from ltheory.privacy.auditing.events import (
     raw_projection,
     select_events,
 )
+from ltheory.privacy.auditing.executors import one_blas_thread
 from ltheory.privacy.auditing.floating import is_float_event, violation_note
 from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.auditing.outputs import Batch, batch_kind, distinct_outputs
@@ -178,6 +179,7 @@ class _Certified:
     kb: int
 
 
+@one_blas_thread
 def run_audit(mechanism: Any, d0: Any, d1: Any, eps: float | None, delta: float, alpha: Any,
               runs: Any, seed: Any, cfg: AuditConfig,
               selection_samples: tuple[Batch, Batch] | None = None,

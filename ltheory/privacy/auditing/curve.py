@@ -83,6 +83,7 @@ from ltheory.privacy.auditing.events import (
     credible_positions,
     extreme_positions,
 )
+from ltheory.privacy.auditing.executors import one_blas_thread
 from ltheory.privacy.auditing.floating import is_float_event, violation_note
 from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.auditing.outputs import Batch
@@ -567,6 +568,7 @@ def _pieces(chosen: list[_Chosen], c0: np.ndarray, c1: np.ndarray, split: RunSpl
     return pieces, rows
 
 
+@one_blas_thread
 def audit_curve(mechanism: Any, d0: Any, d1: Any, *, claim: Any, runs: int, seed: int | None,
                 alpha: float = 0.05, config: AuditConfig | None = None,
                 epsilons: Any = None, deltas: Any = None, **options: Any) -> CurveReport:

@@ -31,6 +31,7 @@ from ltheory.privacy.auditing import budget as budget_mod
 from ltheory.privacy.auditing.budget import Deadline, check_time_budget
 from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.core import min_runs, run_audit, split_runs
+from ltheory.privacy.auditing.executors import one_blas_thread
 from ltheory.privacy.auditing.neighbours import (  # noqa: F401 - re-exported
     candidate_pairs,
     check_neighbours,
@@ -172,6 +173,7 @@ class SearchReport:
         return json.dumps(self.to_json(), ensure_ascii=False, **kw)
 
 
+@one_blas_thread
 def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                  claimed_epsilon: float, claimed_delta: float = 0.0,
                  total_runs: int | None = None, seed: int, alpha: float = 0.05,
