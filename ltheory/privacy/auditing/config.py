@@ -102,7 +102,10 @@ class AuditConfig:
         verify_neighbours: check that the two datasets are neighbours under the mechanism's
             relation.
         executor: ``None`` (serial, or a local process pool for large audits), ``"serial"``,
-            ``"process"`` or any ``concurrent.futures.Executor``.
+            ``"process"`` or any ``concurrent.futures.Executor``.  Whatever the executor, an
+            audit runs with the BLAS libraries at one thread, in-process and in the forked
+            pool's workers (``executors.one_blas_thread``; a learner whose ``sample`` needs
+            threaded BLAS can set its own limit inside it).
         progress: ``progress(done, total)`` called after every chunk of runs.
         arithmetic: ``"float"`` (default): on float outputs, also look for floating-point
             leaks (events on the bits of the outputs, ``floating``; a report certified on one
