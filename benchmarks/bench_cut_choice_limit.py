@@ -33,7 +33,23 @@ headline's denominator).  Beside it: the best cut at that certification size (an
 too), and the headline's own handed and search ratios on the same pairs.  Selection fractions
 0.1 (the default), 0.2, 0.3 and 0.4 show whether a larger selection split would close the gap.
 
-Run (from the repository root; ~4 minutes):
+**Is the target provably out of reach?**  ``twins`` asks whether the selection runs even hold
+the information to choose well, for SVT3 (fraction 0.1).  Each pair is set against a *twin*:
+the law of the side the best cut favours, with its ratio held, deep in the best cut's tail, at
+its value at 2× (or 8×) the best cut's mass (the mass taken off spread over the cells where that
+side is the less likely, in proportion to the difference, so that the twin gains no event of
+its own; a pair where it does not fit has no such twin, and the table counts the pairs that
+do); the other side's law unchanged.
+Given the whole selection split's counts and a prior of ½ on each, the audit that knows the two
+candidate laws takes the event of best posterior-weighted ratio, among the prefixes of the
+mixed likelihood-ratio orders ``(w·p_a + (1 − w)·p_a')/p_b`` for 41 mixtures w and 1,500 masses,
+in both directions (for a bound increasing in both laws' probabilities and decreasing in the
+other side's, the best event is such a prefix, by the first-order conditions over the
+randomised events).  Its mean ratio over the two laws, each against its own whole-budget
+ceiling, is a value some audit achieves against that pair of laws: above a target, the twin
+cannot be the counterexample a proof of unreachability needs.
+
+Run (from the repository root; ~6 minutes):
 
     python -m benchmarks.bench_cut_choice_limit [--reps 24]
         writes benchmarks/results/cut_choice_limit.json and cut_choice_limit.md
@@ -203,6 +219,107 @@ def row(name: str, runs: float, reps: int, seed: int = 0) -> dict:
     return {"mechanism": name, "runs": runs, "reps": reps, "cells": cells}
 
 
+#: the twins' saturation points (multiples of the best cut's mass on the favoured side)
+TWIN_AT = (2.0, 8.0)
+_MIXTURES = np.linspace(0.0, 1.0, 41)
+_WEIGHTS = np.linspace(0.0, 1.0, 201)
+
+
+def twin(pa: np.ndarray, pb: np.ndarray, s: np.ndarray, j: int
+         ) -> tuple[np.ndarray, np.ndarray] | None:
+    """``pa`` with the ratio of the sweep's first ``j`` cells held at the ratio of cell j (cells
+    impossible under ``pb`` unchanged), and the cells that changed; None when the mass taken
+    off does not fit where ``pa < pb``."""
+    out = pa.copy()
+    deep = s[:j][pb[s[:j]] > 0]          # cells impossible under pb keep their mass
+    out[deep] = np.minimum(pa[deep], pb[deep] * pa[s[j]] / pb[s[j]])
+    # the mass taken off goes where pa < pb, in proportion to pb − pa, and no cell there rises
+    # above pb (checked): the twin gains no event of its own
+    room = np.where(pa < pb, pb - pa, 0.0)
+    taken = pa[deep].sum() - out[deep].sum()
+    if taken > room.sum():
+        return None                      # no such twin of this pair
+    out += taken * room / room.sum()
+    return out, np.flatnonzero(out != pa)
+
+
+def best_mixed(pa1: np.ndarray, pa2: np.ndarray, pb: np.ndarray, n_cert: int, w1: float,
+               w2: float, points: int = 1500) -> np.ndarray:
+    """On the grid `_WEIGHTS` of the posterior weight w of the first law: the best
+    ``w·r1 + (1 − w)·r2`` over the prefixes of the mixed orders (module docstring), r_h the
+    bound at ``n_cert`` expected counts over the whole-budget ceiling ``w_h``."""
+    best = np.zeros(_WEIGHTS.shape)
+    for favoured in (True, False):
+        for m in _MIXTURES:
+            mix = m * pa1 + (1 - m) * pa2
+            num, den = (mix, pb) if favoured else (pb, mix)
+            keep = num > 0
+            with np.errstate(divide="ignore"):
+                o = np.argsort(-(np.log(num[keep]) - np.log(den[keep])), kind="stable")
+            lead = np.r_[0.0, np.cumsum(num[keep][o])]
+            xs = np.geomspace(1e-7, lead[-1], points)
+            c1, c2, cb = (np.interp(xs, lead, np.r_[0.0, np.cumsum(p[keep][o])])
+                          for p in (pa1, pa2, pb))
+            r = [certified_at_expectation(c, cb, n_cert) if favoured
+                 else certified_at_expectation(cb, c, n_cert) for c in (c1, c2)]
+            r1, r2 = (np.maximum(np.nan_to_num(x / w, nan=0.0, neginf=0.0), 0.0)
+                      for x, w in zip(r, (w1, w2), strict=True))
+            best = np.maximum(best, np.max(np.outer(_WEIGHTS, r1)
+                                           + np.outer(1 - _WEIGHTS, r2), axis=1))
+    return best
+
+
+def twins(runs: float, draws: int, fraction: float = 0.1, seed: int = 0) -> dict:
+    """SVT3's pairs against their twins (module docstring): the posterior-choice value."""
+    m, _ = dpsniper_suite(0.1)["SVT3"]
+    recs = json.loads(HEADLINE.read_text(encoding="utf-8"))
+    per = int(runs) // 2
+    n_sel = int(round(fraction * per))
+    n_cert = per - n_sel
+    rng = np.random.default_rng(seed)
+    cells = []
+    for r in sorted((r for r in recs if r["mechanism"] == "SVT3" and r["runs_budget"] == runs
+                     and r["mode"] == "handed"), key=lambda r: r["seed"]):
+        p0, p1, sweeps = svt3_sweeps(m, tuple(r["d0"]), tuple(r["d1"]))
+        s, side, _ = oracle_sweep(p0, p1, sweeps, per)
+        pa, pb = (p0, p1) if side == 0 else (p1, p0)
+        w1 = frontier_ceiling(pa, pb, per)
+        cum = np.cumsum(pa[s])
+        top = int(np.nanargmax(certified_at_expectation(cum, np.cumsum(pb[s]), per)))
+        for at in TWIN_AT:
+            j = min(int(np.searchsorted(cum, at * cum[top])), len(s) - 1)
+            made = twin(pa, pb, s, j)
+            if made is None:
+                print(json.dumps({"twins": runs, "seed": r["seed"], "twin_at": at,
+                                  "skipped": "no room"}), flush=True)
+                continue
+            pa2, changed = made
+            w2 = frontier_ceiling(pa2, pb, per)
+            value = best_mixed(pa, pa2, pb, n_cert, w1, w2)
+            with np.errstate(divide="ignore"):
+                llr = np.log(pa[changed]) - np.log(pa2[changed])
+            never = ~np.isfinite(llr)          # cells impossible under the pair's own law
+            got = []
+            for law in (pa, pa2):
+                q = np.r_[law[changed], max(0.0, 1.0 - law[changed].sum())]
+                counts = rng.multinomial(n_sel, q / q.sum(), size=draws)[:, :-1]
+                ll = counts[:, ~never] @ llr[~never]
+                ll = np.where(counts[:, never].sum(axis=1) > 0, -np.inf, ll)
+                with np.errstate(over="ignore"):
+                    post = 1.0 / (1.0 + np.exp(-ll))
+                got.append(np.interp(post, _WEIGHTS, value))
+            both = np.concatenate(got)
+            cells.append({"seed": r["seed"], "pair": r["pair"], "twin_at": at,
+                          "ceiling": w1, "twin_ceiling": w2,
+                          "value": float(both.mean()),
+                          "se": float(both.std(ddof=1) / np.sqrt(len(both))),
+                          "value_pair": float(got[0].mean()),
+                          "value_twin": float(got[1].mean()),
+                          "no_data": float(np.interp(0.5, _WEIGHTS, value))})
+            print(json.dumps({"twins": runs, **cells[-1]}), flush=True)
+    return {"runs": runs, "fraction": fraction, "draws": draws, "cells": cells}
+
+
 def summary(doc: dict) -> list[dict]:
     out = []
     for r in doc["rows"]:
@@ -254,6 +371,28 @@ def markdown(doc: dict) -> str:
                          f"{s[f'one_se@{f}']:.3f} | {s[f'validated@{f}']:.3f} | "
                          f"{s[f'best_cut@{f}']:.3f} |")
             head = ""
+    if doc.get("twins"):
+        lines += ["", "## SVT3 against its twins (fraction 0.1)", "",
+                  "The audit that knows the pair and its twin (module docstring) chooses from "
+                  "the whole selection split's counts; mean ratio over the two laws, each "
+                  "against its own whole-budget ceiling, over the pairs that have such a twin (the "
+                  "mass taken off must fit where the favoured side is the less likely).  "
+                  "*No data*: the "
+                  "best single event for both at prior ½, before any run.", "",
+                  "| runs | twin held from | ceiling pair / twin | value (± se) | on the pair "
+                  "| on the twin | no data |", "|---|---|---|---|---|---|---|"]
+        for t in doc["twins"]:
+            for at in TWIN_AT:
+                cs = [c for c in t["cells"] if c["twin_at"] == at]
+                if not cs:
+                    continue
+                mean = lambda k, cs=cs: float(np.mean([c[k] for c in cs]))  # noqa: E731
+                se = float(np.sqrt(np.sum([c["se"] ** 2 for c in cs])) / len(cs))
+                lines.append(f"| {t['runs']:.0e} | {at:g}× the best cut's mass "
+                             f"({len(cs)} pairs) | "
+                             f"{mean('ceiling'):.4f} / {mean('twin_ceiling'):.4f} | "
+                             f"{mean('value'):.3f} ± {se:.4f} | {mean('value_pair'):.3f} | "
+                             f"{mean('value_twin'):.3f} | {mean('no_data'):.3f} |")
     lines += ["", f"Seconds: {doc['seconds']:.0f}.", ""]
     return "\n".join(lines)
 
@@ -266,6 +405,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="4 draws, 2·10^7 only; writes to "
                     "results/quick/")
     ap.add_argument("--out", default=str(RESULTS / "cut_choice_limit"))
+    ap.add_argument("--draws", type=int, default=400,
+                    help="selection splits drawn per law in the twins' part")
     ap.add_argument("--markdown", action="store_true",
                     help="rewrite the .md from the stored .json (no draws)")
     a = ap.parse_args()
@@ -274,13 +415,14 @@ def main() -> None:
         Path(a.out + ".md").write_text(markdown(doc), encoding="utf-8")
         return
     if a.quick:
-        a.reps, a.budgets = 4, [2e7]
+        a.reps, a.budgets, a.draws = 4, [2e7], 40
         if a.out == ap.get_default("out"):
             (RESULTS / "quick").mkdir(parents=True, exist_ok=True)
             a.out = str(RESULTS / "quick" / "cut_choice_limit")
     t0 = time.perf_counter()
     rows = [row(name, b, a.reps) for b in a.budgets for name in a.mechanisms]
-    doc = {"reps": a.reps, "rows": rows}
+    doc = {"reps": a.reps, "rows": rows,
+           "twins": [twins(b, a.draws) for b in a.budgets] if "SVT3" in a.mechanisms else []}
     doc["summary"] = summary(doc)
     doc["seconds"] = time.perf_counter() - t0
     Path(a.out + ".json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
