@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RANKS = [
     ("ltheory._version", -2), ("ltheory.errors", -2),
     ("ltheory.plotting", -1), ("ltheory.jsonable", -1), ("ltheory.validation", -1),
-    ("ltheory.progress", -1), ("ltheory.monotone", -1),
+    ("ltheory.progress", -1), ("ltheory.monotone", -1), ("ltheory.blas", -1),
     ("ltheory.core", 0),
     ("ltheory.dims", 1),
     ("ltheory.sat", 2),

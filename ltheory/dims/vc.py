@@ -41,7 +41,7 @@ Schreier--Sims in sympy), skipping the orbits already branched on (proof in `_VC
 On halfspaces g=3 dim=3 the refutation of 5-sets visits 122 nodes with stabilisers, 436 with
 the root orbits alone (the cube's centre point has all 48 symmetries).
 
-The search runs with one BLAS thread (threadpoolctl): its products are small and many, and
+The search runs with one BLAS thread (`ltheory.blas`): its products are small and many, and
 OpenBLAS's threads cost more than they give (measured under load: 8 ms vs 0.1 ms per cell count
 on halfspaces g=8).  Measured on a loaded 2-core machine (load ~3), before -> after these
 changes: conjunctions n=7 (VC 7) 5.1 -> 0.14 s; halfspaces g=8 dim=2 (VC 3) 85 -> 1.2 s;
@@ -57,8 +57,8 @@ from typing import Any
 
 import numpy as np
 from scipy import sparse
-from threadpoolctl import threadpool_limits
 
+from ltheory.blas import single_blas_thread
 from ltheory.core.hypothesis_class import HypothesisClass
 from ltheory.dims.budget import Budget, BudgetExpired
 from ltheory.dims.reduce import on_distinct_columns
@@ -567,7 +567,7 @@ def vc_exact(H: HypothesisClass, budget: float | None = None,
     # (measured on halfspaces g=8, 2 cores under load: 8 ms per cell count with the default
     # threads, 0.1 ms with one).
     stats: dict[str, Any] = {}
-    with threadpool_limits(limits=1, user_api="blas"):
+    with single_blas_thread():
         best, upper = _search(search, upper, symmetry is not False, stats)
     lower = len(best)
     witness = [H.domain[i] for i in sorted(best)]

@@ -104,7 +104,7 @@ class AuditConfig:
         executor: ``None`` (serial, or a local process pool for large audits), ``"serial"``,
             ``"process"`` or any ``concurrent.futures.Executor``.  Whatever the executor, an
             audit runs with the BLAS libraries at one thread, in-process and in the forked
-            pool's workers (``executors.one_blas_thread``; a learner whose ``sample`` needs
+            pool's workers (``ltheory.blas.one_blas_thread``; a learner whose ``sample`` needs
             threaded BLAS can set its own limit inside it).
         progress: ``progress(done, total)`` called after every chunk of runs.
         arithmetic: ``"float"`` (default): on float outputs, also look for floating-point

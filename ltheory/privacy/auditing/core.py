@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from ltheory.blas import one_blas_thread
 from ltheory.privacy.auditing import exact as exact_mod
 from ltheory.privacy.auditing.budget import Deadline, check_work
 from ltheory.privacy.auditing.config import AuditConfig
@@ -51,7 +52,6 @@ from ltheory.privacy.auditing.events import (
     raw_projection,
     select_events,
 )
-from ltheory.privacy.auditing.executors import one_blas_thread
 from ltheory.privacy.auditing.floating import is_float_event, violation_note
 from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.auditing.outputs import Batch, batch_kind, distinct_outputs

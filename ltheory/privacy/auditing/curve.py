@@ -70,6 +70,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from ltheory.blas import one_blas_thread
 from ltheory.errors import InvalidInputError
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import exact as exact_mod
@@ -83,7 +84,6 @@ from ltheory.privacy.auditing.events import (
     credible_positions,
     extreme_positions,
 )
-from ltheory.privacy.auditing.executors import one_blas_thread
 from ltheory.privacy.auditing.floating import is_float_event, violation_note
 from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.auditing.outputs import Batch

@@ -21,24 +21,23 @@ serial time shared over the free cores — is below `POOL_GAIN` of the serial es
 On a loaded 2-core machine it stays serial (the old default opened a pool there and ran SVT1's
 2·10^6 runs in 15–22 s against 3 s serially).
 
-Audits run with one BLAS thread (`one_blas_thread`, threadpoolctl): their matrix products (a
-linear score over 20 coordinates, a logistic fit) are many and narrow, and OpenBLAS's threads
-spin while they wait.  On this 2-core machine, DP-Sniper's pairs at 2·10^7 runs, default
-executor: Rappor 22.3 s wall and 34.0 s CPU with the default threads, 17.7 s and 24.1 s with
-one (the pool's forked workers inherit the limit: their spinning threads had competed with the
-other worker); LaplaceParallel 29.0 → 25.6 s CPU; at 2·10^6 runs 5.6 → 4.3 s CPU.  Same bounds.
+Audits run with one BLAS thread (``ltheory.blas.one_blas_thread`` on ``run_audit``,
+``audit_curve`` and ``audit_search``), and the pool's forked workers inherit the limit: their
+spinning BLAS threads had competed with the other worker.  On this 2-core machine, DP-Sniper's
+pairs at 2·10^7 runs, default executor: Rappor 22.3 s wall and 34.0 s CPU with the default
+threads, 17.7 s and 24.1 s with one; LaplaceParallel 29.0 → 25.6 s CPU; at 2·10^6 runs 5.6 →
+4.3 s CPU.  Same bounds.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 import pickle
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -56,30 +55,6 @@ PROBE_CHUNKS = 2
 POOL_START_SECONDS = 0.25
 #: A pool is started only when its estimated time is below this share of the serial estimate.
 POOL_GAIN = 0.75
-
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-@functools.lru_cache(maxsize=1)
-def _controller() -> Any:
-    """threadpoolctl's view of the loaded thread pools, inspected once (~1 ms; a limit through
-    it then costs ~10 µs)."""
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
-
-
-def one_blas_thread(fn: _F) -> _F:
-    """Run ``fn`` with the BLAS libraries limited to one thread (restored after; see the
-    module docstring for the figures)."""
-
-    @functools.wraps(fn)
-    def limited(*args: Any, **kwargs: Any) -> Any:
-        with _controller().limit(limits=1, user_api="blas"):
-            return fn(*args, **kwargs)
-
-    return limited  # type: ignore[return-value]
 
 
 def _fork_unsafe() -> bool:

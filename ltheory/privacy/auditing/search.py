@@ -25,13 +25,13 @@ from typing import Any
 
 import numpy as np
 
+from ltheory.blas import one_blas_thread
 from ltheory.errors import InvalidInputError
 from ltheory.jsonable import to_jsonable
 from ltheory.privacy.auditing import budget as budget_mod
 from ltheory.privacy.auditing.budget import Deadline, check_time_budget
 from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.core import min_runs, run_audit, split_runs
-from ltheory.privacy.auditing.executors import one_blas_thread
 from ltheory.privacy.auditing.neighbours import (  # noqa: F401 - re-exported
     candidate_pairs,
     check_neighbours,

@@ -156,28 +156,27 @@ def test_no_forked_pool_once_jax_is_loaded(monkeypatch) -> None:
 _SEEN: list[int] = []
 
 
+def _blas_threads() -> list[int]:
+    from threadpoolctl import threadpool_info
+
+    return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+
+
 class _BlasThreads(LaplaceMechanism):
     """A Laplace mechanism that records the BLAS libraries' thread counts while it samples."""
 
     def sample(self, dataset, n, rng):
-        from threadpoolctl import threadpool_info
-
-        _SEEN.extend(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas")
+        _SEEN.extend(_blas_threads())
         return super().sample(dataset, n, rng)
 
 
 @pytest.mark.parametrize("entry", ["audit", "audit_curve", "audit_search"])
 def test_audits_run_with_one_blas_thread_and_restore_it(entry: str) -> None:
-    from threadpoolctl import threadpool_info
-
     from ltheory.privacy import audit_curve, audit_search
 
-    def blas() -> list[int]:
-        return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
-
-    if not blas():
+    before = _blas_threads()
+    if not before:
         pytest.skip("no BLAS library visible to threadpoolctl")
-    before = blas()
     m = _BlasThreads(1.0)
     _SEEN.clear()
     if entry == "audit":
@@ -188,4 +187,4 @@ def test_audits_run_with_one_blas_thread_and_restore_it(entry: str) -> None:
         audit_search(m, ((0, 0),), claimed_epsilon=1.0, total_runs=40_000, seed=0,
                      executor="serial")
     assert _SEEN and set(_SEEN) == {1}
-    assert blas() == before
+    assert _blas_threads() == before
