@@ -8,7 +8,9 @@ own; nothing is certified), two ways:
 * **after** — the library's defaults (pilots scored on shrunk counts, ``pilot_ranking``; score
   pilots for vectors of few-valued coordinates, ``score_pilot``);
 * **before** — ``pilot_shrink=None`` (the plug-in projection at smoothed frequencies) and, on
-  rows whose probe sends them to score pilots, ``pilots="cells"`` (pilot audits, as before).
+  rows whose probe sends them to score pilots, ``pilots="cells"`` (pilot audits, as before);
+  on rows with binned pilots (scalar continuous outputs), ``pool_pilots=False`` (each pair
+  ranked on its own runs, as before).
 
 Each chosen pair is scored by ``certification_ceiling`` of its exact cells at R/2 runs per
 dataset (``bench_dpsniper_headline.pair_cells``): the most any event of that pair could certify
@@ -76,6 +78,8 @@ def before_options(m, base) -> dict:
     opts: dict = {"pilot_shrink": None}
     if probe.kind == "coordinates":
         opts["pilots"] = "cells"
+    if probe.kind == "numeric" and probe.columns == 1:      # binned pilots were not pooled
+        opts["pool_pilots"] = False
     return opts
 
 
@@ -108,7 +112,8 @@ def table(rows: list[dict]) -> str:
     out = ["# Which pair the planned search chooses (issue 42)", "",
            "`benchmarks/bench_pair_choice.py`: the search up to its final audit, seeds 0..N-1; "
            "each chosen pair scored by its whole-budget certification ceiling. *before*: "
-           "`pilot_shrink=None` (and pilot audits where score pilots now run); *after*: the "
+           "`pilot_shrink=None` (and pilot audits where score pilots now run, unpooled binned "
+           "pilots on scalar continuous outputs); *after*: the "
            "defaults. Mean chosen ceiling (seeds on a pair within 2% of the largest ceiling "
            "chosen); seconds: all the seeds' searches up to their final audits (probe and "
            "pilots).", "",

@@ -79,15 +79,17 @@ class SearchConfig:
         pilots: ``"auto"`` (the probe picks cells, the discrete projection, its blocks or
             quantile bins, falling back to pilot audits), ``"cells"`` (plug-in pilots only for
             few-valued outputs) or ``"audit"`` (pilot audits only, no probe).
-        pool_pilots: plug-in pilots pool the counts of each dataset over all pairs sharing it.
+        pool_pilots: plug-in pilots pool the counts (binned pilots: the runs) of each dataset
+            over all pairs sharing it.
         reuse_pilots: the chosen pair's pooled plug-in pilot runs become the final audit's
             selection split (all final runs certify).
         pilot: the pilot audits' config (default: the search's config with
             ``plan.PILOT_SETTINGS`` applied).
         pilot_shrink: the one-sided level of the Clopper–Pearson bounds the plug-in pilots'
             counts are shrunk to before their projection ranks the pair
-            (``pilot_ranking.PILOT_SHRINK``; None: the smoothed frequencies, as before issue
-            42, which favour pairs whose pilots are noisy).
+            (``pilot_ranking.PILOT_SHRINK``; binned pilots at ``pilots.BIN_PILOT_SHRINK`` at
+            most; None: the smoothed frequencies, as before issue 42, which favour pairs whose
+            pilots are noisy).
     """
 
     runs: int | None = None

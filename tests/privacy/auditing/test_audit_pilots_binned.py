@@ -88,6 +88,40 @@ def test_binned_pilots_find_report_noisy_max4s_shift_of_every_answer(seed: int) 
     assert s.report.epsilon_lower_bound > 0.15
 
 
+def test_binned_pilots_pool_each_datasets_runs_over_the_pairs_sharing_it() -> None:
+    """Every pair of a search shares the dataset it was given: with ``pool_pilots`` each pair
+    is ranked on all the pilot runs of that side (and its own runs of the other), recorded as
+    ``pooled_runs``; without it, on its own runs only."""
+    m = NoisyMaxValue(0.1, "laplace")
+    on = audit_search(m, (1.0,) * 5, claimed_epsilon=0.1, total_runs=2_000_000, seed=3)
+    off = audit_search(m, (1.0,) * 5, claimed_epsilon=0.1, total_runs=2_000_000, seed=3,
+                       pool_pilots=False)
+    n = on.plan.pilot_runs // 2
+    assert len(on.ranking) == on.plan.pairs == 8
+    for d in on.ranking:          # the given dataset is d0 of every pair but the X-shape's
+        shared = 1 if d["pattern"] == "X-shape" else 7
+        assert d["pooled_runs"] == [shared * n, n]
+    assert all("pooled_runs" not in d for d in off.ranking)
+    # the projections differ, the pilots' own runs do not
+    assert [d["pilot_runs"] for d in on.ranking] == [d["pilot_runs"] for d in off.ranking]
+    assert sorted(d["projected_bound"] for d in on.ranking) \
+        != sorted(d["projected_bound"] for d in off.ranking)
+
+
+def test_pooled_binned_pilots_choose_report_noisy_max3s_strong_pair() -> None:
+    """ReportNoisyMax3 (Laplace noise, the value released) at 2·10^6 runs, seed 3: ranked on
+    its own 15,000 runs per dataset, the pair that moves one answer down (certification
+    ceiling 0.036) projected above the pairs that move every answer (0.236); on the pooled
+    runs of the shared dataset the strong pair is chosen."""
+    m = NoisyMaxValue(0.1, "laplace")
+    on = audit_search(m, (1.0,) * 5, claimed_epsilon=0.1, total_runs=2_000_000, seed=3)
+    off = audit_search(m, (1.0,) * 5, claimed_epsilon=0.1, total_runs=2_000_000, seed=3,
+                       pool_pilots=False, pilot_shrink=0.16)
+    assert off.pattern == "one below"
+    assert on.pattern in ("all above", "all below")
+    assert on.report.epsilon_lower_bound > 0.15
+
+
 def test_vector_outputs_keep_pilot_audits() -> None:
     class Two(FirstCoordinate):
         def sample(self, dataset, n, rng):
