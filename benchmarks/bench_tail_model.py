@@ -89,17 +89,18 @@ def table(res: dict) -> str:
                      f"{mn / c:.2f} | {sum(r['modelled'] for r in on)} of {len(on)} | "
                      f"{statistics.mean(r['seconds'] for r in off):.1f} / "
                      f"{statistics.mean(r['seconds'] for r in on):.1f} |")
-    ex = res["exceedance"]
-    above = sum(r["bound"] > r["event_true"] for r in ex)
-    lines += ["", f"## Soundness: {len(ex)} audits at {ex[0]['runs']:.0e} runs (seeds 30000–"
-              f"{30000 + len(ex) - 1})", "",
+    lines += ["", "## Soundness (seeds from 30000)", "",
               "The reported bound against the exact log-ratio of the event that gave it "
               "(the pair's own ε is infinite).", "",
-              "| cut placed by the model | bound above its event's exact log-ratio | share "
-              "(α = 0.05) | mean bound / mean exact log-ratio |", "|---|---|---|---|",
-              f"| {sum(r['modelled'] for r in ex)} of {len(ex)} | {above} | "
-              f"{above / len(ex):.3f} | {statistics.mean(r['bound'] for r in ex):.3f} / "
-              f"{statistics.mean(r['event_true'] for r in ex):.3f} |"]
+              "| runs | audits | cut placed by the model | bound above its event's exact "
+              "log-ratio | share (α = 0.05) | mean bound / mean exact log-ratio |",
+              "|---|---|---|---|---|---|"]
+    for runs in sorted({r["runs"] for r in res["exceedance"]}):
+        ex = [r for r in res["exceedance"] if r["runs"] == runs]
+        above = sum(r["bound"] > r["event_true"] for r in ex)
+        lines.append(f"| {runs:.0e} | {len(ex)} | {sum(r['modelled'] for r in ex)} | {above} | "
+                     f"{above / len(ex):.3f} | {statistics.mean(r['bound'] for r in ex):.3f} / "
+                     f"{statistics.mean(r['event_true'] for r in ex):.3f} |")
     return "\n".join(lines) + "\n"
 
 
@@ -109,8 +110,11 @@ def main() -> None:
     args = ap.parse_args()
     seeds = [1, 2, 3] if args.quick else [1, 2, 3, 4, 5, 6, 7, 8, 2024]
     budgets = [2_000_000] if args.quick else [2_000_000, 20_000_000]
+    ex = exceedance(2_000_000, 20 if args.quick else 200)
+    if not args.quick:      # the trimmed refits of the tail model (issue 42) act at 10^6 per side
+        ex += exceedance(20_000_000, 100)
     res = {"seeds": seeds, "budgets": budgets, "gains": gains(budgets, seeds),
-           "exceedance": exceedance(2_000_000, 20 if args.quick else 200)}
+           "exceedance": ex}
     out = HERE / "results" / ("quick" if args.quick else "")
     out.mkdir(parents=True, exist_ok=True)
     (out / "tail_model.json").write_text(json.dumps(res, indent=1))
