@@ -62,10 +62,10 @@ PILOT_BIN_RUNS = 1_000
 #: The most the binned pilots' counts are shrunk at (one-sided Clopper–Pearson level; the
 #: search's ``pilot_shrink`` when that is smaller).  Their ~30 quantile bins of a continuous
 #: output are ordered by noisy ratios, so a weak pair's chance prefix needs more discount than
-#: the few exact cells of ``PILOT_SHRINK``.  With pooled runs, 201 seeds at 2·10^6 runs, the
-#: chosen pair at the largest ceiling: ReportNoisyMax3 182 at 0.16 -> 191 at 0.05 (191 at
-#: 0.02); ReportNoisyMax4 194 at 0.16 and 0.05 (``bench_pair_choice``; auditor.md, "Pair
-#: choice under pilot noise").
+#: the few exact cells of ``PILOT_SHRINK``.  With pooled runs, 201 searches at 2·10^6 runs run
+#: up to their final audit (as ``bench_pair_choice`` runs them), the chosen pair at the largest
+#: ceiling: ReportNoisyMax3 182 at 0.16 -> 191 at 0.05 (191 at 0.02); ReportNoisyMax4 194 at
+#: 0.16 and 0.05 (auditor.md, "Pair choice under pilot noise").
 BIN_PILOT_SHRINK = 0.05
 
 

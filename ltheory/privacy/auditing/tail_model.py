@@ -37,9 +37,10 @@ The model is used only when the data show the growth it extrapolates:
   the rare cuts the model is for) is dropped and the line fitted again, as long as the stretch
   keeps `MIN_POINTS` positions over a factor `SPAN` of counts: over three decades and more (10^6
   selection runs per dataset) a power law is only close, and its curvature at the top — where
-  the standard errors are smallest — failed the gate on 4 of 20 ReportNoisyMax4 selections,
-  leaving the audit to the shrunk counts (one headline audit at 2·10^7: a cut of 291 vs 74 runs,
-  1.09 of a ceiling of 2.33, against 2.14 with the trimmed line).  A misfit deep in the tail is
+  the standard errors are smallest — failed the gate on 4 of 20 simulated ReportNoisyMax4
+  selections of that size, leaving the audit to the shrunk counts (one headline audit at
+  2·10^7: a cut of 291 vs 74 runs, 1.09 of a ceiling of 2.33, against 2.14 with the trimmed
+  line).  A misfit deep in the tail is
   never dropped, and the slope gate applies to every refit;
 * extrapolation only down to ``c_min / min(DEPTH, c_max/c_min)``: no further below the fitted
   range than the range spans;
