@@ -311,6 +311,33 @@ def pooled_samples(d: dict, pick_ss: np.random.SeedSequence) -> tuple[np.ndarray
     return out[0], out[1]
 
 
+def topped_up_selection(mechanism: Any, pair: tuple[Any, Any],
+                        runs: tuple[np.ndarray, np.ndarray], n_sel: int,
+                        ss: np.random.SeedSequence, executor: Any
+                        ) -> tuple[tuple[np.ndarray, np.ndarray], int]:
+    """A selection split of ``n_sel`` runs per dataset that starts with the pilots' ``runs``
+    on each (their first ``n_sel``) and is topped up with fresh runs (a stream of ``ss`` per
+    dataset); returns the split and the number of fresh runs drawn.  The pilot runs are
+    independent draws on the same datasets, made before and apart from the final audit's
+    certification runs, so an event chosen on them is certified on independent data just as
+    one chosen on the audit's own selection split is."""
+    out, fresh = [], 0
+    for d, x, s in zip(pair, runs, ss.spawn(2), strict=True):
+        x = np.asarray(x, dtype=float)[:n_sel]
+        need = n_sel - len(x)
+        if need > 0:
+            ex, owned, _ = resolve_executor(executor, mechanism, need)
+            try:
+                top = np.asarray(run_sampling(ex, mechanism, d, s, need), dtype=float)
+            finally:
+                if owned:
+                    ex.shutdown(wait=True)
+            x = np.concatenate([x, top.reshape((need, *x.shape[1:]))])
+            fresh += need
+        out.append(x)
+    return (out[0], out[1]), fresh
+
+
 def pilot_audit_projection(r: AuditReport, runs: int, alpha: float, delta: float) -> float:
     """The bound the pilot's certified event is projected to reach with the final ``runs``
     (pilot frequencies shrunk to their 98% Clopper–Pearson bounds, as in event selection), with
@@ -482,12 +509,16 @@ class BinnedPilot:
                 ctx.pool.setdefault(("bins", key), []).append(x[len(x) - n:])
             d["_bin_pool"] = keys
         projected, bins = self._projection(d, ctx)
-        return plugin_ranked(d, 2 * len(d["_x"][0]), projected,
-                             f"plug-in ({bins} quantile bins of the output)")
+        return plugin_ranked(d, 2 * len(d["_x"][0]), projected, self._event(bins))
+
+    @staticmethod
+    def _event(bins: int) -> str:
+        return f"plug-in ({bins} quantile bins of the output)"
 
     def rescore(self, d: dict, ctx: PilotContext) -> None:
         if ctx.pool is not None and "_bin_pool" in d:
-            d["projected_bound"] = self._projection(d, ctx)[0]
+            d["projected_bound"], bins = self._projection(d, ctx)
+            d["pilot_event"] = self._event(bins)
             d["pooled_runs"] = [sum(len(x) for x in ctx.pool[("bins", k)])
                                 for k in d["_bin_pool"]]          # per dataset
 
@@ -531,3 +562,18 @@ def choose_pilot(probe: Probe | None, kinds: str) -> Pilot:
     if probe.kind == "numeric" and probe.columns == 1:
         return BinnedPilot()
     return AuditPilot()
+
+
+def reusable_runs(d: dict, pilot: Any, pool: dict | None, ss: np.random.SeedSequence
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The pilot runs on each dataset of the chosen pair ``d`` that its final audit may select
+    on (``SearchConfig.reuse_pilots``), or None: a binned pilot's runs (every pilot run of the
+    dataset when the search pools them), a whole-output cell pilot's pooled runs
+    (`pooled_samples`, shuffled from ``ss``)."""
+    if isinstance(pilot, BinnedPilot) and "_x" in d:
+        if pool is not None and "_bin_pool" in d:
+            return tuple(np.concatenate(pool[("bins", k)]) for k in d["_bin_pool"])
+        return d["_x"]
+    if isinstance(pilot, CellPilot) and pilot.cols is None and "_cells" in d:
+        return pooled_samples(d, ss)
+    return None

@@ -44,12 +44,12 @@ from ltheory.privacy.auditing.pilots import (
     PILOT_KINDS,
     PROBE_RUNS,
     AuditPilot,
-    CellPilot,
     Pilot,
     PilotContext,
     choose_pilot,
-    pooled_samples,
     probe_outputs,
+    reusable_runs,
+    topped_up_selection,
 )
 from ltheory.privacy.auditing.plan import PILOT_SETTINGS, SearchPlan, search_plan
 from ltheory.privacy.auditing.report import AuditReport
@@ -81,8 +81,12 @@ class SearchConfig:
             few-valued outputs) or ``"audit"`` (pilot audits only, no probe).
         pool_pilots: plug-in pilots pool the counts (binned pilots: the runs) of each dataset
             over all pairs sharing it.
-        reuse_pilots: the chosen pair's pooled plug-in pilot runs become the final audit's
-            selection split (all final runs certify).
+        reuse_pilots: the chosen pair's pilot runs (binned pilots of scalar outputs,
+            whole-output cell pilots; pooled over the pairs sharing a dataset) open the final
+            audit's selection split, fresh runs top it up to its usual size, and the runs it
+            no longer draws certify (``pilots.topped_up_selection``; not under a time
+            budget).  Off by default: where it frees the most runs (ReportNoisyMax4 at
+            2·10^7) no gain was measurable (``benchmarks/bench_reuse_pilots.py``).
         pilot: the pilot audits' config (default: the search's config with
             ``plan.PILOT_SETTINGS`` applied).
         pilot_shrink: the one-sided level of the Clopper–Pearson bounds the plug-in pilots'
@@ -268,13 +272,17 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
     notes = notes_budget + notes
     best = ranking[0]
     a, b = best["_pair"]
-    given = None
-    if search.reuse_pilots and "_cells" in best and isinstance(pilot, CellPilot) \
-            and pilot.cols is None:
-        given = pooled_samples(best, pick_ss)
-        notes.append(f"plug-in pilots: the chosen pair's {2 * best['_n']} pilot runs are the "
-                     "final audit's selection split; all its runs certify")
-    final = run_audit(target, a, b, eps, delta, alpha, search.runs,
+    given, fresh = None, 0
+    runs_kept = None if deadline.limited or not search.reuse_pilots else \
+        reusable_runs(best, pilot, ctx.pool, pick_ss)
+    if runs_kept is not None:
+        n_sel = split_runs(search.runs, cfg.selection_fraction)[0]
+        given, fresh = topped_up_selection(target, (a, b), runs_kept, n_sel,
+                                           pick_ss.spawn(1)[0], cfg.executor)
+        notes.append(f"plug-in pilots: {2 * n_sel - fresh} of the chosen pair's pilot runs "
+                     f"open the final audit's selection split ({fresh} fresh runs top it up "
+                     f"to {n_sel} per dataset); every other run of the final audit certifies")
+    final = run_audit(target, a, b, eps, delta, alpha, search.runs - fresh,
                       int(final_ss.generate_state(1)[0]), cfg, selection_samples=given,
                       deadline=deadline)
     rows = [{k: v for k, v in d.items() if not k.startswith("_")} for d in ranking]
@@ -283,7 +291,7 @@ def audit_search(mechanism: Any, dataset: Any, neighbours: Any = "auto", *,
                      "the runs it counted (its notes say how many)")
     return SearchReport(final, best["pattern"], a, b, tuple(rows), n_candidates,
                         partial or pilot_dl.reached or final.partial,
-                        probe_runs + used + final.runs, tuple(notes), plan)
+                        probe_runs + used + fresh + final.runs, tuple(notes), plan)
 
 
 def _plan(target: Any, dataset: Any, neighbours: Any, eps: float, delta: float, alpha: float,
@@ -331,8 +339,7 @@ def _probe(target: Any, first: dict, pilot_runs: int, pilot_ss: np.random.SeedSe
 def _context(target: Any, eps: float, delta: float, alpha: float, cfg: AuditConfig,
              search: SearchConfig, deadline: Deadline | None = None) -> PilotContext:
     pilot_cfg = search.pilot or cfg.replace(**PILOT_SETTINGS)
-    n_final = search.runs // 2 if search.reuse_pilots \
-        else split_runs(search.runs, cfg.selection_fraction)[1]
+    n_final = split_runs(search.runs, cfg.selection_fraction)[1]
     return PilotContext(target=target, executor=cfg.executor, claimed_epsilon=eps, delta=delta,
                         alpha=alpha, final_runs=search.runs, n_final=n_final,
                         test=cfg.certify if delta == 0 else "binomial", exact=pilot_cfg.exact,

@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 
 from ltheory.privacy.auditing.pilots import (
+    PILOT_BIN_RUNS,
     PILOT_CELLS,
     bin_counts,
     lr_prefix_projection,
     probe_outputs,
+    topped_up_selection,
 )
 from ltheory.privacy.auditing.search import audit_search
 from ltheory.privacy.mechanisms import Mechanism, NoisyMaxValue
@@ -102,6 +104,10 @@ def test_binned_pilots_pool_each_datasets_runs_over_the_pairs_sharing_it() -> No
         shared = 1 if d["pattern"] == "X-shape" else 7
         assert d["pooled_runs"] == [shared * n, n]
     assert all("pooled_runs" not in d for d in off.ranking)
+    # the row names the bins of the pooled runs it was ranked on, not of its own runs
+    for d in on.ranking:
+        k = int(np.clip(sum(d["pooled_runs"]) // PILOT_BIN_RUNS, 8, PILOT_CELLS))
+        assert d["pilot_event"] == f"plug-in ({k} quantile bins of the output)"
     # the projections differ, the pilots' own runs do not
     assert [d["pilot_runs"] for d in on.ranking] == [d["pilot_runs"] for d in off.ranking]
     assert sorted(d["projected_bound"] for d in on.ranking) \
@@ -179,3 +185,51 @@ def test_report_noisy_max4_at_2e6_reaches_dpsniper_with_a_deeper_cut() -> None:
                      total_runs=2_000_000, seed=2024, exact=False)
     assert s.report.epsilon_lower_bound >= 0.3534
     assert float(s.report.event.split()[-1]) < 13.0
+
+
+def test_reused_binned_pilot_runs_open_the_final_selection_split() -> None:
+    """``reuse_pilots``: the chosen pair's pooled pilot runs open the final audit's selection
+    split, fresh runs top it up to the usual size, and every other final run certifies; the
+    whole search stays within its budget."""
+    m = NoisyMaxValue(0.1, "laplace")
+    kw = dict(claimed_epsilon=0.1, total_runs=2_000_000, seed=3)
+    on = audit_search(m, (1.0,) * 5, reuse_pilots=True, **kw)
+    off = audit_search(m, (1.0,) * 5, reuse_pilots=False, **kw)
+    assert on.pattern == off.pattern             # the pilots, hence the pair, are the same
+    note = [n for n in on.notes if "open the final audit's selection split" in n]
+    assert len(note) == 1 and not any("selection split" in n for n in off.notes)
+    n_sel = off.report.selection_runs // 2
+    reused = [d for d in on.ranking if d["pattern"] == on.pattern][0]["pooled_runs"]
+    fresh = sum(max(n_sel - k, 0) for k in reused)
+    assert f"({fresh} fresh runs top it up to {n_sel} per dataset)" in note[0]
+    assert on.report.selection_runs == 2 * n_sel          # as large a selection as before
+    assert on.report.certification_runs == on.report.runs
+    # the runs saved certify (Poisson numbers of certification runs: equal in expectation)
+    planned = on.plan.final_runs - fresh
+    assert abs(on.report.runs - planned) < 6 * planned ** 0.5
+    assert on.report.certification_runs > off.report.certification_runs + fresh
+    assert on.total_runs <= 2_000_000 and off.total_runs <= 2_000_000
+    assert on.report.epsilon_lower_bound > 0.15
+
+
+def test_topped_up_selection_cuts_or_tops_up_each_side() -> None:
+    m = FirstCoordinate(1.0)
+    runs = (np.arange(500.0), np.arange(30.0))
+    (s0, s1), fresh = topped_up_selection(m, ((1.0,), (2.0,)), runs, 200,
+                                          np.random.SeedSequence(0), "serial")
+    assert fresh == 170 and len(s0) == len(s1) == 200
+    np.testing.assert_array_equal(s0, np.arange(200.0))          # the first 200 pilot runs
+    np.testing.assert_array_equal(s1[:30], np.arange(30.0))
+    assert np.all(np.abs(s1[30:] - 2.0) < 400)                   # fresh draws on (2,)
+    again = topped_up_selection(m, ((1.0,), (2.0,)), runs, 200, np.random.SeedSequence(0),
+                                "serial")
+    np.testing.assert_array_equal(again[0][1], s1)                # seeded
+    vec = (np.zeros((10, 3)), np.zeros((4, 3)))
+
+    class Three(FirstCoordinate):
+        def sample(self, dataset, n, rng):
+            return rng.normal(size=(n, 3))
+
+    (v0, v1), f = topped_up_selection(Three(1.0), ((1.0,), (2.0,)), vec, 8,
+                                      np.random.SeedSequence(1), "serial")
+    assert f == 4 and v0.shape == v1.shape == (8, 3)
