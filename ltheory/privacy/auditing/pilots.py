@@ -321,21 +321,20 @@ def topped_up_selection(mechanism: Any, pair: tuple[Any, Any],
     independent draws on the same datasets, made before and apart from the final audit's
     certification runs, so an event chosen on them is certified on independent data just as
     one chosen on the audit's own selection split is."""
-    out, fresh = [], 0
-    for d, x, s in zip(pair, runs, ss.spawn(2), strict=True):
-        x = np.asarray(x, dtype=float)[:n_sel]
-        need = n_sel - len(x)
-        if need > 0:
-            ex, owned, _ = resolve_executor(executor, mechanism, need)
-            try:
-                top = np.asarray(run_sampling(ex, mechanism, d, s, need), dtype=float)
-            finally:
-                if owned:
-                    ex.shutdown(wait=True)
-            x = np.concatenate([x, top.reshape((need, *x.shape[1:]))])
-            fresh += need
-        out.append(x)
-    return (out[0], out[1]), fresh
+    kept = [np.asarray(x, dtype=float)[:n_sel] for x in runs]
+    need = [n_sel - len(x) for x in kept]
+    if max(need) <= 0:
+        return (kept[0], kept[1]), 0
+    ex, owned, _ = resolve_executor(executor, mechanism, sum(need))   # one executor for both
+    try:
+        for i, (d, s) in enumerate(zip(pair, ss.spawn(2), strict=True)):
+            if need[i] > 0:
+                top = np.asarray(run_sampling(ex, mechanism, d, s, need[i]), dtype=float)
+                kept[i] = np.concatenate([kept[i], top.reshape((need[i], *kept[i].shape[1:]))])
+    finally:
+        if owned:
+            ex.shutdown(wait=True)
+    return (kept[0], kept[1]), sum(max(k, 0) for k in need)
 
 
 def pilot_audit_projection(r: AuditReport, runs: int, alpha: float, delta: float) -> float:
