@@ -584,11 +584,14 @@ def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: 
         cut = None
         if twofold:
             # the event deployed: the prefix of the order on both halves at its own best
-            # projection on them (ordered and cut on every selection run); the two-fold
-            # counts, which no order saw, score it
+            # projection on them (ordered and cut on every selection run) when the two-fold
+            # counts project a positive bound at that length too, else at the position's own
+            # length; the two-fold counts, which no order saw, score it
             wa, wb = (c0, c1) if direction == 0 else (c1, c0)
             cut = int(np.argmax(_projected(np.cumsum(wa[order]), np.cumsum(wb[order]), n_ev,
                                            n_cert, a_each, delta, test, shrink)))
+            if not proj[cut] > 0:
+                cut = None
 
         def make(i: int, credible: bool, order: np.ndarray = order, pa: np.ndarray = pa,
                  pb: np.ndarray = pb, proj: np.ndarray = proj,
@@ -601,7 +604,8 @@ def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: 
                                         shrink), credible)
 
         out.append(_Block(proj, pa, pb, n_ev, make,
-                          family="atoms" if isinstance(enc, AtomEncoder) else "cells"))
+                          family="atoms" if isinstance(enc, AtomEncoder) else
+                          "patterns" if isinstance(enc, PatternEncoder) else "cells"))
 
 
 def tail_ranks(n: int, limit: int, growth: float = TAIL_GROWTH) -> np.ndarray:

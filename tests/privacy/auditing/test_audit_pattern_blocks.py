@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from ltheory.privacy.auditing.events import (
     CellEvent,
     PatternEncoder,
+    _cell_candidates,
     _lr_order,
+    _projected,
     _split,
     candidate_families,
     lr_prefixes,
@@ -114,3 +116,28 @@ def test_the_family_deploys_the_whole_split_prefix_scored_by_twofold_counts() ->
     assert len(odd) == 16 and set(c.event.cells.tolist()) <= odd and len(c.event.cells) >= 4
     # scored by the two-fold counts, out of every selection run
     assert c.sel_n == len(s0) and c.sel_counts == (int(b.cb[i]), int(b.ca[i]))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), even=st.sampled_from([0.5, 0.52, 0.6]))
+def test_the_whole_split_cut_is_deployed_only_where_twofold_counts_support_it(
+        seed: int, even: float) -> None:
+    """The family deploys the whole split's best prefix when the two-fold counts project a
+    positive bound at its length, else the position's own length on the same order."""
+    rng = np.random.default_rng(seed)
+    s0, s1 = _mixed(rng, 3000, even), _mixed(rng, 3000, 0.5)
+    (a0, b0), (a1, b1) = _split(s0), _split(s1)
+    enc = make_pattern_encoders(a0, a1)[0]
+    n_cert, a_each = 27_000, 0.0125
+    blocks: list = []
+    _cell_candidates((a0, a1), (b0, b1), n_cert, a_each, 0.0, blocks, enc, "binomial", 0.16)
+    w0, w1, n_all, orders = lr_prefixes(enc, (a0, a1), (b0, b1), twofold=True)
+    for b, (direction, order, _, _) in zip(blocks, orders, strict=True):
+        wa, wb = (w0, w1) if direction == 0 else (w1, w0)
+        whole = _projected(np.cumsum(wa[order]), np.cumsum(wb[order]), n_all, n_cert, a_each,
+                           0.0, "binomial", 0.16)
+        cut = int(np.argmax(whole))
+        for i in {0, int(np.argmax(b.proj)), len(order) - 1}:
+            cells = b.make(i, True).event.cells
+            size = cut + 1 if b.proj[cut] > 0 else i + 1
+            assert np.array_equal(cells, np.sort(order[:size]))
