@@ -67,7 +67,9 @@ from ltheory.privacy.auditing.outputs import (
     Batch,
     batch_kind,
     distinct_outputs,
+    few_valued,
     match_rows,
+    true_runs,
     unique_rows,
 )
 from ltheory.privacy.auditing.projection import projected_bound, shrunk_projection
@@ -297,24 +299,14 @@ def make_pattern_encoders(s0: Batch, s1: Batch) -> list[PatternEncoder]:
     if batch_kind(s0) != "vector":
         return []
     pooled = np.concatenate([np.asarray(s0, dtype=float), np.asarray(s1, dtype=float)])
-    few = [len(np.unique(pooled[:, j])) <= BINS for j in range(pooled.shape[1])]
+    few = few_valued(pooled, BINS)
     if all(few) or not any(few):
         return []
-    out: list[PatternEncoder] = []
-    j, k = 0, pooled.shape[1]
-    while j < k:
-        if not few[j]:
-            j += 1
-            continue
-        end = j
-        while end < k and few[end]:
-            end += 1
-        if end - j >= 2 and distinct_outputs(pooled[:, j:end]) <= MAX_EXACT_CELLS:
-            cols = tuple(range(j, end))
-            out.append(PatternEncoder(cols, tuple(np.unique(pooled[:, c]) for c in cols),
-                                      (True,) * len(cols)))
-        j = end
-    return out
+    return [PatternEncoder(tuple(range(j, end)),
+                           tuple(np.unique(pooled[:, c]) for c in range(j, end)),
+                           (True,) * (end - j))
+            for j, end in true_runs(few)
+            if end - j >= 2 and distinct_outputs(pooled[:, j:end]) <= MAX_EXACT_CELLS]
 
 
 # --------------------------------------------------------------------------- scores

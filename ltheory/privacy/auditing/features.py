@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.privacy.auditing.coord_blocks import SignTable, above_matrix, cell_sum
-from ltheory.privacy.auditing.outputs import unique_rows
+from ltheory.privacy.auditing.outputs import few_valued, true_runs, unique_rows
 
 BINS = 16
 MAX_PATTERNS = 512
@@ -147,10 +147,7 @@ class StructureFeatures:
     def fit(cls, x0: np.ndarray, x1: np.ndarray) -> StructureFeatures | None:
         pooled = np.concatenate([x0, x1])
         k = pooled.shape[1]
-        disc = []
-        for j in range(k):
-            disc.append(len(np.unique(pooled[: 20_000, j])) <= BINS
-                        and len(np.unique(pooled[:, j])) <= BINS)
+        disc = few_valued(pooled, BINS)
         coords: list[Coord] = []
         for j in range(k):
             if not disc[j]:
@@ -159,14 +156,7 @@ class StructureFeatures:
             if not disc[j] and not disc[j - 1]:
                 coords.append(_coord(pooled, j, True))
         blocks: list[Block] = []
-        j = 0
-        while j < k:
-            if not disc[j]:
-                j += 1
-                continue
-            i = j
-            while j < k and disc[j]:
-                j += 1
+        for i, j in true_runs(disc):
             cols = tuple(range(i, j))
             sub = pooled[:, list(cols)]
             if np.ptp(sub, axis=0).max(initial=0) == 0:

@@ -210,6 +210,28 @@ def distinct_outputs(*batches: Batch, limit: int | None = None) -> int:
     return len({o for b in batches for o in b})
 
 
+def few_valued(x: np.ndarray, limit: int, head: int = 20_000) -> list[bool]:
+    """Per column of the 2-D array ``x``: whether it takes at most ``limit`` distinct values
+    (its first ``head`` rows are checked first: a column with more there has more in all)."""
+    return [len(np.unique(x[:head, j])) <= limit and len(np.unique(x[:, j])) <= limit
+            for j in range(x.shape[1])]
+
+
+def true_runs(flags: list[bool]) -> list[tuple[int, int]]:
+    """The maximal runs of consecutive True entries of ``flags``, as (start, end) slices."""
+    out: list[tuple[int, int]] = []
+    j, k = 0, len(flags)
+    while j < k:
+        if not flags[j]:
+            j += 1
+            continue
+        start = j
+        while j < k and flags[j]:
+            j += 1
+        out.append((start, j))
+    return out
+
+
 def batch_kind(b: Batch) -> str:
     if isinstance(b, np.ndarray):
         return "scalar" if b.ndim == 1 else "vector"

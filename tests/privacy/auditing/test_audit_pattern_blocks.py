@@ -19,6 +19,7 @@ from ltheory.privacy.auditing.events import (
     lr_prefixes,
     make_pattern_encoders,
 )
+from ltheory.privacy.auditing.outputs import true_runs
 
 
 def _mixed(rng: np.random.Generator, n: int, even: float) -> np.ndarray:
@@ -141,3 +142,15 @@ def test_the_whole_split_cut_is_deployed_only_where_twofold_counts_support_it(
             cells = b.make(i, True).event.cells
             size = cut + 1 if b.proj[cut] > 0 else i + 1
             assert np.array_equal(cells, np.sort(order[:size]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(flags=st.lists(st.booleans(), max_size=30))
+def test_true_runs_are_the_maximal_runs(flags: list[bool]) -> None:
+    runs = true_runs(flags)
+    covered = [False] * len(flags)
+    for a, b in runs:
+        assert a < b and all(flags[a:b])
+        assert (a == 0 or not flags[a - 1]) and (b == len(flags) or not flags[b])
+        covered[a:b] = [True] * (b - a)
+    assert covered == flags
