@@ -11,14 +11,15 @@ with such blocks — rerun on the same seeds with the family off and on
 patterns), so the family's whole path is simulated there at the audit's split of 2·10^6 runs
 (10^5 selection runs per dataset, 9·10^5 certifying): the block's patterns drawn from their
 exact probabilities beside a continuous coordinate (so the family applies), the family's
-two-fold scoring and its deployed prefix (``events._cell_candidates``), the certified bound of
-that event at α = 0.05 on binomial counts of its exact probabilities (``certified_bound``, the
-audit's test) — against the exact log-ratio of the event.  The share of draws whose bound
-exceeds it must stay near or below α.  The same draws score the two cuts the family could
-deploy: the whole-split order's best prefix (what it deploys) and the two-fold curve's own
-best length.
+two-fold scoring (``events._cell_candidates``) and the selection's pick (``events._pick``: the
+whole-split order's best prefix among the positions the credibility screen passed), the
+certified bound of that event at α = 0.05 on binomial counts of its exact probabilities
+(``certified_bound``, the audit's test) — against the exact log-ratio of the event.  The share
+of draws whose bound exceeds it must stay near or below α.  The same draws score the two cuts
+the family could deploy: the one it deploys and the two-fold curve's own best length on the
+same order.
 
-Run:  python -m benchmarks.bench_pattern_blocks [--quick] [--skip-gain]
+Run:  python -m benchmarks.bench_pattern_blocks [--quick] [--skip-gain] [--draws N]
 Writes ``results/pattern_blocks.json`` and ``results/pattern_blocks.md`` (``--quick``:
 ``results/quick/``).
 """
@@ -106,9 +107,11 @@ def soundness(pair: str, draws: int, seed: int = 0) -> dict:
         for enc in encs:
             events._cell_candidates((f0, f1), (e0, e1), n_cert, a_each, 0.0, blocks, enc,
                                     "auto", SHRINK)
-        best = max(blocks, key=lambda bl: float(np.max(bl.proj)))
-        i = int(np.argmax(best.proj))
-        c = best.make(i, True)
+        # the selection's own pick (``events._pick``): credible positions first, the family's
+        # whole-split cut among its credible positions, the screen shared by its two
+        # directions alone (the least strict share, so the most whole-split cuts)
+        c = events._pick(blocks, 0.0, events.SCREEN)[0]
+        i = int(np.flatnonzero(blocks[c.direction].proj == c.projected)[0])   # its position
         enc = c.event.encoder
 
         def prob(cells: np.ndarray, enc=enc) -> tuple[float, float]:
@@ -144,6 +147,8 @@ def soundness(pair: str, draws: int, seed: int = 0) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--draws", type=int, default=200,
+                    help="simulated selections per pair (soundness)")
     ap.add_argument("--skip-gain", action="store_true",
                     help="keep the gain rows of the results file (soundness only)")
     args = ap.parse_args()
@@ -151,7 +156,7 @@ def main() -> None:
     where.mkdir(parents=True, exist_ok=True)
     path = where / "pattern_blocks.json"
     old = json.loads(path.read_text()) if path.exists() else {}
-    draws = 20 if args.quick else 200
+    draws = 20 if args.quick else args.draws
     if args.skip_gain:
         gains = old.get("gain", [])
     else:

@@ -573,22 +573,28 @@ def _cell_candidates(fit: tuple[Batch, Batch], ev: tuple[Batch, Batch], n_cert: 
     twofold = isinstance(enc, PatternEncoder) and n_ev > len(ev[0])
     for direction, order, pa, pb in orders:
         proj = _projected(pa, pb, n_ev, n_cert, a_each, delta, test, shrink)
-        cut = None
+        whole = None
         if twofold:
-            # the event deployed: the prefix of the order on both halves at its own best
-            # projection on them (ordered and cut on every selection run) when the two-fold
-            # counts project a positive bound at that length too, else at the position's own
-            # length; the two-fold counts, which no order saw, score it
+            # the whole split's own projections of its order's prefixes (ordered and counted
+            # on the same runs: the deployed cut's candidates, never its score)
             wa, wb = (c0, c1) if direction == 0 else (c1, c0)
-            cut = int(np.argmax(_projected(np.cumsum(wa[order]), np.cumsum(wb[order]), n_ev,
-                                           n_cert, a_each, delta, test, shrink)))
-            if not proj[cut] > 0:
-                cut = None
+            whole = _projected(np.cumsum(wa[order]), np.cumsum(wb[order]), n_ev, n_cert,
+                               a_each, delta, test, shrink)
 
-        def make(i: int, credible: bool, order: np.ndarray = order, pa: np.ndarray = pa,
-                 pb: np.ndarray = pb, proj: np.ndarray = proj,
-                 direction: int = direction, cut: int | None = cut) -> Candidate:
-            cells = np.sort(order[: (i if cut is None else cut) + 1])
+        def make(i: int, credible: bool, among: np.ndarray | None = None,
+                 order: np.ndarray = order, pa: np.ndarray = pa, pb: np.ndarray = pb,
+                 proj: np.ndarray = proj, direction: int = direction,
+                 whole: np.ndarray | None = whole) -> Candidate:
+            cut = i
+            if whole is not None and among is not None:
+                # a pattern block: the order on both halves cut at its own best projection
+                # among the positions ``among`` (those the screen passed) whose two-fold
+                # counts project a positive bound; position i is scored, by its two-fold
+                # counts, either way
+                ok = np.asarray(among, dtype=bool) & (proj > 0)
+                ok[i] = True
+                cut = int(np.argmax(np.where(ok, whole, -np.inf)))
+            cells = np.sort(order[: cut + 1])
             # the counts that scored the position (two-fold ones for a pattern block)
             sel = (int(pa[i]), int(pb[i])) if direction == 0 else (int(pb[i]), int(pa[i]))
             return Candidate(CellEvent(enc, cells), direction, float(proj[i]), sel, n_ev,
@@ -909,7 +915,9 @@ def _pick(blocks: list[_Block], delta: float, screen: float | None) -> list[Cand
             continue
         if any_credible and m.any():
             i = int(np.argmax(np.where(m, b.proj, -np.inf)))
-            cands.append(b.make(i, True))
+            # a pattern block deploys its whole split's cut among its credible positions
+            cands.append(b.make(i, True, among=m) if b.family == "patterns"
+                         else b.make(i, True))
         elif not any_credible and b.modelled and np.max(b.proj) > 0:
             # nothing is credible: a family whose projections come from a model fitted to all
             # its runs (``count_model``) outranks the per-position maxima, which over ~10^5
@@ -1186,8 +1194,8 @@ def _milder(strict: _Block, mild: _Block) -> _Block:
     if not use.any():
         return strict
 
-    def make(i: int, credible: bool) -> Candidate:
-        return (mild if use[i] else strict).make(i, credible)
+    def make(i: int, credible: bool, **deploy: Any) -> Candidate:
+        return (mild if use[i] else strict).make(i, credible, **deploy)
     return dataclasses.replace(strict, proj=np.where(use, mild.proj, strict.proj), make=make)
 
 
