@@ -125,8 +125,8 @@ def soundness(pair: str, draws: int, seed: int = 0) -> dict:
         bound = float(certified_bound(ka, n_cert, kb, n_cert, 2 * a_each, 0.0, c.test))
         exact = math.log(qa / qb) if qb > 0 else math.inf
         # the cut the two-fold curve itself picks: its length on the whole-split order
-        w0, w1 = (np.bincount(enc.encode(np.concatenate(x)), minlength=len(lookup) + 1)
-                  for x in ((f0, e0), (f1, e1)))
+        w0, w1 = (np.bincount(k[k >= 0], minlength=len(lookup) + 1)
+                  for k in (enc.encode(np.concatenate(x)) for x in ((f0, e0), (f1, e1))))
         seen = np.nonzero(w0[: len(w0)] + w1[: len(w1)])[0]
         order = events._lr_order(w0.astype(float), w1.astype(float), seen, c.direction)
         t0, t1 = prob(order[: i + 1])

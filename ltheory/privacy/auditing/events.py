@@ -66,8 +66,9 @@ from ltheory.privacy.auditing.outputs import (
     PREFIX_ROWS,
     Batch,
     batch_kind,
+    block_patterns,
+    column_values,
     distinct_outputs,
-    few_valued,
     match_rows,
     true_runs,
     unique_rows,
@@ -285,11 +286,25 @@ def make_atom_encoder(s0: Batch, s1: Batch) -> AtomEncoder | None:
 
 
 @dataclass(frozen=True)
-class PatternEncoder(BinEncoder):
+class PatternEncoder:
     """Cells = the joint patterns of one *block* of consecutive few-valued coordinates of a
     vector output that also has continuous coordinates (sparse vector's ⊤/⊥ codes beside its
-    released answers; each block of a parallel composition).  Its likelihood-ratio prefixes
-    are scored two-fold (``lr_prefixes(twofold=True)``), not on one half."""
+    released answers; each block of a parallel composition): cell i is the block's i-th
+    pattern seen when the family was built, an output whose block holds no seen pattern is in
+    no cell.  Its likelihood-ratio prefixes are scored two-fold
+    (``lr_prefixes(twofold=True)``), not on one half."""
+
+    cols: tuple[int, ...]
+    patterns: np.ndarray            # the block's distinct rows seen, lexicographic order
+
+    def encode(self, b: Batch) -> np.ndarray:
+        a = np.asarray(b, dtype=float)
+        a = a[:, None] if a.ndim == 1 else a
+        return match_rows(self.patterns, a[:, list(self.cols)])
+
+    def describe(self, cell: int) -> str:
+        return " and ".join(f"o[{c}] = {_fmt(float(v))}"
+                            for c, v in zip(self.cols, self.patterns[cell], strict=True))
 
 
 def make_pattern_encoders(s0: Batch, s1: Batch) -> list[PatternEncoder]:
@@ -299,14 +314,18 @@ def make_pattern_encoders(s0: Batch, s1: Batch) -> list[PatternEncoder]:
     if batch_kind(s0) != "vector":
         return []
     pooled = np.concatenate([np.asarray(s0, dtype=float), np.asarray(s1, dtype=float)])
-    few = few_valued(pooled, BINS)
+    values = column_values(pooled, BINS)
+    few = [v is not None for v in values]
     if all(few) or not any(few):
         return []
-    return [PatternEncoder(tuple(range(j, end)),
-                           tuple(np.unique(pooled[:, c]) for c in range(j, end)),
-                           (True,) * (end - j))
-            for j, end in true_runs(few)
-            if end - j >= 2 and distinct_outputs(pooled[:, j:end]) <= MAX_EXACT_CELLS]
+    out = []
+    for j, end in true_runs(few):
+        if end - j < 2:
+            continue
+        rows = block_patterns(pooled[:, j:end], values[j:end], MAX_EXACT_CELLS)
+        if rows is not None:
+            out.append(PatternEncoder(tuple(range(j, end)), rows))
+    return out
 
 
 # --------------------------------------------------------------------------- scores

@@ -7,6 +7,7 @@ per run) or a list of hashable objects (anything else).  Runs are drawn by
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
@@ -210,11 +211,56 @@ def distinct_outputs(*batches: Batch, limit: int | None = None) -> int:
     return len({o for b in batches for o in b})
 
 
+def column_values(x: np.ndarray, limit: int, head: int = 20_000) -> list[np.ndarray | None]:
+    """Per column of the 2-D array ``x``: its distinct values, sorted (as ``np.unique``), when
+    there are at most ``limit``, else None.  The first ``head`` rows are read first (a column
+    with more there has more in all); the rest are looked up among those values by one binary
+    search, and only the entries not found are sorted — no sort of a 10^6-row column that
+    holds the same few values throughout."""
+    out: list[np.ndarray | None] = []
+    for j in range(x.shape[1]):
+        col = x[:, j]
+        u = np.unique(col[:head])
+        if len(u) > limit:
+            out.append(None)
+            continue
+        if len(col) > head:
+            rest = col[head:]
+            i = np.minimum(np.searchsorted(u, rest), len(u) - 1)
+            miss = ~((u[i] == rest) | (np.isnan(rest) & np.isnan(u[i])))
+            if miss.any():
+                u = np.unique(np.concatenate([u, rest[miss]]))
+        out.append(u if len(u) <= limit else None)
+    return out
+
+
 def few_valued(x: np.ndarray, limit: int, head: int = 20_000) -> list[bool]:
     """Per column of the 2-D array ``x``: whether it takes at most ``limit`` distinct values
-    (its first ``head`` rows are checked first: a column with more there has more in all)."""
-    return [len(np.unique(x[:head, j])) <= limit and len(np.unique(x[:, j])) <= limit
-            for j in range(x.shape[1])]
+    (`column_values`)."""
+    return [v is not None for v in column_values(x, limit, head)]
+
+
+def block_patterns(x: np.ndarray, values: list[np.ndarray], limit: int) -> np.ndarray | None:
+    """The distinct rows of the 2-D array ``x`` in lexicographic order (as `unique_rows`), or
+    None when there are more than ``limit``; ``values[j]`` are column j's distinct values
+    (`column_values`), so each row is coded in mixed radix by binary searches alone, where the
+    product of the columns' numbers of values fits in an int64 (else `unique_rows`)."""
+    sizes = [len(v) for v in values]
+    if math.prod(sizes) >= 2**62:
+        if distinct_outputs(x, limit=limit) > limit:
+            return None
+        return unique_rows(x)
+    code = np.zeros(len(x), dtype=np.int64)
+    for j, v in enumerate(values):
+        code = code * len(v) + np.minimum(np.searchsorted(v, x[:, j]), len(v) - 1)
+    codes = np.unique(code)
+    if len(codes) > limit:
+        return None
+    rows = np.empty((len(codes), len(values)))
+    for j in range(len(values) - 1, -1, -1):
+        codes, r = np.divmod(codes, len(values[j]))
+        rows[:, j] = values[j][r]
+    return rows
 
 
 def true_runs(flags: list[bool]) -> list[tuple[int, int]]:

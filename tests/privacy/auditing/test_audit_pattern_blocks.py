@@ -4,6 +4,8 @@ counting them does not happen on the same runs."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,7 +26,12 @@ from ltheory.privacy.auditing.events import (
     make_pattern_encoders,
     screen_level,
 )
-from ltheory.privacy.auditing.outputs import true_runs
+from ltheory.privacy.auditing.outputs import (
+    block_patterns,
+    column_values,
+    true_runs,
+    unique_rows,
+)
 
 
 def _mixed(rng: np.random.Generator, n: int, even: float) -> np.ndarray:
@@ -44,7 +51,7 @@ def test_pattern_blocks_are_the_runs_of_few_valued_coordinates() -> None:
     encs = make_pattern_encoders(x0, x1)
     # the 5-bit block; the lone bit (column 8) is no block
     assert [e.cols for e in encs] == [(0, 1, 2, 3, 4)]
-    assert all(isinstance(e, PatternEncoder) and all(e.exact) for e in encs)
+    assert all(isinstance(e, PatternEncoder) for e in encs)
     assert make_pattern_encoders(x0[:, :5], x1[:, :5]) == []     # all few-valued: whole cells
     assert make_pattern_encoders(x0[:, 5:8], x1[:, 5:8]) == []   # nothing few-valued
     assert make_pattern_encoders(x0[:, 0], x1[:, 0]) == []       # scalar output
@@ -61,7 +68,8 @@ def test_twofold_counts_count_what_each_order_did_not_see(seed: int, cells: int,
     p0, p1 = rng.dirichlet(np.ones(cells)), rng.dirichlet(np.ones(cells))
     rows = [rng.choice(cells, size=(n, 1), p=p).astype(float) for p in (p0, p1, p0, p1)]
     rows = [np.column_stack([r, np.zeros(n)]) for r in rows]
-    enc = PatternEncoder((0, 1), (np.arange(cells, dtype=float), np.zeros(1)), (True, True))
+    enc = PatternEncoder((0, 1), np.column_stack([np.arange(cells, dtype=float),
+                                                  np.zeros(cells)]))
     fit, ev = (rows[0], rows[1]), (rows[2], rows[3])
     w0, w1, n_all, orders = lr_prefixes(enc, fit, ev, twofold=True)
     g0, g1, c0, c1 = (np.bincount(enc.encode(b), minlength=len(w0)).astype(float)
@@ -84,8 +92,9 @@ def test_twofold_counts_carry_no_winners_curse_on_a_null_pair() -> None:
     """Identical distributions, 32 patterns: the prefix ordered and cut on the whole split
     reads a ratio above 1 on the runs that ordered it; the two-fold counts of that prefix
     length do not."""
-    enc = PatternEncoder(tuple(range(5)), tuple(np.array([0.0, 1.0]) for _ in range(5)),
-                         (True,) * 5)
+    enc = PatternEncoder(tuple(range(5)),
+                         np.array([[(k >> (4 - j)) & 1 for j in range(5)] for k in range(32)],
+                                  dtype=float))
     insample, twofold = [], []
     for seed in range(60):
         rng = np.random.default_rng(seed)
@@ -193,3 +202,53 @@ def test_true_runs_are_the_maximal_runs(flags: list[bool]) -> None:
         assert (a == 0 or not flags[a - 1]) and (b == len(flags) or not flags[b])
         covered[a:b] = [True] * (b - a)
     assert covered == flags
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 400), k=st.integers(1, 6),
+       values=st.integers(1, 20), head=st.integers(1, 50), nan=st.booleans())
+def test_column_values_and_block_patterns_are_the_distinct_values_and_rows(
+        seed: int, n: int, k: int, values: int, head: int, nan: bool) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, values, size=(n, k)).astype(float) - 0.0
+    if nan:
+        x[rng.random((n, k)) < 0.1] = np.nan
+    vals = column_values(x, 8, head=head)
+    for j, v in enumerate(vals):
+        u = np.unique(x[:, j])
+        assert (v is None) == (len(u) > 8)
+        if v is not None:
+            assert np.array_equal(v, u, equal_nan=True)
+    if all(v is not None for v in vals):
+        for limit in (3, 4096):
+            rows = block_patterns(x, vals, limit)
+            want = unique_rows(x)
+            assert (rows is None) == (len(want) > limit)
+            if rows is not None:
+                assert np.array_equal(rows, want, equal_nan=True)
+
+
+def test_a_long_block_of_many_values_is_coded_without_overflow() -> None:
+    """14 coordinates of up to 16 values each (17^14 ≈ 10^17 codes in mixed radix, 808 PiB
+    of counts before the encoder numbered the patterns it saw) from 60 patterns: 60 cells."""
+    rng = np.random.default_rng(0)
+    pats = rng.integers(0, 16, size=(60, 14)).astype(float)
+
+    def runs(n: int) -> np.ndarray:
+        return np.column_stack([pats[rng.integers(0, 60, size=n)], rng.normal(size=n)])
+
+    s0, s1 = runs(4000), runs(4000)
+    (a0, b0), (a1, b1) = _split(s0), _split(s1)
+    enc, = make_pattern_encoders(a0, a1)
+    assert enc.cols == tuple(range(14)) and len(enc.patterns) == 60
+    w0, w1, n_all, orders = lr_prefixes(enc, (a0, a1), (b0, b1), twofold=True)
+    assert len(w0) == 60 and w0.sum() == len(s0) and n_all == len(s0)
+    # 20 coordinates of 16 values: no mixed radix fits an int64 (16^20 ≈ 10^24)
+    wide = rng.integers(0, 16, size=(60, 20)).astype(float)
+    wide = wide[np.unique(wide, axis=0, return_index=True)[1]]
+    vals = column_values(wide, 16)
+    assert math.prod(len(v) for v in vals) >= 2**62
+    assert np.array_equal(block_patterns(wide, vals, 4096), unique_rows(wide))
+    assert block_patterns(wide, vals, len(wide) - 1) is None
+    enc = PatternEncoder(tuple(range(20)), unique_rows(wide))
+    assert sorted(enc.encode(wide).tolist()) == list(range(len(wide)))
