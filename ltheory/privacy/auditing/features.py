@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.privacy.auditing.coord_blocks import SignTable, above_matrix, cell_sum
-from ltheory.privacy.auditing.outputs import few_valued, true_runs, unique_rows
+from ltheory.privacy.auditing.outputs import block_patterns, column_values, true_runs
 
 BINS = 16
 MAX_PATTERNS = 512
@@ -147,7 +147,8 @@ class StructureFeatures:
     def fit(cls, x0: np.ndarray, x1: np.ndarray) -> StructureFeatures | None:
         pooled = np.concatenate([x0, x1])
         k = pooled.shape[1]
-        disc = few_valued(pooled, BINS)
+        values = column_values(pooled, BINS)
+        disc = [v is not None for v in values]
         coords: list[Coord] = []
         for j in range(k):
             if not disc[j]:
@@ -161,10 +162,9 @@ class StructureFeatures:
             sub = pooled[:, list(cols)]
             if np.ptp(sub, axis=0).max(initial=0) == 0:
                 continue
-            pats = unique_rows(sub)
-            blocks.append(Block(cols, np.unique(sub),
-                                np.ascontiguousarray(pats) if len(pats) <= MAX_PATTERNS
-                                else None))
+            pats = block_patterns(sub, values[i:j], MAX_PATTERNS)
+            blocks.append(Block(cols, np.unique(np.concatenate(values[i:j])),
+                                None if pats is None else np.ascontiguousarray(pats)))
         coords = [c for c in coords if c.sd > 0]
         if not coords and not blocks:
             return None

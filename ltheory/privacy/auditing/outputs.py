@@ -234,12 +234,6 @@ def column_values(x: np.ndarray, limit: int, head: int = 20_000) -> list[np.ndar
     return out
 
 
-def few_valued(x: np.ndarray, limit: int, head: int = 20_000) -> list[bool]:
-    """Per column of the 2-D array ``x``: whether it takes at most ``limit`` distinct values
-    (`column_values`)."""
-    return [v is not None for v in column_values(x, limit, head)]
-
-
 def block_patterns(x: np.ndarray, values: list[np.ndarray], limit: int) -> np.ndarray | None:
     """The distinct rows of the 2-D array ``x`` in lexicographic order (as `unique_rows`), or
     None when there are more than ``limit``; ``values[j]`` are column j's distinct values
