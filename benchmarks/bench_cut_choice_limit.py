@@ -29,7 +29,9 @@ it higher than the 98% cut, both at shrinkage `VALIDATE_SHRINK` — and scores t
 the bound its exact
 probabilities certify at expected counts with the rest of the runs (``certified_at_expectation``,
 the ceilings' measure), divided by the pair's whole-budget ceiling (every run certifying, the
-headline's denominator).  Beside it: the best cut at that certification size (an oracle for t
+headline's denominator).  *+ deeper*: the 98% and one-SE cuts certified together with their
+deeper cuts (``auditing.deeper.deeper_positions`` on the same counts), the best of the k cuts
+at α/k.  Beside it: the best cut at that certification size (an oracle for t
 too), and the headline's own handed and search ratios on the same pairs.  Selection fractions
 0.1 (the default), 0.2, 0.3 and 0.4 show whether a larger selection split would close the gap.
 
@@ -68,6 +70,7 @@ import numpy as np
 
 from benchmarks.bench_dpsniper_ceilings import frontier_ceiling, laplace_cells, svt3_cells
 from ltheory.privacy.auditing.ceiling import certified_at_expectation
+from ltheory.privacy.auditing.deeper import SHARES, deeper_positions
 from ltheory.privacy.auditing.events import CREDIBLE_SHRINK, SHRINK, _projected
 from ltheory.privacy.auditing.exact import aligned
 from ltheory.privacy.auditing.tail_model import tail_projections
@@ -82,6 +85,9 @@ ALPHA = 0.05
 A_EACH = ALPHA / 4
 FRACTIONS = (0.1, 0.2, 0.3, 0.4)
 RULES = ("audit", "one_se", "validated")
+#: the rules above with the chosen cut's deeper cuts certified beside it (``auditing.deeper``;
+#: the best of them at α/k for k cuts, against the chosen cut alone at α)
+DEEPER = {"audit+deeper": "audit", "one_se+deeper": "one_se"}
 #: the shrinkage of both cuts' projections on the fitting half (the validated rule)
 VALIDATE_SHRINK = 0.3
 
@@ -193,7 +199,11 @@ def row(name: str, runs: float, reps: int, seed: int = 0) -> dict:
             s, side, top = oracle_sweep(p0, p1, sweeps, n_cert)
             pa, pb = (p0, p1) if side == 0 else (p1, p0)
             truth = certified_at_expectation(np.cumsum(pa[s]), np.cumsum(pb[s]), n_cert)
-            got: dict[str, list[float]] = {k: [] for k in RULES}
+            # the same cuts certified at α/k beside k − 1 others (deeper cuts)
+            at_k = [truth] + [certified_at_expectation(np.cumsum(pa[s]), np.cumsum(pb[s]),
+                                                       n_cert, ALPHA / (k + 1))
+                              for k in range(1, len(SHARES) + 1)]
+            got: dict[str, list[float]] = {k: [] for k in (*RULES, *DEEPER)}
             for _ in range(reps):
                 ea, eb = rng.multinomial(n_ev, pa), rng.multinomial(n_ev, pb)
                 fa, fb = rng.multinomial(n_fit, pa), rng.multinomial(n_fit, pb)
@@ -207,6 +217,13 @@ def row(name: str, runs: float, reps: int, seed: int = 0) -> dict:
                     else:
                         i = choose(ka, kb, n_ev, n_cert, rule)
                     got[rule].append(max(0.0, float(truth[i])))
+                    plus = next((k for k, v in DEEPER.items() if v == rule), None)
+                    if plus is not None:
+                        whole_split = name in WHOLE_SPLIT
+                        js = [i, *deeper_positions(ka + ga if whole_split else ka,
+                                                   kb + gb if whole_split else kb, i)]
+                        got[plus].append(max(0.0, max(float(at_k[len(js) - 1][j])
+                                                      for j in js)))
             cell["fractions"][str(f)] = {"n_ev": n_sel if name in WHOLE_SPLIT else n_ev,
                                          "n_cert": n_cert,
                                          "best_cut": top / whole,
@@ -329,8 +346,9 @@ def summary(doc: dict) -> list[dict]:
                 "headline_handed": float(np.mean([c["headline_handed"] for c in cs])),
                 "headline_search": float(np.mean(srch)) if srch else None}
         for f in FRACTIONS:
-            for k in ("best_cut",) + RULES:
-                line[f"{k}@{f}"] = float(np.mean([c["fractions"][str(f)][k] for c in cs]))
+            for k in ("best_cut", *RULES, *DEEPER):
+                line[f"{k}@{f}"] = float(np.mean([c["fractions"][str(f)].get(k, np.nan)
+                                                  for c in cs]))
         out.append(line)
     return out
 
@@ -347,7 +365,12 @@ def markdown(doc: dict) -> str:
         "*one SE*: ranked at one standard error; *best cut*: an oracle for the cut too, "
         "certified with the runs left after the split; *validated*: the one-SE cut only where "
         "the fitting half (independent of the counts that chose both cuts) projects it above "
-        f"the 98% cut, both shrunk at {VALIDATE_SHRINK}.  NoisyHist1 (the shifted Laplace "
+        f"the 98% cut, both shrunk at {VALIDATE_SHRINK}; *+ deeper*: the 98% (one-SE) cut "
+        "certified with its deeper cuts (`auditing.deeper`: up to two nested cuts holding "
+        "about 0.35 and 0.12 of its selection runs, where their log-ratio is no lower), the "
+        "best at α/k — the other columns certify one cut at α.  The audit takes deeper cuts "
+        "of threshold families only; SVT6's sweep here is a cell order, a proxy for its "
+        "discriminant's thresholds.  NoisyHist1 (the shifted Laplace "
         "coordinate, cells 0.5 wide; the pair does not matter) is the saturating control.  "
         "SVT3's released values are counted on the whole selection split, as the audit counts "
         "them (`Score.unfitted`), except by the validated rule, which needs the other half.  "
@@ -358,8 +381,9 @@ def markdown(doc: dict) -> str:
         "`benchmarks/bench_cut_choice_limit.py`.",
         "",
         "| mechanism | runs | headline handed / search | selection fraction | runs per dataset "
-        "counting / certifying | 98% | one SE | validated | best cut |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "counting / certifying | 98% | 98% + deeper | one SE | one SE + deeper | validated "
+        "| best cut |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for s, r in zip(summary(doc), doc["rows"], strict=True):
         head = f"{s['headline_handed']:.3f} / " + (f"{s['headline_search']:.3f}"
@@ -368,7 +392,9 @@ def markdown(doc: dict) -> str:
             fr = r["cells"][0]["fractions"][str(f)]
             lines.append(f"| {s['mechanism']} | {s['runs']:.0e} | {head} | {f} | "
                          f"{fr['n_ev']:,} / {fr['n_cert']:,} | {s[f'audit@{f}']:.3f} | "
-                         f"{s[f'one_se@{f}']:.3f} | {s[f'validated@{f}']:.3f} | "
+                         f"{s[f'audit+deeper@{f}']:.3f} | "
+                         f"{s[f'one_se@{f}']:.3f} | {s[f'one_se+deeper@{f}']:.3f} | "
+                         f"{s[f'validated@{f}']:.3f} | "
                          f"{s[f'best_cut@{f}']:.3f} |")
             head = ""
     if doc.get("twins"):

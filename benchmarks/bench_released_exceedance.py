@@ -113,6 +113,7 @@ def main() -> None:
             lambda ev: {"released": bool(getattr(getattr(ev, "score", None), "atoms", ()))})
         rows.append({"seed": seed, "bound": r.epsilon_lower_bound, "event": r.event,
                      "above_true": r.epsilon_lower_bound > eps, "events": events,
+                     "deeper_cuts": any("deeper cut" in n for n in r.notes),
                      "seconds": round(time.perf_counter() - t0, 2)})
         print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
     above = sum(r["above_true"] for r in rows)
@@ -123,6 +124,12 @@ def main() -> None:
         "seeds": len(rows), "above_true": above,
         "above_true_p_value": binomtest(above, len(rows), ALPHA, "greater").pvalue,
         "released_chosen": sum(any(e["released"] for e in r["events"][:1]) for r in rows),
+        # audits that certified deeper cuts of their first event (auditing.deeper), and the
+        # certified events above their exact log-ratio among all events
+        "with_deeper_cuts": sum(r["deeper_cuts"] for r in rows),
+        "events_above_exact": sum(e["bound"] > e["exact_log_ratio"] for r in rows
+                                  for e in r["events"] if "exact_log_ratio" in e),
+        "events_with_exact": sum("exact_log_ratio" in e for r in rows for e in r["events"]),
         "mean_bound": float(np.mean([r["bound"] for r in rows])),
         "max_bound": float(np.max([r["bound"] for r in rows])),
         "mean_z": float(np.mean(zs)) if zs else None,

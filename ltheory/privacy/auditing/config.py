@@ -73,7 +73,8 @@ class AuditConfig:
         selection_fraction: share of each dataset's runs that selects the events (the rest
             certifies them on fresh runs).
         events: how many events are certified (Bonferroni over them), or ``"auto"``: one or
-            two, decided on the selection split (``events.events_to_certify``).
+            two, decided on the selection split (``events.events_to_certify``), and beside the
+            first up to two nested, rarer events of its own family (``deeper``).
         certify: ``"binomial"`` (two Clopper–Pearson bounds), ``"poisson"`` (Poisson numbers
             of runs, one conditional test of the ratio; needs δ = 0) or ``"auto"`` (Poisson
             numbers of runs, each event certified by the test projected better on the selection

@@ -9,7 +9,8 @@ One audit is a short sequence of stages (docs/reference/auditor.md):
    has its own seed spawned from ``SeedSequence(seed)``, ``executors``).  With
    ``certify="poisson"``/``"auto"`` the numbers of certification runs are drawn from Poisson(n).
 3. **selection** — on the selection split only, the best event(s) and their directions
-   (``events.select_events``; one or two with ``events="auto"``, decided there).  With
+   (``events.select_events``; one or two with ``events="auto"``, decided there, and beside
+   the first up to two nested, rarer events of its own family, ``deeper``).  With
    ``lean_events="auto"`` an output space that shows few distinct values is searched among its
    exact-output cells only, unshrunk (their likelihood-ratio prefixes hold the best event).
 4. **certification** — each chosen event counted on the certification split and bounded by the
@@ -310,6 +311,14 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
             chosen = [chosen[0], extra[0]]
             why += ("; an extreme event (atom or isolated tail) takes the second place: "
                     f"{extra[0].event.describe()}")
+        if chosen and chosen[0].deeper:
+            # rarer, nested events of the first event's family, certified beside it at the
+            # Bonferroni level of all (auditing.deeper; decided here, before any
+            # certification run)
+            chosen = [*chosen, *chosen[0].deeper]
+            why += (f"; {len(chosen[0].deeper)} deeper cut(s) of the first event's family "
+                    "certified beside it: " + "; ".join(c.event.describe()
+                                                          for c in chosen[0].deeper))
         a_each = alpha / (2 * len(chosen))
         notes.append(why)
     return _Selection(chosen, a_each, tuple(notes))

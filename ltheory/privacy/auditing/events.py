@@ -59,6 +59,7 @@ import numpy as np
 from scipy import special
 
 from ltheory.privacy.auditing.count_model import model_projections
+from ltheory.privacy.auditing.deeper import deeper_positions
 from ltheory.privacy.auditing.features import ATOM_SHARE, structure_scores
 from ltheory.privacy.auditing.features import BINS as FEATURE_BINS
 from ltheory.privacy.auditing.floating import BitEncoder, bit_encoders
@@ -425,6 +426,9 @@ class Candidate:
     #: chosen by ``select_events``' fallback (nothing credible, nothing projected positive):
     #: its multiplicity-weighted screen p-value (`_most_significant`); None otherwise
     fallback_p: float | None = None
+    #: nested, rarer events of its own family (``deeper``), certified beside it when it is
+    #: the first event of ``audit(events="auto")``
+    deeper: tuple[Candidate, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -936,7 +940,7 @@ def _pick(blocks: list[_Block], delta: float, screen: float | None) -> list[Cand
             i = int(np.argmax(np.where(m, b.proj, -np.inf)))
             # a pattern block deploys its whole split's cut among its credible positions
             cands.append(b.make(i, True, among=m) if b.family == "patterns"
-                         else b.make(i, True))
+                         else _with_deeper(b, i, b.make(i, True)))
         elif not any_credible and b.modelled and np.max(b.proj) > 0:
             # nothing is credible: a family whose projections come from a model fitted to all
             # its runs (``count_model``) outranks the per-position maxima, which over ~10^5
@@ -946,6 +950,22 @@ def _pick(blocks: list[_Block], delta: float, screen: float | None) -> list[Cand
             cands.append(b.make(int(np.argmax(b.proj)), False))
     cands.sort(key=lambda c: (not c.credible, -c.projected))
     return cands
+
+
+def _with_deeper(b: _Block, i: int, c: Candidate) -> Candidate:
+    """Candidate ``c`` (position ``i`` of ``b``) with the nested, rarer positions of its family
+    that ``deeper.deeper_positions`` offers, for threshold families only: a cell family's
+    prefixes follow a likelihood-ratio order, which the lean cells take from the very counts
+    that score them — there every shorter prefix reads a higher ratio and the condition of
+    ``deeper_positions`` passes by construction (SVT1 and SVT2 at 2·10^6 lost 0.02–0.05 of
+    their ceiling to the Bonferroni step); a pattern block deploys its whole split's cut, an
+    isolated tail is one position."""
+    if b.family != "thresholds":
+        return c
+    js = deeper_positions(b.ca, b.cb, i)
+    if not js:
+        return c
+    return dataclasses.replace(c, deeper=tuple(b.make(j, True) for j in js))
 
 
 def screen_p_values(ca: np.ndarray, cb: np.ndarray, n_ev: int, delta: float) -> np.ndarray:

@@ -38,7 +38,8 @@ PILOT_SHARE = 0.12
 #: Fewest runs per pair in the first rung before the plan falls back to fewer pairs or rungs.
 MIN_PILOT = 20_000
 #: Events a planned final audit certifies: ``AuditConfig``'s default "auto", one or two decided
-#: on its selection split (``events.events_to_certify``).  Over 24 seed-rows of the suite at
+#: on its selection split (``events.events_to_certify``), and the first one's deeper cuts
+#: (``deeper``).  Over 24 seed-rows of the suite at
 #: 2·10^7 (round 6, docs/reference/auditor.md) it reached DP-Sniper's bound on 13, against 10
 #: with one event and 10 with two, and matched the better of the two settings on 20.
 PLANNED_EVENTS = "auto"

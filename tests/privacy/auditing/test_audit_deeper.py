@@ -1,0 +1,138 @@
+"""Deeper cuts of the first event (``auditing.deeper``): nested, rarer events of its family
+certified beside it under ``events="auto"``, chosen on the selection split alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ltheory.privacy import audit
+from ltheory.privacy.auditing import deeper
+from ltheory.privacy.auditing.deeper import MIN_RUNS, SHARES, deeper_positions
+from ltheory.privacy.auditing.events import Candidate, Score, ThresholdEvent, _Block, _with_deeper
+from ltheory.privacy.mechanisms.statdp import dpsniper_suite
+
+
+def _reference(ca: np.ndarray, cb: np.ndarray, i: int) -> list[int]:
+    """Brute force over the positions, one share at a time."""
+    pooled = [float(a + b) for a, b in zip(ca, cb, strict=True)]
+    ratio = [float(np.log((a + 0.5) / (b + 0.5))) for a, b in zip(ca, cb, strict=True)]
+    out: list[int] = []
+    for share in SHARES:
+        best = None
+        for j in range(len(ca)):
+            if pooled[j] < max(share * pooled[i], MIN_RUNS) or pooled[j] >= pooled[i] \
+                    or ratio[j] < ratio[i]:
+                continue
+            if best is None or pooled[j] < pooled[best]:
+                best = j
+        if best is not None and best not in out:
+            out.append(best)
+    return out
+
+
+@st.composite
+def chains(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, int]:
+    """A nested family's counts: cumulative along the chain, either end the rare one."""
+    n = draw(st.integers(1, 30))
+    a = np.cumsum(draw(st.lists(st.integers(0, 400), min_size=n, max_size=n)))
+    b = np.cumsum(draw(st.lists(st.integers(0, 400), min_size=n, max_size=n)))
+    if draw(st.booleans()):
+        a, b = a[::-1].copy(), b[::-1].copy()
+    return a, b, draw(st.integers(0, n - 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(chains())
+def test_deeper_positions_agree_with_brute_force(chain: tuple) -> None:
+    ca, cb, i = chain
+    got = deeper_positions(ca, cb, i)
+    assert got == _reference(ca, cb, i)
+    pooled = ca + cb
+    for j in got:       # nested below i, large enough, a ratio no smaller than i's
+        assert j != i and MIN_RUNS <= pooled[j] < pooled[i]
+        assert (ca[j] + 0.5) * (cb[i] + 0.5) >= (ca[i] + 0.5) * (cb[j] + 0.5) * (1 - 1e-12)
+    assert len(set(got)) == len(got) <= len(SHARES)
+
+
+def test_a_growing_ratio_gets_deeper_cuts_a_falling_one_none() -> None:
+    # a Gaussian shift's upper tail: the log-ratio grows towards the rare end
+    t = np.linspace(-3.0, 4.0, 200)
+    from scipy.stats import norm
+    ca = np.round(1e5 * norm.sf(t, loc=0.5)).astype(int)
+    cb = np.round(1e5 * norm.sf(t)).astype(int)
+    i = int(np.searchsorted(-(ca + cb), -0.2 * (ca + cb)[0]))   # a frequent cut
+    got = deeper_positions(ca, cb, i)
+    assert len(got) == 2 and all((ca + cb)[j] < (ca + cb)[i] for j in got)
+    # the same counts read the other way: the ratio falls towards the rare end
+    assert deeper_positions(cb, ca, i) == []
+
+
+def test_position_outside_the_family_is_refused() -> None:
+    with pytest.raises(IndexError, match="outside a family of 3"):
+        deeper_positions(np.array([3, 2, 1]), np.array([1, 1, 0]), 3)
+
+
+def _block(family: str) -> _Block:
+    ca = np.array([900, 500, 300, 150, 60])
+    cb = np.array([800, 400, 200, 80, 25])
+
+    def make(i: int, credible: bool, **_: object) -> Candidate:
+        return Candidate(ThresholdEvent(Score(), float(i), True), 0, 0.1,
+                         (int(ca[i]), int(cb[i])), 10_000, "binomial", credible)
+
+    return _Block(np.zeros(5), ca, cb, 10_000, make, family=family)
+
+
+def test_only_threshold_families_get_deeper_cuts() -> None:
+    c = _with_deeper(_block("thresholds"), 0, _block("thresholds").make(0, True))
+    assert [d.event.t for d in c.deeper] == [1.0, 3.0]   # 900 ≥ 0.35·1700, 230 ≥ 0.12·1700
+    assert all(d.credible for d in c.deeper)
+    # cells ordered by likelihood ratio (on the counts that score them, for lean cells),
+    # pattern blocks' whole-split cuts, isolated tails: none
+    for family in ("cells", "atoms", "patterns", "isolated"):
+        c = _with_deeper(_block(family), 0, _block(family).make(0, True))
+        assert c.deeper == ()
+
+
+@pytest.fixture(scope="module")
+def svt3_audit():
+    m, _ = dpsniper_suite(0.1)["SVT3"]
+    d0, d1 = (1.0,) * 10, (0.0,) * 5 + (2.0,) * 5
+    return m, d0, d1, audit(m, d0, d1, claimed_epsilon=0.1, runs=400_000, seed=0, exact=False,
+                            arithmetic="real")
+
+
+def test_audit_certifies_the_first_events_deeper_cuts_at_the_bonferroni_level(
+        svt3_audit) -> None:
+    m, d0, d1, r = svt3_audit
+    names = [e.describe() for e in r.certified_events]
+    assert r.events_certified == len(names) == len(r.counts["bounds_per_event"]) == 4
+    note = next(n for n in r.notes if "deeper cut" in n)
+    assert "2 deeper cut(s)" in note and names[2] in note and names[3] in note
+    assert r.epsilon_lower_bound == max(r.counts["bounds_per_event"])
+    # nested in the first event: every output in a deeper cut is in the first event
+    first, rungs = r.certified_events[0], r.certified_events[2:]
+    rng = np.random.default_rng(5)
+    outs = m.sample(d1, 20_000, rng)
+    inside = first.contains(outs)
+    for e in rungs:
+        got = e.contains(outs)
+        assert got.sum() < inside.sum() and not (got & ~inside).any()
+
+
+def test_fixed_event_counts_get_no_deeper_cuts(svt3_audit) -> None:
+    m, d0, d1, _ = svt3_audit
+    r = audit(m, d0, d1, claimed_epsilon=0.1, runs=400_000, seed=0, exact=False,
+              arithmetic="real", events=1)
+    assert r.events_certified == 1 and not any("deeper cut" in n for n in r.notes)
+
+
+def test_empty_shares_turn_the_deeper_cuts_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    ca, cb = np.array([900, 500, 300, 150, 60]), np.array([800, 400, 200, 80, 25])
+    assert deeper_positions(ca, cb, 0) == [1, 3]
+    monkeypatch.setattr(deeper, "SHARES", ())
+    assert deeper_positions(ca, cb, 0) == []
+    assert _with_deeper(_block("thresholds"), 0, _block("thresholds").make(0, True)).deeper == ()
