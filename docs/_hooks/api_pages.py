@@ -76,6 +76,7 @@ NOTES = [
     "ltheory.privacy.auditing.core",
     "ltheory.privacy.auditing.count_model",
     "ltheory.privacy.auditing.curve",
+    "ltheory.privacy.auditing.deeper",
     "ltheory.privacy.auditing.events",
     "ltheory.privacy.auditing.exact",
     "ltheory.privacy.auditing.executors",

@@ -58,6 +58,7 @@ def deeper_positions(ca: np.ndarray, cb: np.ndarray, i: int) -> list[int]:
     position i's and at least `MIN_RUNS`, when its log-ratio ``ln((ca + ½)/(cb + ½))`` is at
     least position i's; distinct, without i.
 
+    Examples:
         >>> ca = np.array([300, 200, 120, 60, 20, 5])
         >>> cb = np.array([200, 120, 60, 25, 5, 1])
         >>> deeper_positions(ca, cb, 0)
