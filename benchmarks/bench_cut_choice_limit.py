@@ -85,9 +85,9 @@ ALPHA = 0.05
 A_EACH = ALPHA / 4
 FRACTIONS = (0.1, 0.2, 0.3, 0.4)
 RULES = ("audit", "one_se", "validated")
-#: the rules above with the chosen cut's deeper cuts certified beside it (``auditing.deeper``;
-#: the best of them at α/k for k cuts, against the chosen cut alone at α)
-DEEPER = {"audit+deeper": "audit", "one_se+deeper": "one_se"}
+#: rule → its column with the chosen cut's deeper cuts certified beside it
+#: (``auditing.deeper``; the best of them at α/k for k cuts, against the chosen cut alone at α)
+DEEPER = {"audit": "audit+deeper", "one_se": "one_se+deeper"}
 #: the shrinkage of both cuts' projections on the fitting half (the validated rule)
 VALIDATE_SHRINK = 0.3
 
@@ -198,32 +198,30 @@ def row(name: str, runs: float, reps: int, seed: int = 0) -> dict:
             n_ev, n_cert = n_sel - n_fit, per - n_sel
             s, side, top = oracle_sweep(p0, p1, sweeps, n_cert)
             pa, pb = (p0, p1) if side == 0 else (p1, p0)
-            truth = certified_at_expectation(np.cumsum(pa[s]), np.cumsum(pb[s]), n_cert)
-            # the same cuts certified at α/k beside k − 1 others (deeper cuts)
-            at_k = [truth] + [certified_at_expectation(np.cumsum(pa[s]), np.cumsum(pb[s]),
-                                                       n_cert, ALPHA / (k + 1))
-                              for k in range(1, len(SHARES) + 1)]
-            got: dict[str, list[float]] = {k: [] for k in (*RULES, *DEEPER)}
+            cum_a, cum_b = np.cumsum(pa[s]), np.cumsum(pb[s])
+            # at_k[k - 1]: the cuts certified at α/k, beside k − 1 others (deeper cuts)
+            at_k = [certified_at_expectation(cum_a, cum_b, n_cert, ALPHA / k)
+                    for k in range(1, len(SHARES) + 2)]
+            truth = at_k[0]
+            got: dict[str, list[float]] = {k: [] for k in (*RULES, *DEEPER.values())}
             for _ in range(reps):
                 ea, eb = rng.multinomial(n_ev, pa), rng.multinomial(n_ev, pb)
                 fa, fb = rng.multinomial(n_fit, pa), rng.multinomial(n_fit, pb)
                 ka, kb = np.cumsum(ea[s]), np.cumsum(eb[s])
                 ga, gb = np.cumsum(fa[s]), np.cumsum(fb[s])
+                # the counts the audit ranks on: both halves for the WHOLE_SPLIT families
+                ca, cb, n_c = (ka + ga, kb + gb, n_sel) if name in WHOLE_SPLIT \
+                    else (ka, kb, n_ev)
                 for rule in RULES:
                     if rule == "validated":
                         i = validated(ka, kb, ga, gb, n_ev, n_fit, n_cert)
-                    elif name in WHOLE_SPLIT:     # both halves count, as in the audit
-                        i = choose(ka + ga, kb + gb, n_sel, n_cert, rule)
                     else:
-                        i = choose(ka, kb, n_ev, n_cert, rule)
+                        i = choose(ca, cb, n_c, n_cert, rule)
                     got[rule].append(max(0.0, float(truth[i])))
-                    plus = next((k for k, v in DEEPER.items() if v == rule), None)
-                    if plus is not None:
-                        whole_split = name in WHOLE_SPLIT
-                        js = [i, *deeper_positions(ka + ga if whole_split else ka,
-                                                   kb + gb if whole_split else kb, i)]
-                        got[plus].append(max(0.0, max(float(at_k[len(js) - 1][j])
-                                                      for j in js)))
+                    if rule in DEEPER:
+                        js = [i, *deeper_positions(ca, cb, i)]
+                        got[DEEPER[rule]].append(max(0.0, max(float(at_k[len(js) - 1][j])
+                                                              for j in js)))
             cell["fractions"][str(f)] = {"n_ev": n_sel if name in WHOLE_SPLIT else n_ev,
                                          "n_cert": n_cert,
                                          "best_cut": top / whole,
@@ -346,7 +344,7 @@ def summary(doc: dict) -> list[dict]:
                 "headline_handed": float(np.mean([c["headline_handed"] for c in cs])),
                 "headline_search": float(np.mean(srch)) if srch else None}
         for f in FRACTIONS:
-            for k in ("best_cut", *RULES, *DEEPER):
+            for k in ("best_cut", *RULES, *DEEPER.values()):
                 line[f"{k}@{f}"] = float(np.mean([c["fractions"][str(f)].get(k, np.nan)
                                                   for c in cs]))
         out.append(line)
