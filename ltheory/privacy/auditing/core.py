@@ -311,14 +311,27 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
             chosen = [chosen[0], extra[0]]
             why += ("; an extreme event (atom or isolated tail) takes the second place: "
                     f"{extra[0].event.describe()}")
+        runner = chosen[1] if len(chosen) > 1 else None
         if chosen and chosen[0].deeper:
             # rarer, nested events of the first event's family, certified beside it at the
             # Bonferroni level of all (auditing.deeper; decided here, before any
             # certification run)
+            whose = ("of a family holding the first event on the selection split"
+                     if chosen[0].refined else "of the first event's family")
             chosen = [*chosen, *chosen[0].deeper]
-            why += (f"; {len(chosen[0].deeper)} deeper cut(s) of the first event's family "
-                    "certified beside it: " + "; ".join(c.event.describe()
-                                                          for c in chosen[0].deeper))
+            why += (f"; {len(chosen[0].deeper)} deeper cut(s) {whose} certified beside it: "
+                    + "; ".join(c.event.describe() for c in chosen[0].deeper))
+        seen = {(c.event.describe(), c.direction) for c in chosen}
+        more = [] if runner is None or not runner.refined else \
+            [c for c in runner.deeper if (c.event.describe(), c.direction) not in seen]
+        if more:
+            # a certified runner-up refined by a family holding it (events._refined): those
+            # deeper cuts too, unless the first event's took them already (a runner-up's own
+            # family's deeper cuts are not taken: each costs every event a Bonferroni step)
+            chosen = [*chosen, *more]
+            why += (f"; {len(more)} deeper cut(s) of a family holding the runner-up on the "
+                    "selection split certified beside it: "
+                    + "; ".join(c.event.describe() for c in more))
         a_each = alpha / (2 * len(chosen))
         notes.append(why)
     return _Selection(chosen, a_each, tuple(notes))
