@@ -311,27 +311,23 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
             chosen = [chosen[0], extra[0]]
             why += ("; an extreme event (atom or isolated tail) takes the second place: "
                     f"{extra[0].event.describe()}")
-        runner = chosen[1] if len(chosen) > 1 else None
-        if chosen and chosen[0].deeper:
-            # rarer, nested events of the first event's family, certified beside it at the
-            # Bonferroni level of all (auditing.deeper; decided here, before any
-            # certification run)
-            whose = ("of a family holding the first event on the selection split"
-                     if chosen[0].refined else "of the first event's family")
-            chosen = [*chosen, *chosen[0].deeper]
-            why += (f"; {len(chosen[0].deeper)} deeper cut(s) {whose} certified beside it: "
-                    + "; ".join(c.event.describe() for c in chosen[0].deeper))
-        seen = {(c.event.describe(), c.direction) for c in chosen}
-        more = [] if runner is None or not runner.refined else \
-            [c for c in runner.deeper if (c.event.describe(), c.direction) not in seen]
-        if more:
-            # a certified runner-up refined by a family holding it (events._refined): those
-            # deeper cuts too, unless the first event's took them already (a runner-up's own
-            # family's deeper cuts are not taken: each costs every event a Bonferroni step)
+        # rarer, nested events certified beside the first event and a certified runner-up
+        # at the Bonferroni level of all (auditing.deeper; decided here, before any
+        # certification run): the first event's from its own family or, refined, from a family
+        # holding it (events._refined); the runner-up's only when refined (its own family's
+        # deeper cuts would cost every event a Bonferroni step)
+        for c, who in zip(chosen[:2], ("the first event", "the runner-up"), strict=False):
+            if not c.deeper or (who == "the runner-up" and not c.refined):
+                continue
+            seen = {(d.event.describe(), d.direction) for d in chosen}
+            more = [d for d in c.deeper if (d.event.describe(), d.direction) not in seen]
+            if not more:
+                continue
+            whose = (f"of a family holding {who} on the selection split" if c.refined
+                     else "of the first event's family")
             chosen = [*chosen, *more]
-            why += (f"; {len(more)} deeper cut(s) of a family holding the runner-up on the "
-                    "selection split certified beside it: "
-                    + "; ".join(c.event.describe() for c in more))
+            why += (f"; {len(more)} deeper cut(s) {whose} certified beside it: "
+                    + "; ".join(d.event.describe() for d in more))
         a_each = alpha / (2 * len(chosen))
         notes.append(why)
     return _Selection(chosen, a_each, tuple(notes))

@@ -38,18 +38,18 @@ cuts at α/k), at the audit's 98% ranking and at one standard error:
 Without the log-ratio condition (12 draws at 2·10^6, 98%): SVT3 0.869, SVT6 0.904,
 NoisyHist1 0.979.  ``SHARES = ()`` turns the deeper cuts off.
 
-A first event with no deeper cut of its own — a discrete coordinate's cut such as SVT3's ⊤ at
-a query (``output[5] ≥ 1``, one position of a three-position family), a pattern cell, a
-fallback — takes them from another threshold family instead, one with a position whose event
-holds exactly its runs on the selection split (the released value of that query): that
-family's deeper positions, from up to ``events.REFINE_FAMILIES`` such families (both cut
-directions of the released value: their selection ratios rarely tell which end grows), under
-the same rule and the same Bonferroni level; so does a certified runner-up
-(``events._refined``; ``events.REFINE = False`` turns it off).  SVT3's handed audits at 2·10^6
-runs: seed 7 0.129 → 0.183, seed 2024 0.119 → 0.206 (ceiling 0.196), the row 0.754 → 0.834;
-at 4·10^5 runs over 200 seeds it applies to 72, whose mean bound goes 0.0514 → 0.0564
-(``benchmarks/bench_refined_exceedance.py``, which also checks every certified threshold
-event against its exact log-ratio).
+On vector outputs, a first event with no deeper cut of its own — a discrete coordinate's cut
+such as SVT3's ⊤ at a query (``output[5] ≥ 1``, one position of a three-position family), a
+pattern cell, a fallback — takes them from another threshold family instead, one with a
+position whose event holds exactly its runs on the selection split (the released value of that
+query): that family's deeper positions, from up to ``events.REFINE_FAMILIES`` such families
+(both cut directions of the released value: their selection ratios rarely tell which end
+grows), under the same rule and the same Bonferroni level; so does a certified runner-up
+(``events._refined``; ``events.REFINE = False`` turns it off). SVT3's handed audits at 2·10^6
+runs: seed 7 0.129 → 0.183, seed 2024 0.119 → 0.206 (ceiling 0.196), the row 0.754 → 0.834; at
+4·10^5 runs over 200 seeds it applies to 72, whose mean bound goes 0.0514 → 0.0564
+(``benchmarks/bench_refined_exceedance.py``, which also checks every certified threshold event
+against its exact log-ratio).
 """
 
 from __future__ import annotations

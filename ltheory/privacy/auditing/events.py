@@ -906,7 +906,8 @@ CREDIBLE_MIN_RUNS = 50
 #: How the credibility screen's level is shared: "positions" (Bonferroni over every position
 #: examined) or "families" (each family gets an equal share, split over its positions).
 SCREEN_SHARE = "families"
-#: Whether the first event may take deeper cuts of another threshold family (`_refined`).
+#: Whether the first event and a certified runner-up may take deeper cuts of another
+#: threshold family (`_refined`; vector outputs only).
 REFINE = True
 #: The most families whose deeper cuts refine the first event (`_refined`).
 REFINE_FAMILIES = 2
@@ -1016,11 +1017,8 @@ def _refined(c: Candidate, blocks: list[_Block], s0: Batch, s1: Batch) -> Candid
             continue
         # the same runs: first on a few hundred of them (a structure score is costly to
         # evaluate on the whole split, and most families fail at once), then on all
-        if not all(np.array_equal(cj.event.contains(s[:k]), m[:k])
-                   for s, m in ((s0, m0), (s1, m1))):
-            continue
-        if not (np.array_equal(cj.event.contains(s0), m0)
-                and np.array_equal(cj.event.contains(s1), m1)):
+        if not all(np.array_equal(cj.event.contains(s[:size]), m[:size])
+                   for size in (k, None) for s, m in ((s0, m0), (s1, m1))):
             continue
         with np.errstate(divide="ignore"):
             gain = float(np.log((b.ca[js[-1]] + 0.5) / (b.cb[js[-1]] + 0.5)))
