@@ -49,6 +49,7 @@ from ltheory.privacy.auditing.budget import Deadline, check_work
 from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.events import (
     Candidate,
+    encoding_memo,
     events_to_certify,
     raw_projection,
     select_events,
@@ -74,6 +75,7 @@ from ltheory.privacy.auditing.stages import (
     plan_split,
     seed_streams,
     split_runs,
+    widen_selection,
 )
 from ltheory.privacy.auditing.target import Target, as_target
 from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper, log_ratio
@@ -167,6 +169,7 @@ class _Selection:
     chosen: list[Candidate]
     a_each: float                 # level of each one-sided bound: α / (2·events)
     notes: tuple[str, ...]
+    lean: bool = False            # chosen among the exact-output cells (few distinct outputs)
 
 
 @dataclass(frozen=True)
@@ -220,6 +223,13 @@ def run_audit(mechanism: Any, d0: Any, d1: Any, eps: float | None, delta: float,
         if dists is not None:
             notes += consistency_notes(dists, s0, s1)
         sel = _select(s0, s1, split.n_cert, alpha, delta, cfg)
+        wide = widen_selection(s0, s1, sel.chosen[0] if sel.chosen and sel.lean else None,
+                               split, runner, cfg, (d0, d1), eps, delta, alpha, root)
+        if wide is not None:            # chosen again on the wider split
+            s0, s1, split, note = wide
+            notes.append(note)
+            sel_runs = len(s0) + len(s1)
+            sel = _select(s0, s1, split.n_cert, alpha, delta, cfg)
         if selection_samples is None:
             split, fit_note = fit_split(split, runner, sel_runs, cfg, root)
             notes += [fit_note] if fit_note else []
@@ -233,7 +243,8 @@ def run_audit(mechanism: Any, d0: Any, d1: Any, eps: float | None, delta: float,
     if selection_samples is not None:
         sel_runs = len(s0) + len(s1)
     if deadline.reached:
-        used = (0 if selection_samples is not None else sel_runs) + split.n_c0 + split.n_c1
+        used = (2 * split.n_sel if selection_samples is not None else sel_runs) \
+            + split.n_c0 + split.n_c1
         notes.insert(0, budget_note(deadline, runs, used))
         if cut:
             notes.append("the certification runs were cut at the deadline: every event is "
@@ -267,7 +278,14 @@ def _unfinished(target: Target, eps: float | None, delta: float, alpha: float, r
 def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
             cfg: AuditConfig) -> _Selection:
     """The events to certify, chosen on the selection split only (see
-    [`ltheory.privacy.auditing.core`][ltheory.privacy.auditing.core])."""
+    [`ltheory.privacy.auditing.core`][ltheory.privacy.auditing.core]); each family's cells of
+    the split are encoded once (``events.encoding_memo``)."""
+    with encoding_memo():
+        return _choose(s0, s1, n_cert, alpha, delta, cfg)
+
+
+def _choose(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
+            cfg: AuditConfig) -> _Selection:
     few = cfg.lean_events is True or (cfg.lean_events == "auto" and few_outputs(s0, s1))
     test = cfg.certify if delta == 0 else "binomial"
     a_each = alpha / (2 * cfg.max_events)
@@ -330,7 +348,7 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
                     + "; ".join(d.event.describe() for d in more))
         a_each = alpha / (2 * len(chosen))
         notes.append(why)
-    return _Selection(chosen, a_each, tuple(notes))
+    return _Selection(chosen, a_each, tuple(notes), few)
 
 
 def _certify(sel: _Selection, c0: np.ndarray, c1: np.ndarray, split: RunSplit,
@@ -387,7 +405,7 @@ def _report(target: Target, eps: float | None, delta: float, alpha: float, runs:
         exact_epsilon=exact_eps, exact_delta=exact_delta, verdict=verdict,
         event=c.event.describe(), direction=int(c.direction), counts=counts,
         p_lower=cert.p_lower, p_upper=cert.p_upper,
-        runs=((0 if given else sel_runs) + split.n_c0 + split.n_c1 if partial else
+        runs=((2 * split.n_sel if given else sel_runs) + split.n_c0 + split.n_c1 if partial else
               2 * split.n_sel + split.n_c0 + split.n_c1 if cfg.certify != "binomial" else runs),
         selection_runs=sel_runs, certification_runs=split.n_c0 + split.n_c1, alpha=alpha,
         events_certified=len(sel.chosen), seed=seed, seconds=seconds, tradeoff=curve,

@@ -121,6 +121,11 @@ def row_keys(x: np.ndarray) -> np.ndarray:
     return key
 
 
+#: `unique_rows` of more than 4× this many rows first reads this many; when all rows are among
+#: their (at most `HEAD_PATTERNS`) distinct rows, nothing else is sorted.
+HEAD_ROWS, HEAD_PATTERNS = 20_000, 4_096
+
+
 def unique_rows(x: np.ndarray, return_counts: bool = False
                 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """The distinct rows of a 2-D array in lexicographic order (as ``np.unique(x, axis=0)``,
@@ -135,6 +140,23 @@ def unique_rows(x: np.ndarray, return_counts: bool = False
     x = np.asarray(x)
     if x.ndim != 2 or not x.size:
         return np.unique(x, axis=0, return_counts=return_counts)
+    if len(x) > 4 * HEAD_ROWS and x.dtype.kind in "fiub":
+        # the first rows' distinct rows, and every row looked up among them by one binary
+        # search; only the rows not found are sorted (each distinct row is represented by its
+        # first occurrence, all in row order, as below): the 6·10^6 selection rows of a
+        # sparse vector audited at 2·10^7 runs (`distinct_outputs`, the cell encoder) in
+        # ~0.7 s, not ~2.5 s
+        pats = unique_rows(x[:HEAD_ROWS])
+        found = _match_by_columns(pats, x) if len(pats) <= HEAD_PATTERNS else None
+        miss = None if found is None else found < 0
+        if miss is not None and 4 * int(miss.sum()) <= len(x):
+            counts = np.bincount(found[~miss], minlength=len(pats))
+            if miss.any():          # rows of patterns the head lacks: sorted among themselves
+                mu, mc = unique_rows(x[miss], return_counts=True)
+                both = np.concatenate([pats, mu])
+                order = np.argsort(row_keys(both), kind="stable")
+                pats, counts = both[order], np.concatenate([counts, mc])[order]
+            return (pats, counts) if return_counts else pats
     _, first, counts = np.unique(row_keys(x), return_index=True, return_counts=True)
     rows = x[first]
     return (rows, counts) if return_counts else rows

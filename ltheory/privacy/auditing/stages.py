@@ -318,6 +318,56 @@ def fit_split(split: RunSplit, runner: Runner, sel_runs: int, cfg: AuditConfig,
     return RunSplit(split.n_sel, n, n0, n1), note
 
 
+#: Selection runs on each side of the first event chosen on the planned split below which the
+#: split is not widened (``widen_selection``): an event that rare on one side certifies by its
+#: rarity, which every certification run sharpens (SVT5: 0 of 10^5 runs on d0), and its choice
+#: is rarely in doubt; the sparse-vector pairs the widening is for hold 1,500-35,000 on each side.
+WIDEN_MIN_RUNS = 100
+
+
+def widen_selection(s0: Batch, s1: Batch, first: Any, split: RunSplit, runner: Runner,
+                    cfg: AuditConfig, pair: tuple[Any, Any], eps: float | None, delta: float,
+                    alpha: float, root: np.random.SeedSequence
+                    ) -> tuple[Batch, Batch, RunSplit, str] | None:
+    """The selection split widened to ``cfg.lean_selection_fraction`` of each dataset's runs
+    when its output is a vector and the event ``first`` chosen on it among the exact-output
+    cells (lean events, whose likelihood-ratio order the selection counts must estimate: a
+    ``Candidate``, None when the selection was not lean) holds at least `WIDEN_MIN_RUNS`
+    selection runs on each side: fresh runs on both datasets from two new children of
+    ``root``, taken from the planned certification runs.  None (unchanged) for other outputs,
+    when the split already holds that share, or when the certification runs left could not
+    certify above the claim (``plan_split``'s check).  The decision reads the selection runs
+    only and the certification sizes are fixed before any certification run is drawn (Poisson
+    sizes redrawn with the smaller mean from ``root``'s next child), so the counts stay
+    binomial given their number.  Returns the samples, the split and a note."""
+    f = cfg.lean_selection_fraction
+    if f is None or first is None or batch_kind(s0) != "vector" or split.n_cert <= 0 \
+            or min(first.sel_counts) < WIDEN_MIN_RUNS:
+        return None
+    have = min(len(s0), len(s1))
+    extra = min(int(round(f * (have + split.n_cert))) - have, split.n_cert - 1)
+    a_each = alpha / (2 * cfg.max_events)
+    floor = 0.0 if eps is None else eps
+    if extra <= 0 or not max_certifiable_epsilon(split.n_cert - extra, a_each, delta) > floor:
+        return None
+    seconds, c = runner.sel_seconds, runner.target.chunk_runs
+    runner.total = runner.done + 2 * (n_chunks(extra, c) + n_chunks(split.n_cert - extra, c))
+    e0, e1 = runner.sample(pair[0], pair[1], extra, root.spawn(2))
+    runner.sel_seconds += seconds
+    got = max(len(e0), len(e1))
+    s0, s1 = np.concatenate([s0, e0]), np.concatenate([s1, e1])
+    n = split.n_cert - got
+    n0 = n1 = n
+    if cfg.certify != "binomial":
+        pr = np.random.default_rng(root.spawn(1)[0])
+        n0, n1 = int(pr.poisson(n)), int(pr.poisson(n))
+    runner.total = runner.done + n_chunks(n0, c) + n_chunks(n1, c)     # progress: what is left
+    note = (f"few distinct outputs: the selection split was widened to {min(len(s0), len(s1))} "
+            f"runs per dataset (lean_selection_fraction={f:g}; the cells' order is estimated "
+            f"from the selection counts), leaving {n} certification runs per dataset")
+    return s0, s1, RunSplit(split.n_sel + got, n, n0, n1), note
+
+
 def budget_note(deadline: Deadline, planned: int, used: int) -> str:
     """The note of a report cut by its time budget: where, and the runs actually used."""
     where = ", ".join(deadline.where)

@@ -91,3 +91,24 @@ def test_match_rows_by_columns_equals_sorting(x, y):
     other = y.draw(arrays(np.float64, st.tuples(st.integers(1, 40), st.just(x.shape[1])),
                           elements=st.sampled_from([0.0, -0.0, 1.0, 2.5, -3.0, 7.0, np.nan])))
     assert np.array_equal(outputs.match_rows(values, other), _match_by_sorting(values, other))
+
+
+@settings(max_examples=80, deadline=None)
+@given(x=rows, head=st.integers(1, 8), ints=st.booleans())
+def test_unique_rows_head_path_equals_sorting_every_row(x, head, ints):
+    """`unique_rows` looks most rows up among the first rows' patterns: the same rows (first
+    occurrences, so -0.0 and 0.0 as the sort gives them), order and counts as sorting all."""
+    if ints:
+        x = np.nan_to_num(x).astype(np.int64)
+    old = outputs.HEAD_ROWS
+    outputs.HEAD_ROWS = head                 # a short head, so the path and its misses run
+    try:
+        got, counts = unique_rows(x, return_counts=True)
+    finally:
+        outputs.HEAD_ROWS = old
+    _, first, want_counts = np.unique(outputs.row_keys(x), return_index=True,
+                                      return_counts=True)
+    want = x[first]
+    assert np.array_equal(got, want, equal_nan=True)
+    assert np.array_equal(np.signbit(got), np.signbit(want))
+    assert np.array_equal(counts, want_counts)
