@@ -134,6 +134,12 @@ def _key(r: dict) -> tuple:
     return r["mechanism"], r["runs_budget"], r["seed"], r["mode"], r.get("label", "default")
 
 
+def _replace(records: list[dict], new: list[dict]) -> list[dict]:
+    """``records`` with ``new`` in place of those of the same row, budget, seed, mode, label."""
+    keys = {_key(r) for r in new}
+    return [r for r in records if _key(r) not in keys] + new
+
+
 def _group(r: dict) -> tuple:
     return r["mechanism"], r["runs_budget"], r.get("label", "default"), r["mode"]
 
@@ -210,8 +216,7 @@ def main() -> None:
             new = json.loads(Path(f).read_text())
             if args.label:
                 new = [{**r, "label": args.label} for r in new]
-            keys = {_key(r) for r in new}
-            records = [r for r in records if _key(r) not in keys] + new
+            records = _replace(records, new)
     else:
         runs = int(2e5 if args.quick else args.runs)
         rows = args.only or (("SVT1", "SVT4") if args.quick else FINITE)
@@ -219,8 +224,7 @@ def main() -> None:
         for name in rows:
             for seed in seeds:
                 new = run_row(name, runs, seed, args.label or "default")
-                keys = {_key(r) for r in new}
-                records = [r for r in records if _key(r) not in keys] + new
+                records = _replace(records, new)
                 for r in new:
                     print(f"{name} {r['mode']} {seed}: bound {r['bound']:.4f} expected "
                           f"{r['expected']:.4f} ceiling {r['ceiling_budget']:.4f} "

@@ -252,7 +252,7 @@ class Runner:
                 dl.mark("selection")
         (s0, s1), got = run_pair(self.ex, self.target, (d0, d1), streams[:2], (n, n),
                                  stop=dl.stopper(share_end), progress=self.tick)
-        self.sel_seconds = budget.clock() - t0
+        self.sel_seconds += budget.clock() - t0     # every selection sampling of the audit
         if got != [n, n]:
             dl.mark("selection")
         if len(s0) and len(s1):
@@ -350,10 +350,9 @@ def widen_selection(s0: Batch, s1: Batch, first: Any, split: RunSplit, runner: R
     floor = 0.0 if eps is None else eps
     if extra <= 0 or not max_certifiable_epsilon(split.n_cert - extra, a_each, delta) > floor:
         return None
-    seconds, c = runner.sel_seconds, runner.target.chunk_runs
+    c = runner.target.chunk_runs
     runner.total = runner.done + 2 * (n_chunks(extra, c) + n_chunks(split.n_cert - extra, c))
     e0, e1 = runner.sample(pair[0], pair[1], extra, root.spawn(2))
-    runner.sel_seconds += seconds
     got = max(len(e0), len(e1))
     s0, s1 = np.concatenate([s0, e0]), np.concatenate([s1, e1])
     n = split.n_cert - got
