@@ -4,6 +4,7 @@ formulas, skipped members, budgets, JSON, plots, exit codes."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -142,8 +143,13 @@ def test_budget_gives_bounds_and_undecided_marks() -> None:
     res = T.rows[0].results["tdim"]
     assert not res.exact and res.lower < res.upper
     assert T.counts()["partial"] == 1
+    assert res.lower <= 8 <= res.upper
     code, out, _ = run("table", "conjunctions", "n=7", "--only", "tdim", "--budget", "0.01")
-    assert code == 0 and f"{res.lower}.." in out
+    # the CLI's own run proves its own bounds (how far 0.01 s gets varies with the machine's
+    # load, so its range need not be the library run's): a proper range around T = 8
+    m = re.search(r"(\d+)\.\.(\d+)", out)
+    assert code == 0 and m is not None
+    assert int(m.group(1)) <= 8 <= int(m.group(2)) and int(m.group(1)) < int(m.group(2))
 
 
 def test_clique_column() -> None:
