@@ -84,6 +84,16 @@ class AuditConfig:
             so the bound stays sound: ``stages.widen_selection``).  SVT1 and SVT2 at 2·10^6
             runs, 30 fresh seeds each: 0.71-0.80 → 0.83-0.87 of the whole-budget ceiling
             (``benchmarks/bench_event_quality.py``).
+        mixed_selection_fraction: the selection share for a vector output that *mixes*
+            few-valued coordinates with continuous ones (sparse vector's ⊤/⊥ codes beside its
+            released values: the output with the most candidate families — pattern blocks,
+            released-value and mixed cells, structure scores — which a 10% split cannot tell
+            apart), while the planned selection split holds at most
+            ``stages.WIDEN_MAX_SELECTION`` runs per dataset; or ``None``.  Fresh selection runs
+            are drawn before any event is chosen, from the planned certification runs, as for
+            lean outputs.  DP-Sniper's SVT3, NumericalSVT and SVT34Parallel at 2·10^6 runs,
+            nine seeds: 0.34-0.67 → 0.54-0.89 of the whole-budget ceiling on the search
+            (``docs/reference/auditor.md``).
         events: how many events are certified (Bonferroni over them), or ``"auto"``: one or
             two, decided on the selection split (``events.events_to_certify``), and beside the
             first up to two nested, rarer events of its own family (``deeper``).
@@ -132,6 +142,7 @@ class AuditConfig:
 
     selection_fraction: float = 0.1
     lean_selection_fraction: float | None = 0.3
+    mixed_selection_fraction: float | None = 0.3
     events: int | str = "auto"
     certify: str = "auto"
     structure_events: bool = True
@@ -151,8 +162,9 @@ class AuditConfig:
 
     def __post_init__(self) -> None:
         check_level(self.selection_fraction, "selection_fraction")
-        if self.lean_selection_fraction is not None:
-            check_level(self.lean_selection_fraction, "lean_selection_fraction")
+        for name in ("lean_selection_fraction", "mixed_selection_fraction"):
+            if getattr(self, name) is not None:
+                check_level(getattr(self, name), name)
         object.__setattr__(self, "time_budget", check_time_budget(self.time_budget))
         if self.events != "auto":
             if isinstance(self.events, bool) or not isinstance(self.events, int) \

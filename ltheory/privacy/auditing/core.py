@@ -76,6 +76,7 @@ from ltheory.privacy.auditing.stages import (
     seed_streams,
     split_runs,
     widen_selection,
+    widening_share,
 )
 from ltheory.privacy.auditing.target import Target, as_target
 from ltheory.privacy.stats import clopper_pearson_lower, clopper_pearson_upper, log_ratio
@@ -222,10 +223,17 @@ def run_audit(mechanism: Any, d0: Any, d1: Any, eps: float | None, delta: float,
                                notes + runner.close(), deadline, time.perf_counter() - t0)
         if dists is not None:
             notes += consistency_notes(dists, s0, s1)
-        sel = _select(s0, s1, split.n_cert, alpha, delta, cfg)
-        wide = widen_selection(s0, s1, sel.chosen[0] if sel.chosen and sel.lean else None,
-                               split, runner, cfg, (d0, d1), eps, delta, alpha, root)
-        if wide is not None:            # chosen again on the wider split
+        # a mixed output widens before any choice (its many families call for it); lean
+        # events once the event chosen on the planned split says their order is in doubt
+        wide = widen_selection(s0, s1, None, split, runner, cfg, (d0, d1), eps, delta, alpha,
+                               root, widening_share(s0, s1, False, cfg))
+        if wide is None:
+            sel = _select(s0, s1, split.n_cert, alpha, delta, cfg)
+            if sel.lean:
+                wide = widen_selection(s0, s1, sel.chosen[0] if sel.chosen else None, split,
+                                       runner, cfg, (d0, d1), eps, delta, alpha, root,
+                                       widening_share(s0, s1, True, cfg))
+        if wide is not None:            # chosen (again) on the wider split
             s0, s1, split, note = wide
             notes.append(note)
             sel_runs = len(s0) + len(s1)

@@ -279,6 +279,23 @@ def block_patterns(x: np.ndarray, values: list[np.ndarray], limit: int) -> np.nd
     return rows
 
 
+#: The most distinct values of a *few-valued* coordinate (`mixed_output`; the cell families'
+#: ``events.BINS``).
+FEW_VALUES = 16
+
+
+def mixed_output(s0: Batch, s1: Batch, limit: int = FEW_VALUES) -> bool:
+    """Whether the vector outputs ``s0``, ``s1`` mix coordinates of at most ``limit`` distinct
+    values with coordinates of more (sparse vector's ⊤/⊥ codes beside its released values)."""
+    if batch_kind(s0) != "vector" or not len(s0) or not len(s1):
+        return False
+    x = np.concatenate([np.asarray(s0, dtype=float), np.asarray(s1, dtype=float)])
+    if x.ndim != 2:
+        return False
+    few = [v is not None for v in column_values(x, limit)]
+    return any(few) and not all(few)
+
+
 def true_runs(flags: list[bool]) -> list[tuple[int, int]]:
     """The maximal runs of consecutive True entries of ``flags``, as (start, end) slices."""
     out: list[tuple[int, int]] = []

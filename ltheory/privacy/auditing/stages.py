@@ -45,7 +45,13 @@ from ltheory.privacy.auditing.executors import (
     resolve_executor,
     run_pair,
 )
-from ltheory.privacy.auditing.outputs import Batch, MechanismError, batch_kind, distinct_outputs
+from ltheory.privacy.auditing.outputs import (
+    Batch,
+    MechanismError,
+    batch_kind,
+    distinct_outputs,
+    mixed_output,
+)
 from ltheory.privacy.auditing.target import Target
 from ltheory.privacy.stats import max_certifiable_epsilon
 from ltheory.validation import check_seed
@@ -325,24 +331,52 @@ def fit_split(split: RunSplit, runner: Runner, sel_runs: int, cfg: AuditConfig,
 WIDEN_MIN_RUNS = 100
 
 
+#: The largest planned selection split (runs per dataset) that a mixed output widens
+#: (``AuditConfig.mixed_selection_fraction``): the gain was measured at 10^5 (2·10^6-run
+#: audits); at 10^6 (2·10^7) it was not, and there the wider split's selection would add
+#: minutes to audits that already take about two (SVT34Parallel).
+WIDEN_MAX_SELECTION = 250_000
+
+
+def widening_share(s0: Batch, s1: Batch, lean: bool, cfg: AuditConfig
+                   ) -> tuple[float, str] | None:
+    """The share the selection split may widen to (``widen_selection``) and why: lean events on
+    a vector output (``cfg.lean_selection_fraction``), or a vector output mixing few-valued
+    and continuous coordinates (``outputs.mixed_output``) on a planned split of at most
+    `WIDEN_MAX_SELECTION` runs per dataset (``cfg.mixed_selection_fraction``); None
+    otherwise."""
+    if batch_kind(s0) != "vector":
+        return None
+    if lean:
+        f = cfg.lean_selection_fraction
+        return None if f is None else (f, "lean")
+    f = cfg.mixed_selection_fraction
+    if f is None or max(len(s0), len(s1)) > WIDEN_MAX_SELECTION \
+            or not mixed_output(s0, s1):
+        return None
+    return f, "mixed"
+
+
 def widen_selection(s0: Batch, s1: Batch, first: Any, split: RunSplit, runner: Runner,
                     cfg: AuditConfig, pair: tuple[Any, Any], eps: float | None, delta: float,
-                    alpha: float, root: np.random.SeedSequence
+                    alpha: float, root: np.random.SeedSequence, share: tuple[float, str] | None
                     ) -> tuple[Batch, Batch, RunSplit, str] | None:
-    """The selection split widened to ``cfg.lean_selection_fraction`` of each dataset's runs
-    when its output is a vector and the event ``first`` chosen on it among the exact-output
-    cells (lean events, whose likelihood-ratio order the selection counts must estimate: a
-    ``Candidate``, None when the selection was not lean) holds at least `WIDEN_MIN_RUNS`
-    selection runs on each side: fresh runs on both datasets from two new children of
-    ``root``, taken from the planned certification runs.  None (unchanged) for other outputs,
-    when the split already holds that share, or when the certification runs left could not
-    certify above the claim (``plan_split``'s check).  The decision reads the selection runs
-    only and the certification sizes are fixed before any certification run is drawn (Poisson
-    sizes redrawn with the smaller mean from ``root``'s next child), so the counts stay
-    binomial given their number.  Returns the samples, the split and a note."""
-    f = cfg.lean_selection_fraction
-    if f is None or first is None or batch_kind(s0) != "vector" or split.n_cert <= 0 \
-            or min(first.sel_counts) < WIDEN_MIN_RUNS:
+    """The selection split widened to the share of ``share`` (`widening_share`): for a mixed
+    output's many families before any event is chosen, for lean events (whose
+    likelihood-ratio order the selection counts must estimate) when the event ``first`` chosen
+    on the planned split (a ``Candidate``) holds at least `WIDEN_MIN_RUNS` selection runs on
+    each side.  Fresh runs on both datasets from two new children of ``root``, taken from the
+    planned certification runs.  None (unchanged) when ``share`` is None, when the split
+    already holds that share, or when the certification runs left could not certify above the
+    claim (``plan_split``'s check).  The
+    decision reads the selection runs only and the certification sizes are fixed before any
+    certification run is drawn (Poisson sizes redrawn with the smaller mean from ``root``'s
+    next child), so the counts stay binomial given their number.  Returns the samples, the
+    split and a note."""
+    if share is None or split.n_cert <= 0:
+        return None
+    f, why = share
+    if why == "lean" and (first is None or min(first.sel_counts) < WIDEN_MIN_RUNS):
         return None
     have = min(len(s0), len(s1))
     extra = min(int(round(f * (have + split.n_cert))) - have, split.n_cert - 1)
@@ -361,9 +395,13 @@ def widen_selection(s0: Batch, s1: Batch, first: Any, split: RunSplit, runner: R
         pr = np.random.default_rng(root.spawn(1)[0])
         n0, n1 = int(pr.poisson(n)), int(pr.poisson(n))
     runner.total = runner.done + n_chunks(n0, c) + n_chunks(n1, c)     # progress: what is left
-    note = (f"few distinct outputs: the selection split was widened to {min(len(s0), len(s1))} "
-            f"runs per dataset (lean_selection_fraction={f:g}; the cells' order is estimated "
-            f"from the selection counts), leaving {n} certification runs per dataset")
+    head, reason = (("few distinct outputs", "the cells' order is estimated from the selection "
+                     "counts") if why == "lean" else
+                    ("few-valued coordinates beside continuous ones", "many candidate families "
+                     "compete on the selection counts"))
+    note = (f"{head}: the selection split was widened to {min(len(s0), len(s1))} runs per "
+            f"dataset ({why}_selection_fraction={f:g}; {reason}), leaving {n} certification "
+            "runs per dataset")
     return s0, s1, RunSplit(split.n_sel + got, n, n0, n1), note
 
 

@@ -1,5 +1,6 @@
-"""The selection split widened for lean vector outputs (``stages.widen_selection``,
-``AuditConfig.lean_selection_fraction``): fresh selection runs taken from the planned
+"""The selection split widened for lean vector outputs and for outputs mixing few-valued and
+continuous coordinates (``stages.widen_selection``, ``AuditConfig.lean_selection_fraction``,
+``AuditConfig.mixed_selection_fraction``): fresh selection runs taken from the planned
 certification runs, decided on the selection runs alone."""
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ import pytest
 
 from ltheory.errors import InvalidInputError
 from ltheory.privacy import AuditConfig, audit, audit_search
+from ltheory.privacy.auditing import stages
+from ltheory.privacy.auditing.outputs import mixed_output
 from ltheory.privacy.auditing.stages import WIDEN_MIN_RUNS, split_runs
 from ltheory.privacy.mechanisms import NoisyHist
 from ltheory.privacy.mechanisms.statdp import dpsniper_suite
@@ -120,9 +123,62 @@ def test_planned_search_counts_the_widening_runs():
 
 
 @pytest.mark.parametrize("bad", [0, 1, 1.5, -0.1, "0.3", True])
-def test_invalid_setting(bad):
-    with pytest.raises(InvalidInputError, match="lean_selection_fraction"):
-        AuditConfig(lean_selection_fraction=bad)
+@pytest.mark.parametrize("name", ["lean_selection_fraction", "mixed_selection_fraction"])
+def test_invalid_setting(bad, name):
+    with pytest.raises(InvalidInputError, match=name):
+        AuditConfig(**{name: bad})
+
+
+SVT3, _ = dpsniper_suite(0.1)["SVT3"]
+HALF = (0.0,) * 5 + (2.0,) * 5
+
+
+def test_mixed_output_is_recognised():
+    rng = np.random.default_rng(0)
+    x = np.asarray(SVT3.sample(A, 2_000, rng))          # ⊤/⊥ codes, then released values
+    assert mixed_output(x, x)
+    assert not mixed_output(x[:, :10], x[:, :10])       # the codes alone
+    assert not mixed_output(x[:, 10:] + rng.normal(size=(2_000, 10)),
+                            x[:, 10:] + rng.normal(size=(2_000, 10)))   # continuous alone
+    assert not mixed_output(x[:, 0], x[:, 0])            # a scalar
+
+
+def test_mixed_output_selects_on_the_wider_share():
+    kw = dict(claimed_epsilon=0.1, runs=RUNS, seed=1, exact=False, arithmetic="real",
+              certify="binomial")
+    r = audit(SVT3, A, HALF, **kw)
+    per = RUNS // 2
+    n_sel = int(round(0.3 * per))
+    assert _widened(r) and any("mixed_selection_fraction=0.3" in n for n in r.notes)
+    assert r.selection_runs == 2 * n_sel
+    assert r.counts["certification"]["n"] == per - n_sel and r.runs == RUNS
+    # off: the planned split; the lean setting does not govern it
+    r0 = audit(SVT3, A, HALF, **kw, mixed_selection_fraction=None)
+    assert not _widened(r0) and r0.selection_runs == 2 * split_runs(RUNS, 0.1)[0]
+    r2 = audit(SVT3, A, HALF, **kw, lean_selection_fraction=None)
+    assert r2.counts == r.counts
+
+
+def test_mixed_output_widens_before_choosing(monkeypatch):
+    from ltheory.privacy.auditing import core
+    calls: list[int] = []
+    real = core._select
+
+    def counted(s0, *a, **kw):
+        calls.append(len(s0))
+        return real(s0, *a, **kw)
+
+    monkeypatch.setattr(core, "_select", counted)
+    r = audit(SVT3, A, HALF, claimed_epsilon=0.1, runs=RUNS, seed=1, exact=False,
+              arithmetic="real")
+    assert _widened(r) and calls == [int(round(0.3 * RUNS // 2))]
+
+
+def test_mixed_output_above_the_cap_keeps_the_planned_split(monkeypatch):
+    monkeypatch.setattr(stages, "WIDEN_MAX_SELECTION", split_runs(RUNS, 0.1)[0] - 1)
+    r = audit(SVT3, A, HALF, claimed_epsilon=0.1, runs=RUNS, seed=1, exact=False,
+              arithmetic="real")
+    assert not _widened(r) and r.selection_runs == 2 * split_runs(RUNS, 0.1)[0]
 
 
 def test_progress_ends_at_its_total():
