@@ -293,6 +293,17 @@ class Runner:
         return notes
 
 
+def resized_certification(n: int, cfg: AuditConfig, root: np.random.SeedSequence
+                          ) -> tuple[int, int]:
+    """The certification runs per dataset once the plan is cut to ``n`` per dataset before any
+    is drawn: ``n`` each, or with Poisson numbers of runs (``cfg.certify`` not "binomial")
+    fresh Poisson(``n``) sizes from ``root``'s next child."""
+    if cfg.certify == "binomial":
+        return n, n
+    pr = np.random.default_rng(root.spawn(1)[0])
+    return int(pr.poisson(n)), int(pr.poisson(n))
+
+
 def fit_split(split: RunSplit, runner: Runner, sel_runs: int, cfg: AuditConfig,
               root: np.random.SeedSequence) -> tuple[RunSplit, str | None]:
     """The certification runs the time left can pay for
@@ -313,10 +324,7 @@ def fit_split(split: RunSplit, runner: Runner, sel_runs: int, cfg: AuditConfig,
     if afford >= planned:
         return split, None
     n = max(afford, 0)
-    n0 = n1 = n
-    if cfg.certify != "binomial":
-        pr = np.random.default_rng(root.spawn(1)[0])
-        n0, n1 = int(pr.poisson(n)), int(pr.poisson(n))
+    n0, n1 = resized_certification(n, cfg, root)
     dl.mark("certification plan")
     note = (f"time budget: {n} certification runs per dataset planned instead of "
             f"{split.n_cert}, what the {max(left, 0.0):.3g} s left pay for at the rate of the "
@@ -368,11 +376,10 @@ def widen_selection(s0: Batch, s1: Batch, first: Any, split: RunSplit, runner: R
     each side.  Fresh runs on both datasets from two new children of ``root``, taken from the
     planned certification runs.  None (unchanged) when ``share`` is None, when the split
     already holds that share, or when the certification runs left could not certify above the
-    claim (``plan_split``'s check).  The
-    decision reads the selection runs only and the certification sizes are fixed before any
-    certification run is drawn (Poisson sizes redrawn with the smaller mean from ``root``'s
-    next child), so the counts stay binomial given their number.  Returns the samples, the
-    split and a note."""
+    claim (``plan_split``'s check).  The decision reads the selection runs only and the
+    certification sizes are fixed before any certification run is drawn
+    (`resized_certification`), so the counts stay binomial given their number.  Returns the
+    samples, the split and a note."""
     if share is None or split.n_cert <= 0:
         return None
     f, why = share
@@ -390,10 +397,7 @@ def widen_selection(s0: Batch, s1: Batch, first: Any, split: RunSplit, runner: R
     got = max(len(e0), len(e1))
     s0, s1 = np.concatenate([s0, e0]), np.concatenate([s1, e1])
     n = split.n_cert - got
-    n0 = n1 = n
-    if cfg.certify != "binomial":
-        pr = np.random.default_rng(root.spawn(1)[0])
-        n0, n1 = int(pr.poisson(n)), int(pr.poisson(n))
+    n0, n1 = resized_certification(n, cfg, root)
     runner.total = runner.done + n_chunks(n0, c) + n_chunks(n1, c)     # progress: what is left
     head, reason = (("few distinct outputs", "the cells' order is estimated from the selection "
                      "counts") if why == "lean" else
