@@ -91,9 +91,9 @@ class AuditConfig:
             apart), while the planned selection split holds at most
             ``stages.WIDEN_MAX_SELECTION`` runs per dataset; or ``None``.  Fresh selection runs
             are drawn before any event is chosen, from the planned certification runs, as for
-            lean outputs.  DP-Sniper's SVT3, NumericalSVT and SVT34Parallel at 2·10^6 runs,
-            nine seeds: 0.34-0.67 → 0.54-0.89 of the whole-budget ceiling on the search
-            (``docs/reference/auditor.md``).
+            lean outputs.  DP-Sniper's SVT3, NumericalSVT and SVT34Parallel, nine seeds, on
+            the search: 0.34-0.67 → 0.54-0.89 of the whole-budget ceiling at 2·10^6 runs,
+            0.73-0.92 → 0.84-1.04 at 2·10^7 (``docs/reference/auditor.md``).
         events: how many events are certified (Bonferroni over them), or ``"auto"``: one or
             two, decided on the selection split (``events.events_to_certify``), and beside the
             first up to two nested, rarer events of its own family (``deeper``).

@@ -50,10 +50,8 @@ it.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import math
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +64,7 @@ from ltheory.privacy.auditing.deeper import deeper_positions
 from ltheory.privacy.auditing.features import ATOM_SHARE, structure_scores
 from ltheory.privacy.auditing.features import BINS as FEATURE_BINS
 from ltheory.privacy.auditing.floating import BitEncoder, bit_encoders
+from ltheory.privacy.auditing.memo import memoized, selection_memo
 from ltheory.privacy.auditing.outputs import (
     PREFIX_ROWS,
     Batch,
@@ -391,37 +390,16 @@ class ThresholdEvent:
         return f"{self.score.describe()} {'≥' if self.geq else '≤'} {self.t:.6g}"
 
 
-#: Per thread, while `encoding_memo` is active: ``memo`` maps (id(encoder), id(batch)) to
-#: (encoder, batch, cells), so that the selection split is encoded once per family, not once
-#: per candidate, runner-up and refinement check (SVT1 at 2·10^7 runs with a widened split:
-#: 8 encodings of 3·10^6 rows).
-_LOCAL = threading.local()
-
-
-@contextlib.contextmanager
-def encoding_memo() -> Any:
-    """Within the block, `encoded` keeps each (encoder, batch) pair's cells (this thread's);
-    the references, and their memory, are released when the outermost block ends."""
-    outer = getattr(_LOCAL, "memo", None)
-    _LOCAL.memo = {} if outer is None else outer
-    try:
-        yield
-    finally:
-        _LOCAL.memo = outer
+#: ``encoding_memo``: the selection's memo (``memo.selection_memo``), under which the selection
+#: split is encoded once per family, not once per candidate, runner-up and refinement check (SVT1
+#: at 2·10^7 runs with a widened split: 8 encodings of 3·10^6 rows), and each discrete block's
+#: pattern ids are computed once per batch (``features.Block.pattern_ids``)
+encoding_memo = selection_memo
 
 
 def encoded(enc: Any, b: Batch) -> np.ndarray:
-    """``enc.encode(b)``, from `encoding_memo`'s store when active."""
-    memo = getattr(_LOCAL, "memo", None)
-    if memo is None:
-        return enc.encode(b)
-    key = (id(enc), id(b))
-    hit = memo.get(key)
-    if hit is not None and hit[0] is enc and hit[1] is b:
-        return hit[2]
-    out = enc.encode(b)
-    memo[key] = (enc, b, out)
-    return out
+    """``enc.encode(b)``, from the selection memo's store when active."""
+    return memoized("encode", enc, b, lambda: enc.encode(b))
 
 
 @dataclass(frozen=True)
@@ -699,11 +677,19 @@ def threshold_grid(pooled: np.ndarray, middle: int = MAX_THRESHOLDS,
     budget.  With the tail ranks the rarest candidate holds one run, and the grid grows with
     the sample (≈ 2 ln(n/middle)/growth more cuts), so what a budget can reach approaches the
     best unrestricted threshold (``benchmarks/bench_tail_reach.py``)."""
-    v = np.asarray(pooled, dtype=float)
-    grid = np.unique(v)
+    return _grid_of_sorted(np.sort(np.asarray(pooled, dtype=float)), middle, growth)
+
+
+def _grid_of_sorted(s: np.ndarray, middle: int = MAX_THRESHOLDS,
+                    growth: float = TAIL_GROWTH) -> np.ndarray:
+    """`threshold_grid` of values already sorted (one sort serves the grid and
+    `isolated_cuts`: three sorts of the pooled values were ~20% of a wide selection's time)."""
+    if len(s) and np.isnan(s[-1]):                # NaNs sort last; np.unique keeps one
+        grid = np.unique(s)
+    else:
+        grid = s[np.r_[True, s[1:] != s[:-1]]] if len(s) else s
     if len(grid) <= middle:
         return grid
-    s = np.sort(v)
     n = len(s)
     mid = np.quantile(s, np.linspace(0, 1, middle))
     r = tail_ranks(n, 2 * n // middle + 1, growth)
@@ -720,15 +706,16 @@ ISOLATION_WINDOW = 50
 ISOLATION_RATIO = 15.0
 
 
-def isolated_cuts(values: np.ndarray, max_rank: int) -> tuple[float | None, float | None]:
+def isolated_cuts(values: np.ndarray, max_rank: int, presorted: bool = False
+                  ) -> tuple[float | None, float | None]:
     """Cuts that isolate an extreme cluster of outputs from the bulk, one per tail (or None):
     with x_(1) ≥ x_(2) ≥ … the pooled values from the top, the rank r ≤ ``max_rank`` whose
     normalised spacing ``r·(x_(r) − x_(r+1))`` is largest relative to the median of the next
     ``ISOLATION_WINDOW`` ones, if that ratio is at least ``ISOLATION_RATIO``; the cut is the
     middle of that gap, so the event {x ≥ cut} holds the isolated outputs and none of the
     bulk (a fraction of one dataset's runs sent far away, 20 + U(0, 1) beside Laplace noise
-    around 0 and 1).  Likewise from the bottom."""
-    s = np.sort(np.asarray(values, dtype=float))
+    around 0 and 1).  Likewise from the bottom.  ``presorted``: ``values`` are sorted already."""
+    s = np.asarray(values, dtype=float) if presorted else np.sort(np.asarray(values, dtype=float))
     n = len(s)
     r_max = min(int(max_rank), (n - ISOLATION_WINDOW - 2) // 2)
     if r_max < 1:
@@ -749,15 +736,17 @@ def isolated_cuts(values: np.ndarray, max_rank: int) -> tuple[float | None, floa
     return hi, (None if lo is None else -lo)
 
 
-def threshold_cuts(pooled: np.ndarray, isolate: bool = True
+def threshold_cuts(pooled: np.ndarray, isolate: bool = True, presorted: bool = False
                    ) -> tuple[np.ndarray, tuple[float | None, float | None]]:
     """A score's threshold cuts from its pooled fit values: `threshold_grid` and, with
     ``isolate``, the cuts of `isolated_cuts` (upper, lower; None where no far cluster)
-    among them.  Returns (cuts, isolated cuts)."""
-    grid = threshold_grid(pooled)
+    among them.  Returns (cuts, isolated cuts).  ``presorted``: ``pooled`` is sorted already
+    (it is sorted once here otherwise)."""
+    s = np.asarray(pooled, dtype=float) if presorted else np.sort(np.asarray(pooled, dtype=float))
+    grid = _grid_of_sorted(s)
     iso: tuple[float | None, float | None] = (None, None)
     if isolate:
-        iso = isolated_cuts(pooled, 2 * len(pooled) // MAX_THRESHOLDS + 1)
+        iso = isolated_cuts(s, 2 * len(s) // MAX_THRESHOLDS + 1, presorted=True)
     found = [c for c in iso if c is not None]
     return (np.unique(np.concatenate([grid, found])) if found else grid), iso
 
@@ -839,14 +828,20 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
     if cache is not None and key in cache:
         grid, iso, v0, v1, (i0, i1, w) = cache[key]
     else:
-        pooled = np.concatenate([score(fit[0]), score(fit[1])])
-        grid, iso = threshold_cuts(pooled[~np.isnan(pooled)], isolate=not signs)
         i0 = i1 = w = None
         if signs:              # the indicators feed the count model too
             (i0, w), (i1, _) = score.signs(ev[0]), score.signs(ev[1])
             v0, v1 = np.sort(i0 @ w), np.sort(i1 @ w)
         else:
             v0, v1 = np.sort(score(ev[0])), np.sort(score(ev[1]))
+        if fit[0] is ev[0] and fit[1] is ev[1] and not signs:
+            # the cuts' values are the counted ones: merge the two sorted runs (a stable sort
+            # of two sorted runs is a linear merge) instead of scoring and sorting again
+            pooled = np.sort(np.concatenate([drop_nan(v0), drop_nan(v1)]), kind="stable")
+        else:
+            pooled = np.concatenate([score(fit[0]), score(fit[1])])
+            pooled = np.sort(pooled[~np.isnan(pooled)])
+        grid, iso = threshold_cuts(pooled, isolate=not signs, presorted=True)
         if cache is not None:
             cache[key] = grid, iso, v0, v1, (i0, i1, w)
     n_ev = len(v0)

@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from ltheory.privacy.auditing.coord_blocks import SignTable, above_matrix, cell_sum
+from ltheory.privacy.auditing.memo import memoized
 from ltheory.privacy.auditing.outputs import block_patterns, column_values, true_runs
 
 BINS = 16
@@ -121,6 +122,16 @@ class Block:
         return np.where(ok, code, -1)
 
     def pattern_ids(self, a: np.ndarray) -> np.ndarray:
+        """Each row's pattern index (−1: a pattern not in ``patterns``); computed once per
+        batch inside an event selection (``memo.selection_memo``), read-only."""
+        return memoized("pattern_ids", self, a, lambda: self._pattern_ids(a))
+
+    def _pattern_ids(self, a: np.ndarray) -> np.ndarray:
+        out = self._lookup(a)
+        out.setflags(write=False)
+        return out
+
+    def _lookup(self, a: np.ndarray) -> np.ndarray:
         sub = a[:, list(self.cols)]
         if len(self.values) ** len(self.cols) < 2 ** 62:
             keys = self._codes(np.asarray(self.patterns, dtype=float))
@@ -175,7 +186,7 @@ class StructureFeatures:
         """Feature groups (each an (n, d) float32 array) in a fixed order; ``dtype=np.float64``:
         the same float32 values held as float64 (what a product with float64 weights casts
         them to, without the float32 copy)."""
-        a = np.asarray(b, dtype=float)
+        a = as_float(b)
         n = len(a)
         out: list[np.ndarray] = []
         for c in self.coords:
@@ -210,7 +221,7 @@ class StructureFeatures:
         """One categorical code per group (naive Bayes): continuous coordinates (``diff``: first
         differences instead) by atom or quartile, then each block's pattern id (−1: unseen), or
         each of its coordinates' values when it has too many patterns."""
-        a = np.asarray(b, dtype=float)
+        a = as_float(b)
         return [c.cell(c.values(a)) for c in self.coords if c.diff == diff] \
             + self.block_cells(a)
 
@@ -232,6 +243,12 @@ class StructureFeatures:
             out += [len(bl.patterns)] if bl.patterns is not None \
                 else [len(bl.values)] * len(bl.cols)
         return out
+
+
+def as_float(b: Any) -> np.ndarray:
+    """``np.asarray(b, dtype=float)``, the same array for the same batch inside an event
+    selection (``memo.selection_memo``), so that the pattern ids memoized on it are found."""
+    return memoized("float", b, b, lambda: np.asarray(b, dtype=float))
 
 
 def _row_count(m: np.ndarray) -> np.ndarray:
@@ -293,7 +310,7 @@ class LinearScore:
         if self.kind in ("cells", "cells-diff"):
             # the coordinates' cells block by block (``coord_blocks.cell_sum``), then each
             # block's pattern cells, added in the order of ``StructureFeatures.cells``
-            a = np.asarray(b, dtype=float)
+            a = as_float(b)
             diff = self.kind == "cells-diff"
             coords = [c for c in self.features.coords if c.diff == diff]
             s = cell_sum(coords, self.weights[:len(coords)], a)

@@ -341,9 +341,11 @@ WIDEN_MIN_RUNS = 100
 
 #: The largest planned selection split (runs per dataset) that a mixed output widens
 #: (``AuditConfig.mixed_selection_fraction``): the gain was measured at 10^5 (2·10^6-run
-#: audits); at 10^6 (2·10^7) it was not, and there the wider split's selection would add
-#: minutes to audits that already take about two (SVT34Parallel).
-WIDEN_MAX_SELECTION = 250_000
+#: audits) and at 10^6 (2·10^7: DP-Sniper's SVT3, NumericalSVT and SVT34Parallel, nine seeds,
+#: 0.73-0.92 → 0.84-1.04 of the whole-budget ceiling on the search).  Above it the wider split
+#: is not drawn: its memory (SVT34Parallel's 30 columns at 3·10^6 selection runs per dataset:
+#: 5.3 GB peak against 1.9 GB) and its selection time grow with it, and no gain was measured.
+WIDEN_MAX_SELECTION = 1_000_000
 
 
 def widening_share(s0: Batch, s1: Batch, lean: bool, cfg: AuditConfig

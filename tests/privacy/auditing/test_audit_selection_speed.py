@@ -10,8 +10,16 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from ltheory.privacy.auditing import outputs
-from ltheory.privacy.auditing.events import make_atom_encoder
-from ltheory.privacy.auditing.features import structure_scores
+from ltheory.privacy.auditing.events import (
+    MAX_THRESHOLDS,
+    isolated_cuts,
+    make_atom_encoder,
+    tail_ranks,
+    threshold_cuts,
+    threshold_grid,
+)
+from ltheory.privacy.auditing.features import StructureFeatures, as_float, structure_scores
+from ltheory.privacy.auditing.memo import memoized, selection_memo
 from ltheory.privacy.auditing.outputs import distinct_outputs, unique_rows
 
 rows = st.integers(1, 3).flatmap(lambda k: arrays(
@@ -112,3 +120,72 @@ def test_unique_rows_head_path_equals_sorting_every_row(x, head, ints):
     assert np.array_equal(got, want, equal_nan=True)
     assert np.array_equal(np.signbit(got), np.signbit(want))
     assert np.array_equal(counts, want_counts)
+
+
+def _grid_sorting_three_times(v: np.ndarray) -> np.ndarray:
+    """``threshold_grid`` as it was before one sort served it (np.unique, np.sort, quantiles)."""
+    grid = np.unique(v)
+    if len(grid) <= MAX_THRESHOLDS:
+        return grid
+    s = np.sort(v)
+    r = tail_ranks(len(s), 2 * len(s) // MAX_THRESHOLDS + 1)
+    mid = np.quantile(s, np.linspace(0, 1, MAX_THRESHOLDS))
+    return np.unique(np.concatenate([mid, s[len(s) - r], s[r - 1]]))
+
+
+values = st.one_of(
+    arrays(np.float64, st.integers(1, 300), elements=st.sampled_from([0.0, 1.0, -2.0, np.nan])),
+    st.integers(0, 2**32 - 1).map(
+        lambda s: np.random.default_rng(s).laplace(size=int(np.random.default_rng(s)
+                                                            .integers(4001, 30_000)))),
+    st.integers(0, 2**32 - 1).map(lambda s: np.round(np.random.default_rng(s).normal(
+        size=20_000), 2)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(v=values)
+def test_threshold_grid_from_one_sort_equals_the_three_sorts(v):
+    assert np.array_equal(threshold_grid(v), _grid_sorting_three_times(v), equal_nan=True)
+    if not np.isnan(v).any():
+        a, b = threshold_cuts(v), threshold_cuts(np.sort(v), presorted=True)
+        assert np.array_equal(a[0], b[0]) and a[1] == b[1]
+        assert isolated_cuts(np.sort(v), 9, presorted=True) == isolated_cuts(v, 9)
+
+
+def test_memoized_keeps_one_value_per_owner_and_batch_inside_the_block_only():
+    calls: list[int] = []
+    x, y, owner = np.zeros(3), np.zeros(3), object()
+
+    def f() -> list[int]:
+        calls.append(1)
+        return [len(calls)]
+
+    assert memoized("t", owner, x, f) == [1] and memoized("t", owner, x, f) == [2]
+    with selection_memo():
+        first = memoized("t", owner, x, f)
+        with selection_memo():                       # an inner block shares the store
+            assert memoized("t", owner, x, f) is first
+        assert memoized("t", owner, y, f) is not first      # another batch
+        assert memoized("u", owner, x, f) is not first      # another tag
+    assert memoized("t", owner, x, f) is not first          # released with the block
+
+
+def test_pattern_ids_inside_a_selection_are_computed_once_and_read_only():
+    rng = np.random.default_rng(3)
+    x0 = np.hstack([rng.integers(0, 2, size=(4000, 4)).astype(float), rng.normal(size=(4000, 2))])
+    x1 = np.hstack([rng.integers(0, 2, size=(4000, 4)).astype(float), rng.normal(size=(4000, 2))])
+    feats = StructureFeatures.fit(x0, x1)
+    assert feats is not None and feats.blocks and feats.blocks[0].patterns is not None
+    bl = feats.blocks[0]
+    plain = bl.pattern_ids(x0)
+    with selection_memo():
+        a = bl.pattern_ids(x0)
+        assert bl.pattern_ids(as_float(x0)) is a and not a.flags.writeable
+        ints = x0.astype(np.int64)                   # another batch: converted once, then kept
+        assert bl.pattern_ids(as_float(ints)) is bl.pattern_ids(as_float(ints))
+    assert np.array_equal(a, plain) and bl.pattern_ids(x0) is not a
+    # every score gives the same values inside a selection (memoized) and outside
+    scores, _ = structure_scores(x0, x1)
+    outside = [s(x1) for s in scores]
+    with selection_memo():
+        assert all(np.array_equal(s(x1), o) for s, o in zip(scores, outside, strict=True))
