@@ -49,12 +49,12 @@ from ltheory.privacy.auditing.budget import Deadline, check_work
 from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.events import (
     Candidate,
-    encoding_memo,
     events_to_certify,
     raw_projection,
     select_events,
 )
 from ltheory.privacy.auditing.floating import is_float_event, violation_note
+from ltheory.privacy.auditing.memo import selection_memo
 from ltheory.privacy.auditing.neighbours import check_neighbours
 from ltheory.privacy.auditing.outputs import Batch, batch_kind, distinct_outputs
 from ltheory.privacy.auditing.projection import certified_bound
@@ -287,8 +287,8 @@ def _select(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
             cfg: AuditConfig) -> _Selection:
     """The events to certify, chosen on the selection split only (see
     [`ltheory.privacy.auditing.core`][ltheory.privacy.auditing.core]); each family's cells of
-    the split are encoded once (``events.encoding_memo``)."""
-    with encoding_memo():
+    the split are encoded once (``memo.selection_memo``)."""
+    with selection_memo():
         return _choose(s0, s1, n_cert, alpha, delta, cfg)
 
 

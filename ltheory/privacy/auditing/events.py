@@ -64,7 +64,7 @@ from ltheory.privacy.auditing.deeper import deeper_positions
 from ltheory.privacy.auditing.features import ATOM_SHARE, structure_scores
 from ltheory.privacy.auditing.features import BINS as FEATURE_BINS
 from ltheory.privacy.auditing.floating import BitEncoder, bit_encoders
-from ltheory.privacy.auditing.memo import memoized, selection_memo
+from ltheory.privacy.auditing.memo import memoized
 from ltheory.privacy.auditing.outputs import (
     PREFIX_ROWS,
     Batch,
@@ -390,15 +390,11 @@ class ThresholdEvent:
         return f"{self.score.describe()} {'≥' if self.geq else '≤'} {self.t:.6g}"
 
 
-#: ``encoding_memo``: the selection's memo (``memo.selection_memo``), under which the selection
-#: split is encoded once per family, not once per candidate, runner-up and refinement check (SVT1
-#: at 2·10^7 runs with a widened split: 8 encodings of 3·10^6 rows), and each discrete block's
-#: pattern ids are computed once per batch (``features.Block.pattern_ids``)
-encoding_memo = selection_memo
-
-
 def encoded(enc: Any, b: Batch) -> np.ndarray:
-    """``enc.encode(b)``, from the selection memo's store when active."""
+    """``enc.encode(b)``, from the selection memo's store when active
+    (``memo.selection_memo``: the selection split is encoded once per family, not once per
+    candidate, runner-up and refinement check; SVT1 at 2·10^7 runs with a widened split:
+    8 encodings of 3·10^6 rows)."""
     return memoized("encode", enc, b, lambda: enc.encode(b))
 
 
@@ -677,7 +673,13 @@ def threshold_grid(pooled: np.ndarray, middle: int = MAX_THRESHOLDS,
     budget.  With the tail ranks the rarest candidate holds one run, and the grid grows with
     the sample (≈ 2 ln(n/middle)/growth more cuts), so what a budget can reach approaches the
     best unrestricted threshold (``benchmarks/bench_tail_reach.py``)."""
-    return _grid_of_sorted(np.sort(np.asarray(pooled, dtype=float)), middle, growth)
+    return _grid_of_sorted(_sorted(pooled), middle, growth)
+
+
+def _sorted(values: np.ndarray, presorted: bool = False) -> np.ndarray:
+    """``values`` as a sorted float array (as given when ``presorted``)."""
+    v = np.asarray(values, dtype=float)
+    return v if presorted else np.sort(v)
 
 
 def _grid_of_sorted(s: np.ndarray, middle: int = MAX_THRESHOLDS,
@@ -715,7 +717,7 @@ def isolated_cuts(values: np.ndarray, max_rank: int, presorted: bool = False
     middle of that gap, so the event {x ≥ cut} holds the isolated outputs and none of the
     bulk (a fraction of one dataset's runs sent far away, 20 + U(0, 1) beside Laplace noise
     around 0 and 1).  Likewise from the bottom.  ``presorted``: ``values`` are sorted already."""
-    s = np.asarray(values, dtype=float) if presorted else np.sort(np.asarray(values, dtype=float))
+    s = _sorted(values, presorted)
     n = len(s)
     r_max = min(int(max_rank), (n - ISOLATION_WINDOW - 2) // 2)
     if r_max < 1:
@@ -742,7 +744,7 @@ def threshold_cuts(pooled: np.ndarray, isolate: bool = True, presorted: bool = F
     ``isolate``, the cuts of `isolated_cuts` (upper, lower; None where no far cluster)
     among them.  Returns (cuts, isolated cuts).  ``presorted``: ``pooled`` is sorted already
     (it is sorted once here otherwise)."""
-    s = np.asarray(pooled, dtype=float) if presorted else np.sort(np.asarray(pooled, dtype=float))
+    s = _sorted(pooled, presorted)
     grid = _grid_of_sorted(s)
     iso: tuple[float | None, float | None] = (None, None)
     if isolate:

@@ -127,22 +127,20 @@ class Block:
         return memoized("pattern_ids", self, a, lambda: self._pattern_ids(a))
 
     def _pattern_ids(self, a: np.ndarray) -> np.ndarray:
-        out = self._lookup(a)
-        out.setflags(write=False)
-        return out
-
-    def _lookup(self, a: np.ndarray) -> np.ndarray:
         sub = a[:, list(self.cols)]
         if len(self.values) ** len(self.cols) < 2 ** 62:
             keys = self._codes(np.asarray(self.patterns, dtype=float))
             order = np.argsort(keys)
             code = self._codes(sub)
             pos = np.clip(np.searchsorted(keys[order], code), 0, len(keys) - 1)
-            return np.where((keys[order][pos] == code) & (code >= 0), order[pos], -1)
-        rows = np.ascontiguousarray(sub)
-        lookup = {r.tobytes(): i for i, r in enumerate(self.patterns)}
-        return np.fromiter((lookup.get(r.tobytes(), -1) for r in rows), dtype=np.int64,
-                           count=len(rows))
+            out = np.where((keys[order][pos] == code) & (code >= 0), order[pos], -1)
+        else:
+            rows = np.ascontiguousarray(sub)
+            lookup = {r.tobytes(): i for i, r in enumerate(self.patterns)}
+            out = np.fromiter((lookup.get(r.tobytes(), -1) for r in rows), dtype=np.int64,
+                              count=len(rows))
+        out.setflags(write=False)
+        return out
 
 
 @dataclass(frozen=True)
