@@ -181,6 +181,35 @@ def test_one_sign_count_is_offered_beside_the_fitted_one() -> None:
         assert all(c.col >= 8 for c, _ in s.counted())               # the prefix sums only
 
 
+def test_prefix_sum_increments_are_its_noisy_answers() -> None:
+    """PrefixSum releases the prefix sums of 10 noisy answers; the increments of its scores are
+    the first coordinate (from 0) and the 9 first differences — the answers themselves — so its
+    one-sign increment count is the number of answers above their medians, which certifies up
+    to 10·ln(p/(1 − p)) = 0.977 where the 9 differences alone stop at 0.879 (the pair's ε is
+    1.0).  Where discrete columns come first (a sparse vector's codes), the lead is the first
+    continuous column of the run."""
+    s0, s1 = _draw(PrefixSum(0.1), (1.0,) * 10, (0.0,) * 10, 20_000)
+    scores, _ = structure_scores(s0, s1)
+    feats = scores[0].features
+    assert feats.leads == (0,)
+    assert [(c.col, c.diff) for c in feats.family(True)] == \
+        [(0, False)] + [(j, True) for j in range(1, 10)]
+    (inc,) = [s for s in _one_sign_counts(scores) if "increments" in s.describe()]
+    assert inc.describe() == ("count of all 10 increments (first differences; o[0] from 0) "
+                              "above their median")
+    answers = np.diff(np.concatenate([s0, s1]), axis=1, prepend=0.0)
+    med = {c.col: c.median for c in feats.family(True)}
+    want = sum((answers[:, j] > med[j]).astype(float) for j in range(10))
+    assert np.array_equal(inc(np.concatenate([s0, s1])), want)
+    # the increments' count separates the pair: all 10 answers above is the rare d0 event
+    top0, top1 = (inc(s0) == 10).mean(), (inc(s1) == 10).mean()
+    assert top0 > 1.5 * top1
+    # mixed: sparse-vector codes, then released values: the run's lead is the first value
+    s0, s1 = _draw(NumericalSVT(0.1, c=2), (1.0,) * 4, (2.0,) * 4, 5_000)
+    feats = StructureFeatures.fit(s0, s1)
+    assert feats.leads == (4,)
+
+
 def test_one_sign_count_is_chosen_on_the_whole_selection_split() -> None:
     """The same 20 coordinates at 5·10^4 selection runs per dataset: the one-sign count wins,
     scored on all the selection runs (the fitted families on half of them), and an audit that

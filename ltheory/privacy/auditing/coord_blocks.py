@@ -64,19 +64,28 @@ class SignTable:
         self.idx = np.array([c.col + width * c.diff for c in self.coords], dtype=np.intp)
         self.atoms = [(int(c.diff), c.col, c.atoms) for c in self.coords if len(c.atoms)]
         self.kinds = sorted({int(c.diff) for c in self.coords})
+        # a kind read at few of its columns (the leads of the increments: one plain column
+        # beside the differences) is compared at those columns only; its others stay False
+        used = [sorted({c.col for c in self.coords if int(c.diff) == h}) for h in (0, 1)]
+        self.few = [np.array(u, dtype=np.intp) if 2 * len(u) <= width else None for u in used]
 
     def _blocks(self, a: np.ndarray) -> Iterator[tuple[slice, list[Any]]]:
         """(rows, [bool block of the plain columns, of the differences] (None: not read))."""
         rows = min(ROWS, len(a))
-        med = [_tiled(self.med[h], rows) if h in self.kinds else None for h in (0, 1)]
-        up = [np.empty((rows, self.width), dtype=bool) if h in self.kinds else None
+        med = [_tiled(self.med[h], rows) if h in self.kinds and self.few[h] is None else None
+               for h in (0, 1)]
+        up = [np.zeros((rows, self.width), dtype=bool) if h in self.kinds else None
               for h in (0, 1)]
         for sl, blk, dv in value_blocks(a, 1 in self.kinds):
             r = len(blk)
             vals = (blk, dv)
             out = [None if u is None else u[:r] for u in up]
             for h in self.kinds:
-                np.greater(vals[h], med[h][:r], out=out[h])
+                few = self.few[h]
+                if few is None:
+                    np.greater(vals[h], med[h][:r], out=out[h])
+                else:
+                    out[h][:, few] = vals[h][:, few] > self.med[h][few]
             for h, j, x in self.atoms:
                 out[h][:, j] &= ~np.isin(vals[h][:, j], x)
             yield sl, out
@@ -103,21 +112,28 @@ class SignTable:
         for rows, ups in self._blocks(a):
             tot: Any = 0
             for h, u in enumerate(ups):
-                if u is not None:
-                    tot = tot + u.view(np.int8 if small else np.uint8) @ w[h]
+                if u is None:
+                    continue
+                few = self.few[h]
+                if few is not None:             # only those columns can be True
+                    u, wh = np.ascontiguousarray(u[:, few]), w[h][few]
+                else:
+                    wh = w[h]
+                tot = tot + u.view(np.int8 if small else np.uint8) @ wh
             res[rows] = tot
         return res
 
 
 def cell_sum(coords: Sequence[Any], weights: Sequence[np.ndarray], a: np.ndarray) -> np.ndarray:
     """Σ_g weights[g][coords[g].cell(coords[g].values(o))] per run, summed left to right
-    (``coords`` all plain or all first differences; each with ``atoms`` and sorted
+    (``coords`` plain coordinates, first differences or both; each with ``atoms`` and sorted
     ``quartiles``: cell = atom index, else len(atoms) + the number of quartiles ≤ o)."""
     n, m = len(a), len(coords)
     if m == 0:
         return np.zeros(n)
-    diff = bool(coords[0].diff)
+    kinds = {int(c.diff) for c in coords}
     cols = np.array([c.col for c in coords], dtype=np.intp)
+    is_diff = np.array([bool(c.diff) for c in coords])
     rows = min(ROWS, n)
     nq = max(len(c.quartiles) for c in coords)
     q = np.full((nq, m), -np.inf)                 # padding: never above a value
@@ -131,9 +147,14 @@ def cell_sum(coords: Sequence[Any], weights: Sequence[np.ndarray], a: np.ndarray
     flat_w = np.concatenate([np.asarray(w, dtype=float) for w in weights])
     atoms = [(g, c.atoms) for g, c in enumerate(coords) if len(c.atoms)]
     out = np.empty(n)
-    for sl, blk, dv in value_blocks(a, diff):
+    for sl, blk, dv in value_blocks(a, 1 in kinds):
         r = len(blk)
-        v = (dv if diff else blk)[:, cols]
+        if len(kinds) > 1:                        # the plain columns, then the differences
+            v = np.empty((r, m))
+            v[:, ~is_diff] = blk[:, cols[~is_diff]]
+            v[:, is_diff] = dv[:, cols[is_diff]]
+        else:
+            v = (dv if 1 in kinds else blk)[:, cols]
         code = last[:r].copy()
         for k in range(nq):
             code -= v < qt[k][:r]

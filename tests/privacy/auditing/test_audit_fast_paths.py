@@ -19,7 +19,7 @@ from ltheory.privacy.auditing.features import (
     StructureFeatures,
     structure_scores,
 )
-from ltheory.privacy.auditing.outputs import normalise
+from ltheory.privacy.auditing.outputs import column_values, normalise
 from ltheory.privacy.mechanisms import dpsniper_suite
 from ltheory.privacy.mechanisms.statdp import NoisyHist, Parallel, Rappor
 
@@ -73,8 +73,13 @@ def score_reference(sc: LinearScore, a: np.ndarray) -> np.ndarray:
             s += g @ w
         return s
     if sc.kind in ("cells", "cells-diff"):
-        diff = sc.kind == "cells-diff"
-        cells = [_cell_reference(c, c.values(a)) for c in sc.features.coords if c.diff == diff]
+        f = sc.features
+        if sc.kind == "cells-diff":      # the increments: each run's lead from 0, differences
+            fam = [c for c in f.coords if not c.diff and c.col in f.leads] \
+                + [c for c in f.coords if c.diff]
+        else:
+            fam = [c for c in f.coords if not c.diff]
+        cells = [_cell_reference(c, c.values(a)) for c in fam]
         s = np.zeros(len(a))
         for c, w in zip(cells + sc.features.block_cells(a), sc.weights, strict=True):
             s += np.where(c >= 0, w[np.maximum(c, 0)], 0.0)
@@ -166,6 +171,12 @@ def _check_structure_scores(x0, x1, seed):
     if f is None:
         assert scores == []
         return
+    # leads: a continuous column followed by a continuous one, first of its run
+    disc = [v is not None for v in column_values(np.concatenate([x0[:h], x1[:h]]),
+                                                 features.BINS)]
+    k = len(disc)
+    assert f.leads == tuple(j for j in range(k) if not disc[j] and j + 1 < k
+                            and not disc[j + 1] and (j == 0 or disc[j - 1]))
     for a in (x0[h:], x1[h:]):
         got, want = f.groups(a), groups_reference(f, a)
         assert len(got) == len(want)
