@@ -131,9 +131,9 @@ def cell_sum(coords: Sequence[Any], weights: Sequence[np.ndarray], a: np.ndarray
     n, m = len(a), len(coords)
     if m == 0:
         return np.zeros(n)
-    kinds = {int(c.diff) for c in coords}
     cols = np.array([c.col for c in coords], dtype=np.intp)
     is_diff = np.array([bool(c.diff) for c in coords])
+    diff, mixed = bool(is_diff.any()), bool(is_diff.any() and not is_diff.all())
     rows = min(ROWS, n)
     nq = max(len(c.quartiles) for c in coords)
     q = np.full((nq, m), -np.inf)                 # padding: never above a value
@@ -147,14 +147,14 @@ def cell_sum(coords: Sequence[Any], weights: Sequence[np.ndarray], a: np.ndarray
     flat_w = np.concatenate([np.asarray(w, dtype=float) for w in weights])
     atoms = [(g, c.atoms) for g, c in enumerate(coords) if len(c.atoms)]
     out = np.empty(n)
-    for sl, blk, dv in value_blocks(a, 1 in kinds):
+    for sl, blk, dv in value_blocks(a, diff):
         r = len(blk)
-        if len(kinds) > 1:                        # the plain columns, then the differences
+        if mixed:                                 # the plain columns, then the differences
             v = np.empty((r, m))
             v[:, ~is_diff] = blk[:, cols[~is_diff]]
             v[:, is_diff] = dv[:, cols[is_diff]]
         else:
-            v = (dv if 1 in kinds else blk)[:, cols]
+            v = (dv if diff else blk)[:, cols]
         code = last[:r].copy()
         for k in range(nq):
             code -= v < qt[k][:r]
