@@ -23,7 +23,10 @@ import statistics
 import time
 from pathlib import Path
 
+import numpy as np
+
 from ltheory.privacy import AuditConfig, audit
+from ltheory.privacy.auditing.events import BinEncoder, ThresholdEvent
 from ltheory.privacy.mechanisms import dpsniper_suite
 
 HERE = Path(__file__).resolve().parent
@@ -38,10 +41,30 @@ def _cdf(t: float, q: float) -> float:
     return (-math.expm1(-max(t - q, 0.0) / 20.0)) ** 5
 
 
+def _probabilities(event) -> tuple[float, float]:
+    """P(event) on d0 and d1: a threshold of the output, or a union of cells of the output's
+    histogram bins (``BinEncoder`` on the scalar output: cell i is [e[i−1], e[i])), the second
+    event ``events="auto"`` may certify beside the cut."""
+    if isinstance(event, ThresholdEvent):
+        if not event.geq:
+            return _cdf(event.t, 1.0), _cdf(event.t, 2.0)
+        return 1 - _cdf(event.t, 1.0), 1 - _cdf(event.t, 2.0)
+    enc = getattr(event, "encoder", None)
+    if isinstance(enc, BinEncoder) and enc.cols == (0,) and enc.exact == (False,):
+        e = np.r_[-np.inf, enc.edges[0], np.inf]
+        cells = np.asarray(event.cells, dtype=int)
+        out = []
+        for q in (1.0, 2.0):
+            cdf = np.array([_cdf(x, q) if np.isfinite(x) else float(x > 0) for x in e])
+            out.append(float(np.sum(cdf[cells + 1] - cdf[cells])))
+        return out[0], out[1]
+    raise ValueError(f"no exact probabilities for {event!r}")
+
+
 def event_log_ratio(event, direction: int) -> float:
-    """The exact log-ratio (more likely side over the other) of a threshold event of the pair."""
-    p0, p1 = ((_cdf(event.t, 1.0), _cdf(event.t, 2.0)) if not event.geq else
-              (1 - _cdf(event.t, 1.0), 1 - _cdf(event.t, 2.0)))
+    """The exact log-ratio (more likely side over the other) of a certified event of the pair:
+    a threshold of the output or a union of its histogram cells (`_probabilities`)."""
+    p0, p1 = _probabilities(event)
     a, b = (p0, p1) if direction == 0 else (p1, p0)
     if a <= 0:
         return -math.inf
