@@ -932,7 +932,7 @@ def _placed(proj: np.ndarray, deep: TailModel, worth: Callable[[np.ndarray, np.n
     cut there)."""
     reach = deep.reach
     plug = np.where(reach, np.fmax(proj, deep.proj), proj)
-    i = int(np.nanargmax(np.where(np.isnan(plug), -np.inf, plug)))
+    i = int(np.argmax(np.where(np.isnan(plug), -np.inf, plug)))
     placed = np.zeros(reach.shape, dtype=bool)
     out = proj.copy()
     val = np.full(reach.shape, -np.inf)
@@ -1196,7 +1196,7 @@ def _extreme(blocks: list[_Block], n_cert: int, a_each: float, delta: float,
         start += len(b.proj)
         if not m.any():
             continue
-        proj = projected_bound(b.ca / b.n_ev, b.cb / b.n_ev, n_cert, 2 * a_each, delta)
+        proj = _projected(b.ca, b.cb, b.n_ev, n_cert, a_each, delta, shrink=UNSHRUNK)
         i = int(np.argmax(np.where(m, proj, -np.inf)))
         if np.isfinite(proj[i]) and (best is None or proj[i] > best[0]):
             best = (float(proj[i]), dataclasses.replace(b.make(i, True), projected=float(
