@@ -274,14 +274,14 @@ def svt3_cells(m, q: tuple) -> np.ndarray:
 
 def numerical_svt_cells(m, a: tuple, b: tuple) -> tuple[np.ndarray, np.ndarray]:
     """Exact cells of NumericalSVT on the pair (a, b): its codes are those of sparse vector
-    variant 1 with ε' = ε/3 and the same cutoff (ρ ~ Lap(3Δ/ε) = Lap(Δ/(ε'/2)), ν ~ Lap(6cΔ/ε) =
-    Lap(2cΔ/(ε'/2))), whose pattern law ``SparseVector.output_distribution`` integrates, and
+    variant 1 with ε' = 2ε/3 and the same cutoff (ρ ~ Lap(3Δ/ε) = Lap(Δ/(ε'/2)), ν ~ Lap(6cΔ/ε)
+    = Lap(2cΔ/(ε'/2))), whose pattern law ``SparseVector.output_distribution`` integrates, and
     given the pattern the released values q_i + η_i, η_i ~ Lap(3cΔ/ε), are independent of it
     and of each other; so a cell is (pattern, lattice cell of the summed log-likelihood ratios
     of the released values, ``laplace_llr_sum_cells``), with probability P(pattern)·P(cell)."""
     from ltheory.privacy.mechanisms import SparseVector
 
-    codes = SparseVector(m.epsilon / 3, 1, threshold=m.threshold, c=m.c,
+    codes = SparseVector(2 * m.epsilon / 3, 1, threshold=m.threshold, c=m.c,
                          sensitivity=m.sensitivity)
     da, db = codes.output_distribution(a), codes.output_distribution(b)
     keys = sorted(set(da) | set(db))
