@@ -1,0 +1,82 @@
+"""Naive Bayes over a mixed output's patterns and its released values' sides
+(``features._pattern_side_scores``): NumericalSVT's ⊤/⊥ codes and released answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ltheory.privacy.auditing.features import structure_scores
+from ltheory.privacy.mechanisms import dpsniper_suite
+
+LABEL = "naive-Bayes log-ratio over the patterns and the released values' sides of their medians"
+D0, D1 = (1.0,) * 10, (2.0,) + (0.0,) * 9        # DP-Sniper's "one above, rest below"
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    m, _ = dpsniper_suite(0.1)["NumericalSVT"]
+    rng = np.random.default_rng(11)
+    x0, x1 = m.sample(D0, 150_000, rng), m.sample(D1, 150_000, rng)
+    scores, _ = structure_scores(x0, x1)
+    return m, x0, x1, next(s for s in scores if s.label == LABEL)
+
+
+def test_side_weights_are_one_pooled_pair_on_each_coordinates_d0_side(fitted) -> None:
+    _, _, _, score = fitted
+    coords = score.features.family(False)
+    assert len(coords) == 10
+    _, x0, x1, score = fitted
+    pairs, right = set(), []
+    for c, w in zip(coords, score.weights[:10], strict=True):
+        atoms = len(c.atoms)
+        assert atoms >= 1 and np.all(w[:atoms] == 0.0)   # "not released" is the pattern's
+        k = np.arange(len(w) - atoms)
+        up = k > int(np.searchsorted(c.quartiles, c.median))
+        assert np.ptp(w[atoms:][up]) == 0 and np.ptp(w[atoms:][~up]) == 0
+        pairs.add(frozenset((float(w[atoms:][up][0]), float(w[atoms:][~up][0]))))
+        # d0 = 1 against d1 = 2 at coordinate 10 (below is d0's side), 1 against 0 elsewhere;
+        # the side is fitted, so only where many values were released is it sure to be right
+        released = min(np.count_nonzero(~np.isin(x[:, c.col], c.atoms)) for x in (x0, x1))
+        if released >= 20_000:
+            d0_up = c.col != 10
+            right.append(w[atoms:][up][0] > 0 if d0_up else w[atoms:][~up][0] > 0)
+    assert len(pairs) == 1                               # one pair, pooled over coordinates
+    near, far = max(next(iter(pairs))), min(next(iter(pairs)))
+    assert len(right) >= 3 and all(right)
+    assert near > 0 > far
+
+
+def test_pattern_weights_are_shrunk_by_their_noise(fitted) -> None:
+    _, x0, x1, score = fitted
+    feats = score.features
+    (c0,), (c1,) = feats.block_cells(x0), feats.block_cells(x1)
+    m = len(feats.blocks[0].patterns)
+    g0 = np.bincount(c0[c0 >= 0], minlength=m) + 0.5
+    g1 = np.bincount(c1[c1 >= 0], minlength=m) + 0.5
+    raw = np.log(g0 / g1) - np.log((len(x0) + 0.5) / (len(x1) + 0.5))
+    w = score.weights[-1]
+    assert np.all(np.abs(w) <= np.abs(raw) + 1e-15) and np.all(w * raw >= 0)
+    noisy = raw ** 2 <= 1 / g0 + 1 / g1
+    assert noisy.any() and np.all(w[noisy] == 0.0) and np.any(w[~noisy] != 0.0)
+
+
+def test_score_is_the_pattern_weight_plus_the_released_sides(fitted) -> None:
+    m, _, _, score = fitted
+    feats = score.features
+    y = m.sample(D0, 200, np.random.default_rng(5))
+    (ids,) = feats.block_cells(y)
+    expected = np.where(ids >= 0, score.weights[-1][np.maximum(ids, 0)], 0.0)
+    for c, w in zip(feats.family(False), score.weights[:10], strict=True):
+        expected = expected + w[c.cell(c.values(y))]
+    assert np.allclose(score(y), expected)
+
+
+def test_score_separates_the_pair_on_fresh_runs(fitted) -> None:
+    m, _, _, score = fitted
+    rng = np.random.default_rng(8)
+    t0, t1 = score(m.sample(D0, 100_000, rng)), score(m.sample(D1, 100_000, rng))
+    # the mean log-ratio gap (a sum of two KL divergences, ~0.001 per run here) is several
+    # standard errors wide
+    gap = t0.mean() - t1.mean()
+    assert gap > 3 * np.sqrt(t0.var() / len(t0) + t1.var() / len(t1))
