@@ -31,6 +31,8 @@ def test_side_weights_are_one_pooled_pair_on_each_coordinates_d0_side(fitted) ->
     for c, w in zip(coords, score.weights[:10], strict=True):
         atoms = len(c.atoms)
         assert atoms >= 1 and np.all(w[:atoms] == 0.0)   # "not released" is the pattern's
+        if not w.any():
+            continue                                    # a side not clear of its noise
         k = np.arange(len(w) - atoms)
         up = k > int(np.searchsorted(c.quartiles, c.median))
         assert np.ptp(w[atoms:][up]) == 0 and np.ptp(w[atoms:][~up]) == 0
@@ -80,3 +82,22 @@ def test_score_separates_the_pair_on_fresh_runs(fitted) -> None:
     # standard errors wide
     gap = t0.mean() - t1.mean()
     assert gap > 3 * np.sqrt(t0.var() / len(t0) + t1.var() / len(t1))
+
+
+def test_a_query_that_does_not_move_is_not_read() -> None:
+    # only query 0 moves (1 against 2): coordinate 10 is read on its d0 side (below); of the
+    # nine others, whose sides are chance, a side 1 standard error clear is drawn with
+    # probability 0.32 each, so at least three are left unread (P(fail) < 0.01)
+    m, _ = dpsniper_suite(0.1)["NumericalSVT"]
+    rng = np.random.default_rng(4)
+    d1 = (2.0,) + (1.0,) * 9
+    x0, x1 = m.sample(D0, 400_000, rng), m.sample(d1, 400_000, rng)
+    scores, _ = structure_scores(x0, x1)
+    score = next(s for s in scores if s.label == LABEL)
+    coords = score.features.family(False)
+    read = {c.col: bool(w.any()) for c, w in zip(coords, score.weights[:10], strict=True)}
+    assert read[10] and sum(not read[j] for j in range(11, 20)) >= 3
+    c, w = coords[0], score.weights[0]
+    k = np.arange(len(w) - len(c.atoms))
+    up = k > int(np.searchsorted(c.quartiles, c.median))
+    assert np.all(w[len(c.atoms):][~up] > 0) and np.all(w[len(c.atoms):][up] < 0)
