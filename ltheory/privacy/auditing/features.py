@@ -425,24 +425,24 @@ def _naive_bayes_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarray
         if diff and not any(c.diff for c in feats.coords):
             continue
         c0, c1 = feats.cells(x0, diff), feats.cells(x1, diff)
-        ws = []
+        ws, noise = [], []
         for a, b, m in zip(c0, c1, feats.n_cells(diff), strict=True):
-            g0 = np.bincount(a[a >= 0], minlength=m)[:m].astype(float)
-            g1 = np.bincount(b[b >= 0], minlength=m)[:m].astype(float)
-            ws.append(np.log((g0 + 0.5) / (g1 + 0.5))
-                      - np.log((len(x0) + 0.5) / (len(x1) + 0.5)))
+            g0 = np.bincount(a[a >= 0], minlength=m)[:m] + 0.5
+            g1 = np.bincount(b[b >= 0], minlength=m)[:m] + 0.5
+            ws.append(np.log(g0 / g1) - np.log((len(x0) + 0.5) / (len(x1) + 0.5)))
+            noise.append(1 / g0 + 1 / g1)         # the delta-method variance of each weight
         if ws:
             what = "coordinate" if not diff else "increment" if feats.leads else "difference"
             scores.append(LinearScore(feats, "cells-diff" if diff else "cells",
                                       f"naive-Bayes log-ratio over {len(ws)} {what}/pattern "
                                       "groups", tuple(ws)))
         if ws and not diff and feats.blocks and feats.coords:
-            scores += _block_scores(feats, ws) + _pattern_side_scores(feats, x0, x1)
+            scores += _block_scores(feats, ws) + _pattern_side_scores(feats, x0, x1, ws, noise)
     return scores
 
 
-def _pattern_side_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarray
-                         ) -> list[LinearScore]:
+def _pattern_side_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarray,
+                         ws: list[np.ndarray], noise: list[np.ndarray]) -> list[LinearScore]:
     """Naive Bayes over the blocks' patterns and the *sides* of the released values, for
     outputs mixing blocks with continuous coordinates whose atoms mark "not released"
     (NumericalSVT: ⊤/⊥ codes, then the released answers q_i + Lap).  The log-likelihood ratio
@@ -461,7 +461,8 @@ def _pattern_side_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarra
     0.99 or more of those cells' ceiling on nine pairs (0.93–0.99 on the other two).  A
     coordinate is read only where its side is ``SIDE_Z`` standard errors clear (else weight 0:
     a query that does not move adds only noise).  Empty without such blocks (too many patterns)
-    or without a coordinate whose side is clear."""
+    or without a coordinate whose side is clear.  ``ws``, ``noise``: the full naive Bayes's
+    weights and their variances, whose last groups are the blocks' patterns."""
     coords = feats.family(False)
     if any(bl.patterns is None for bl in feats.blocks):
         return []
@@ -483,25 +484,20 @@ def _pattern_side_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarra
         return []
     p = (on + 0.5) / (tot + 1.0)
     near, far = math.log(p[0] / p[1]), math.log((1 - p[0]) / (1 - p[1]))
-    ws: list[np.ndarray] = []
+    out: list[np.ndarray] = []
     for c, s in zip(coords, sides, strict=True):
         w = np.zeros(c.n_cells())
         if s:
             k = np.arange(c.n_cells() - len(c.atoms))      # quartile cells: # quartiles ≤ v
             up = k > int(np.searchsorted(c.quartiles, c.median))
             w[len(c.atoms):] = np.where(up == (s > 0), near, far)
-        ws.append(w)
-    base = math.log((len(x0) + 0.5) / (len(x1) + 0.5))
-    for a, b, bl in zip(feats.block_cells(x0), feats.block_cells(x1), feats.blocks, strict=True):
-        m = len(bl.patterns)
-        g0 = np.bincount(a[a >= 0], minlength=m)[:m] + 0.5
-        g1 = np.bincount(b[b >= 0], minlength=m)[:m] + 0.5
-        w = np.log(g0 / g1) - base
-        noise = 1 / g0 + 1 / g1
-        ws.append(w * np.maximum(0.0, 1 - np.divide(noise, w * w, out=np.full(m, np.inf),
+        out.append(w)
+    nb = len(feats.blocks)                     # one pattern group per block, the last ones
+    for w, v in zip(ws[-nb:], noise[-nb:], strict=True):
+        out.append(w * np.maximum(0.0, 1 - np.divide(v, w * w, out=np.full(w.shape, np.inf),
                                                      where=w != 0)))
     return [LinearScore(feats, "cells", "naive-Bayes log-ratio over the patterns and the "
-                        "released values' sides of their medians", tuple(ws))]
+                        "released values' sides of their medians", tuple(out))]
 
 
 def _sign_count_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarray
