@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from ltheory.privacy.auditing.count_model import model_projections
+from ltheory.privacy.auditing.count_model import model_projections, tilt_projections
 from ltheory.privacy.auditing.deeper import MIN_RUNS as MIN_RUNS_DEEPER
 from ltheory.privacy.auditing.deeper import deeper_positions
 from ltheory.privacy.auditing.features import ATOM_SHARE, structure_scores
@@ -872,6 +872,10 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
     if signs and len(v0) == len(v1):
         model = model_projections(
             i0, i1, w, grid,
+            lambda ca, cb: _projected(ca, cb, n_ev, n_cert, a_each, delta, test, 0.5), shrink)
+    if model is None and getattr(score, "tilt", False):
+        model = tilt_projections(
+            v0, v1, grid,
             lambda ca, cb: _projected(ca, cb, n_ev, n_cert, a_each, delta, test, 0.5), shrink)
     for geq, (k0, k1) in ((True, (ge0, ge1)), (False, (le0, le1))):
         for direction in (0, 1):
