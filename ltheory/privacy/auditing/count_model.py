@@ -143,14 +143,24 @@ def model_projections(ind0: np.ndarray, ind1: np.ndarray, w: np.ndarray, grid: n
     (ge0, le0), (ge1, le1) = tails(g0), tails(g1)
     out: dict[tuple[bool, int], np.ndarray] = {}
     for geq, (t0, t1) in ((True, (ge0, ge1)), (False, (le0, le1))):
-        for direction in (0, 1):
-            ta, tb = (t0, t1) if direction == 0 else (t1, t0)
-            na, nb = (n0, n1) if direction == 0 else (n1, n0)
-            ka = np.quantile(ta, quantile, axis=0, method="lower") * na
-            kb = np.quantile(tb, 1.0 - quantile, axis=0, method="higher") * nb
-            proj = np.asarray(project(ka, kb), dtype=float)
-            out[(geq, direction)] = np.where(np.isnan(proj), -np.inf, proj)
+        _project_draws(out, geq, t0, t1, n0, n1, project, quantile)
     return out
+
+
+def _project_draws(out: dict[tuple[bool, int], np.ndarray], geq: bool, t0: np.ndarray,
+                   t1: np.ndarray, n0: int, n1: int,
+                   project: Callable[[np.ndarray, np.ndarray], np.ndarray],
+                   quantile: float) -> None:
+    """``out[(geq, direction)]`` for both directions: the projection of the event's tail
+    probabilities over the draws (rows of ``t0``, ``t1``; one column per cut), the favoured
+    side's at its ``quantile`` and the other's at ``1 − quantile``."""
+    for direction in (0, 1):
+        ta, tb = (t0, t1) if direction == 0 else (t1, t0)
+        na, nb = (n0, n1) if direction == 0 else (n1, n0)
+        ka = np.quantile(ta, quantile, axis=0, method="lower") * na
+        kb = np.quantile(tb, 1.0 - quantile, axis=0, method="higher") * nb
+        proj = np.asarray(project(ka, kb), dtype=float)
+        out[(geq, direction)] = np.where(np.isnan(proj), -np.inf, proj)
 
 
 # --------------------------------------------------------------------------- log-linear cells
@@ -241,13 +251,7 @@ def tilt_projections(v0: np.ndarray, v1: np.ndarray, grid: np.ndarray,
                     a0, a1 = m / (1.0 + np.exp(-lam)), m / (1.0 + np.exp(lam))
                     break
             t0[:, g], t1[:, g] = a0.sum(axis=1) / n0, a1.sum(axis=1) / n1
-        for direction in (0, 1):
-            ta, tb = (t0[1:], t1[1:]) if direction == 0 else (t1[1:], t0[1:])
-            na, nb = (n0, n1) if direction == 0 else (n1, n0)
-            ka = np.quantile(ta, quantile, axis=0, method="lower") * na
-            kb = np.quantile(tb, 1.0 - quantile, axis=0, method="higher") * nb
-            proj = np.asarray(project(ka, kb), dtype=float)
-            out[(geq, direction)] = np.where(np.isnan(proj), -np.inf, proj)
+        _project_draws(out, geq, t0[1:], t1[1:], n0, n1, project, quantile)
     return out
 
 

@@ -563,13 +563,15 @@ def _binary_count_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarra
     the fit half says is more likely under d0 (each read only where its shares differ, by the
     Benjamini–Hochberg procedure at ``BINARY_FDR`` over the block, else weight 0; the score is
     Σ ±1[o_j = the larger value], that count less the number of coordinates whose d0 value is
-    the smaller).  Where a pair moves
-    every query by the same amount this is the likelihood ratio's own statistic: SVT6's ten
-    bits share one threshold noise, so they are not independent, yet on each of its six
-    headline pairs the cuts of this count reach the exact ceiling of all 1,024 patterns (10^7
-    runs per dataset), where a fitted weight per bit or per pattern spends the selection split
-    on noise (a score with a thousand values, whose best cut on the evaluation half is the
-    luckiest).  Integer-valued, so its cuts are few.  Empty without two such coordinates."""
+    the smaller).  Where a pair moves every query by the same amount this is the likelihood
+    ratio's own statistic: SVT6's ten bits share one threshold noise, so they are not
+    independent, yet on each of its six headline pairs the cuts of this count reach the exact
+    ceiling of all 1,024 patterns (10^7 runs per dataset), where a fitted weight per bit or per
+    pattern spends the selection split on noise (a score with a thousand values, whose best cut
+    on the evaluation half is the luckiest).  Integer-valued, so its cuts are few; they are
+    projected by ``count_model.tilt_projections`` (``tilt``).  A block scored by its patterns
+    gives a pattern the fit half never saw 0, not its count.  Empty without two such
+    coordinates."""
     out: list[np.ndarray] = [np.zeros(c.n_cells()) for c in feats.family(False)]
     used = 0
     for bl in feats.blocks:
