@@ -51,8 +51,8 @@ def test_svt6_count_is_d0_sides_of_every_bit(svt6) -> None:
 
 
 def test_same_count_with_patterns_listed_or_per_coordinate(svt6) -> None:
-    """A block with few patterns is scored by pattern, one with many by coordinate; the count
-    is the same."""
+    """The count reads the block's values, not its pattern table: the same whether the fit
+    half listed the block's patterns (five bits) or had too many to list (ten)."""
     _, x0, x1 = svt6
     full = StructureFeatures.fit(x0, x1)
     few = StructureFeatures.fit(x0[:, :5], x1[:, :5])

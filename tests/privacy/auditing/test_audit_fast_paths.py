@@ -66,6 +66,20 @@ def groups_reference(f: StructureFeatures, a: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+def _block_cells_reference(f, a: np.ndarray) -> list[np.ndarray]:
+    """``StructureFeatures.block_cells`` directly: a block's pattern ids, or each coordinate's
+    index among the block's values by binary search (−1: not one of them)."""
+    out = []
+    for bl in f.blocks:
+        if bl.patterns is not None:
+            out.append(bl.pattern_ids(a))
+            continue
+        for j in bl.cols:
+            i = np.clip(np.searchsorted(bl.values, a[:, j]), 0, len(bl.values) - 1)
+            out.append(np.where(bl.values[i] == a[:, j], i, -1))
+    return out
+
+
 def score_reference(sc: LinearScore, a: np.ndarray) -> np.ndarray:
     if sc.kind == "linear":
         s = np.full(len(a), sc.intercept)
@@ -81,8 +95,14 @@ def score_reference(sc: LinearScore, a: np.ndarray) -> np.ndarray:
             fam = [c for c in f.coords if not c.diff]
         cells = [_cell_reference(c, c.values(a)) for c in fam]
         s = np.zeros(len(a))
-        for c, w in zip(cells + sc.features.block_cells(a), sc.weights, strict=True):
+        for c, w in zip(cells + _block_cells_reference(f, a), sc.weights, strict=True):
             s += np.where(c >= 0, w[np.maximum(c, 0)], 0.0)
+        return s
+    if sc.kind == "bits":            # each coordinate's weight where it holds the larger value
+        s = np.zeros(len(a))
+        for bl, w in zip(sc.features.blocks, sc.weights, strict=True):
+            for j, wj in zip(bl.cols, w, strict=True):
+                s += wj * (a[:, j] == bl.values[-1])
         return s
     s = np.zeros(len(a))
     for c, sign in sc.counted():
@@ -196,7 +216,7 @@ def _check_structure_scores(x0, x1, seed):
         assert {sc.kind for sc in scores} >= {"cells"}
         assert all(np.array_equal(c, w) for c, w in zip(
             f.cells(a), [_cell_reference(c, c.values(a)) for c in f.coords if not c.diff]
-            + f.block_cells(a), strict=True))
+            + _block_cells_reference(f, a), strict=True))
         for sc in scores:
             got_s, want_s = sc(a), score_reference(sc, a)
             assert got_s.dtype == want_s.dtype
