@@ -869,14 +869,14 @@ def _threshold_candidates(score: Any, fit: tuple[Batch, Batch], ev: tuple[Batch,
     # event, as ``ThresholdEvent.contains`` says
     (ge0, le0), (ge1, le1) = cut_counts(v0, grid), cut_counts(v1, grid)
     model = None
-    if signs and len(v0) == len(v1):
-        model = model_projections(
-            i0, i1, w, grid,
-            lambda ca, cb: _projected(ca, cb, n_ev, n_cert, a_each, delta, test, 0.5), shrink)
-    if model is None and getattr(score, "tilt", False):
-        model = tilt_projections(
-            v0, v1, grid,
-            lambda ca, cb: _projected(ca, cb, n_ev, n_cert, a_each, delta, test, 0.5), shrink)
+
+    def unshrunk(ca: np.ndarray, cb: np.ndarray) -> np.ndarray:
+        return _projected(ca, cb, n_ev, n_cert, a_each, delta, test, 0.5)
+
+    if signs and len(v0) == len(v1):        # a count of independent signs
+        model = model_projections(i0, i1, w, grid, unshrunk, shrink)
+    elif getattr(score, "kind", None) == "bits":     # a count of dependent bits
+        model = tilt_projections(v0, v1, grid, unshrunk, shrink)
     for geq, (k0, k1) in ((True, (ge0, ge1)), (False, (le0, le1))):
         for direction in (0, 1):
             ca, cb = (k0, k1) if direction == 0 else (k1, k0)

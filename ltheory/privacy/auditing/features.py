@@ -348,9 +348,6 @@ class LinearScore:
     #: fits nothing on the labels (only label-free statistics of the pooled fit runs, such as
     #: medians): ``select_events`` scores its cuts on the whole selection split
     unfitted: bool = False
-    #: an integer count whose cuts ``events`` projects from the log-linear cell model of
-    #: ``count_model.tilt_projections`` (the two-valued coordinates' count)
-    tilt: bool = False
 
     def __call__(self, b: Any) -> np.ndarray:
         if self.kind == "linear":
@@ -583,9 +580,9 @@ def _binary_count_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarra
     independent, yet on each of its six headline pairs the cuts of this count reach the exact
     ceiling of all 1,024 patterns (10^7 runs per dataset), where a fitted weight per bit or per
     pattern spends the selection split on noise (a score with a thousand values, whose best cut
-    on the evaluation half is the luckiest).  Integer-valued, so its cuts are few; they are
-    projected by ``count_model.tilt_projections`` (``tilt``).  Empty without two such
-    coordinates."""
+    on the evaluation half is the luckiest).  Integer-valued, so its cuts are few; ``events``
+    projects the cuts of every "bits" score by ``count_model.tilt_projections``.  Empty without
+    two such coordinates."""
     out: list[np.ndarray] = []
     used = 0
     for bl in feats.blocks:
@@ -604,7 +601,7 @@ def _binary_count_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarra
     if used < 2:
         return []
     return [LinearScore(feats, "bits", f"count of {used} two-valued discrete coordinates at "
-                        "their d0 value", tuple(out), tilt=True)]
+                        "their d0 value", tuple(out))]
 
 
 def _logistic_score(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarray, seed: int
