@@ -208,10 +208,9 @@ class MixedEncoder:
 
     def encode(self, b: Batch) -> np.ndarray:
         a = np.asarray(b, dtype=float)
-        rows = np.ascontiguousarray(a[:, list(self.discrete)])
-        lookup = {r.tobytes(): i for i, r in enumerate(self.patterns)}
-        pat = np.fromiter((lookup.get(r.tobytes(), -1) for r in rows), dtype=np.int64,
-                          count=len(rows))
+        # the patterns' indices by binary searches over their few values (``match_rows``), not
+        # a dictionary lookup per run (4.8 s of a profiled 2·10^7-run NumericalSVT audit)
+        pat = match_rows(self.patterns, a[:, list(self.discrete)])
         bins = np.searchsorted(self.edges, a[:, list(self.continuous)].sum(axis=1), side="right")
         return np.where(pat >= 0, pat * (len(self.edges) + 1) + bins, -1)
 
@@ -264,16 +263,27 @@ class AtomEncoder:
 
 
 def _repeat_candidates(pooled: np.ndarray) -> np.ndarray:
-    """The rows of ``pooled`` (2-D) that may occur more than once: a row repeats only if its
-    value in every column does, so rows whose value in the most varied column (judged on the
-    first rows) is unique are dropped before the rows are sorted as a whole (every copy of a
-    repeated row is kept, so its count is unchanged)."""
+    """The rows of ``pooled`` (2-D) that may occur more than once: equal rows have equal keys
+    (a weighted sum of their columns, the same operations in the same order, so bit for bit
+    equal; ``-0.0`` and ``0.0`` and NaN as ``np.unique`` compares them), so a row whose key is
+    unique is unique, and only the rows whose key repeats are sorted as a whole (every copy
+    of a repeated row is kept, so its count is unchanged; a key shared by different rows only
+    keeps them).  One key over all columns drops a released value in any column, where the
+    most varied column alone kept every run whose value there was an atom (NumericalSVT at
+    2·10^7 runs: most of its 6·10^6 selection rows, sorted whole in 5.3 of the audit's 75 s)."""
     if pooled.shape[1] < 2 or len(pooled) < 2:
         return pooled
-    head = pooled[:1000]
-    j = int(np.argmax([len(np.unique(head[:, i])) for i in range(pooled.shape[1])]))
-    _, inverse, counts = np.unique(pooled[:, j], return_inverse=True, return_counts=True)
+    key = np.zeros(len(pooled))
+    with np.errstate(invalid="ignore", over="ignore"):     # inf − inf: NaN, a key like any
+        for j in range(pooled.shape[1]):
+            key += pooled[:, j] * (1.0 + REPEAT_WEIGHT * j)
+    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
     return pooled[counts[inverse.ravel()] >= 2]
+
+
+#: The step between the columns' weights in `_repeat_candidates`' key (irrational, so that
+#: different rows of small integers rarely share a key).
+REPEAT_WEIGHT = 0.6180339887498949
 
 
 def make_atom_encoder(s0: Batch, s1: Batch) -> AtomEncoder | None:

@@ -191,9 +191,31 @@ def match_rows(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
 PREFIX_ROWS = 1_000
 
 
+#: The most distinct values (NaN counted) that `_value_index` reads by one comparison each of
+#: the whole array instead of a binary search per entry.
+COMPARE_VALUES = 8
+
+
+def _value_index(u: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``min(searchsorted(u, x), len(u) − 1)`` for the sorted distinct values ``u`` (NaN last,
+    at most once): an entry's position among ``u`` where it is one of them.  With at most
+    `COMPARE_VALUES` values, the count of values below each entry, one comparison of the
+    whole array per value (a sparse vector's ⊤/⊥ codes); NaN entries, which no comparison
+    counts, are placed where the clipped binary search puts them (the last index)."""
+    if len(u) > COMPARE_VALUES:
+        return np.minimum(np.searchsorted(u, x), len(u) - 1)
+    i = np.zeros(x.shape, dtype=np.int64)
+    for v in u[:-1]:                 # the last value is never below an entry that is in u
+        if np.isnan(v):
+            break
+        i += v < x
+    i[np.isnan(x)] = len(u) - 1
+    return i
+
+
 def _match_by_columns(values: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
     """`match_rows` by looking every entry of ``rows`` up among the few values the known rows
-    take (one binary search over the whole array, no sort of ``rows``: the certification
+    take (`_value_index` over the whole array, no sort of ``rows``: the certification
     split's 10^7 rows of a sparse vector are matched against its ~10 patterns several times
     faster), the indices combined in mixed radix; None when the radix product would
     overflow."""
@@ -202,7 +224,7 @@ def _match_by_columns(values: np.ndarray, rows: np.ndarray) -> np.ndarray | None
     if len(u) ** k >= 2**62:
         return None
     radix = len(u) ** np.arange(k - 1, -1, -1, dtype=np.int64)
-    i = np.minimum(np.searchsorted(u, rows), len(u) - 1)
+    i = _value_index(u, rows)
     hit = u[i] == rows
     if np.isnan(u[-1]):
         hit |= np.isnan(rows) & (i == len(u) - 1)

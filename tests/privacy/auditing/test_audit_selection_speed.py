@@ -12,6 +12,7 @@ from hypothesis.extra.numpy import arrays
 from ltheory.privacy.auditing import outputs
 from ltheory.privacy.auditing.events import (
     MAX_THRESHOLDS,
+    _repeat_candidates,
     isolated_cuts,
     make_atom_encoder,
     tail_ranks,
@@ -58,6 +59,21 @@ def test_atom_encoder_prefilter_keeps_every_repeated_row(x):
     assert np.array_equal(np.nan_to_num(got, nan=7.0), np.nan_to_num(want, nan=7.0))
 
 
+def test_repeat_prefilter_drops_every_row_holding_a_released_value():
+    """A sparse vector's rows: 0 where a query was not released, a continuous value where it
+    was.  Only the rows that released nothing can repeat, and the key over all columns keeps
+    exactly those — the most varied column alone also kept every row that released another
+    query."""
+    rng = np.random.default_rng(3)
+    x = np.zeros((5_000, 6))
+    hit = rng.integers(-1, 6, size=len(x))               # −1: nothing released
+    rows = np.flatnonzero(hit >= 0)
+    x[rows, hit[rows]] = rng.normal(size=len(rows))
+    kept = _repeat_candidates(x)
+    assert len(kept) == int(np.count_nonzero(hit < 0))
+    assert not kept.any()
+
+
 def test_continuous_rows_have_no_atoms_and_are_not_few():
     rng = np.random.default_rng(3)
     x = rng.laplace(size=(50_000, 20))
@@ -99,6 +115,21 @@ def test_match_rows_by_columns_equals_sorting(x, y):
     other = y.draw(arrays(np.float64, st.tuples(st.integers(1, 40), st.just(x.shape[1])),
                           elements=st.sampled_from([0.0, -0.0, 1.0, 2.5, -3.0, 7.0, np.nan])))
     assert np.array_equal(outputs.match_rows(values, other), _match_by_sorting(values, other))
+
+
+@settings(max_examples=150, deadline=None)
+@given(u=st.lists(st.sampled_from([-3.0, -1.0, 0.0, 0.5, 1.0, 2.0, 4.0, 9.0, 11.0, np.nan]),
+                  min_size=1, max_size=10),
+       x=arrays(np.float64, st.tuples(st.integers(1, 30), st.integers(1, 4)),
+                elements=st.sampled_from([-5.0, -3.0, -0.0, 0.0, 0.25, 1.0, 3.0, 11.0, 20.0,
+                                          np.nan])))
+def test_value_index_by_comparisons_equals_the_binary_search(u, x):
+    """Few values: the count of values below each entry (NaN where the search puts it), the
+    clipped binary search's index exactly — entries among the values, between them, beyond
+    both ends and NaN, with and without NaN among the values."""
+    u = np.unique(np.asarray(u))
+    ref = np.minimum(np.searchsorted(u, x), len(u) - 1)
+    assert np.array_equal(outputs._value_index(u, x), ref)
 
 
 @settings(max_examples=80, deadline=None)
