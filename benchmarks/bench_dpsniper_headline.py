@@ -267,6 +267,36 @@ def table(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+#: The certifying shares of the runs and the numbers of events of ``reach_table``.
+REACH_SHARES, REACH_EVENTS = (0.9, 0.7), (1, 2, 3)
+
+
+def reach_table(rows: list[dict], names: list[str], runs: int) -> str:
+    """What the certification's design reaches on the stored pairs of ``names`` at ``runs``: the
+    ceiling of one event certified with a share of the runs (the rest selecting) at the
+    Bonferroni level α/k of k events, as a share of the whole-budget ceiling (every run
+    certifying one event at α).  Markdown, one line per distinct pair with exact cells."""
+    out = ["| row | pair | " + " | ".join(f"{f:.0%}, k = {k}" for f in REACH_SHARES
+                                         for k in REACH_EVENTS) + " |",
+           "|---|---|" + "---|" * (len(REACH_SHARES) * len(REACH_EVENTS))]
+    suite = dpsniper_suite(EPS)
+    for name in names:
+        seen = set()
+        for r in rows:
+            if r["mechanism"] != name or r["runs_budget"] != runs or r["pair"] in seen:
+                continue
+            seen.add(r["pair"])
+            cells = pair_cells(name, suite[name][0], tuple(r["d0"]), tuple(r["d1"]))
+            if cells is None:
+                continue
+            whole = certification_ceiling(*cells, runs / 2, ALPHA)
+            vals = [certification_ceiling(*cells, f * runs / 2, ALPHA / k) / whole
+                    for f in REACH_SHARES for k in REACH_EVENTS]
+            out.append(f"| {name} | {r['pair']} | " + " | ".join(f"{v:.3f}" for v in vals)
+                       + " |")
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", nargs="+", type=float, default=[2e6])
@@ -284,7 +314,14 @@ def main() -> None:
     ap.add_argument("--merge", nargs="*", default=None,
                     help="merge these records files into results/ (later records replace "
                          "earlier ones of the same row, budget, seed and mode), then the table")
+    ap.add_argument("--reach", action="store_true",
+                    help="the ceilings of one event certified with 90%% / 70%% of the runs at "
+                         "the level of k = 1, 2, 3 events, on the stored pairs of --only at "
+                         "--runs, as shares of the whole-budget ceiling")
     args = ap.parse_args()
+    if args.reach:
+        print(reach_table(load(), args.only or list(dpsniper_suite(EPS)), int(args.runs[0])))
+        return
     global OUT
     if args.out:
         OUT = Path(args.out)

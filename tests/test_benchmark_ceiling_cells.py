@@ -178,3 +178,22 @@ def test_svt34_parallel_ratio_is_exact_and_its_ceiling_estimate_tight():
     est = estimated_ceiling(m, a, b, llr, [1e6], samples=100_000, boots=3, bins=500)
     lo, hi = est["interval"][1e6]
     assert 0.2 < est["ceiling"][1e6] < 0.4 and lo <= hi and hi - lo < 0.05
+
+
+def test_reach_table_is_the_ceiling_of_fewer_runs_at_a_smaller_level():
+    """``--reach``: with every run certifying one event at α it would read 1; a share of the runs
+    and the level α/k of k events each lower it, monotonically, and it is the certification
+    ceiling of those settings over the whole-budget one (Laplace, its exact value cells)."""
+    from benchmarks.bench_dpsniper_headline import ALPHA, REACH_EVENTS, REACH_SHARES, reach_table
+    rec = {"mechanism": "Laplace", "runs_budget": 2_000_000, "pair": "one above",
+           "d0": [1.0], "d1": [2.0]}
+    lines = reach_table([rec, dict(rec)], ["Laplace"], 2_000_000).splitlines()
+    assert len(lines) == 3                                  # header, rule, one pair (deduplicated)
+    vals = np.array([float(v) for v in lines[2].strip("|").split("|")[2:]])
+    grid = vals.reshape(len(REACH_SHARES), len(REACH_EVENTS))
+    assert np.all(grid <= 1.0) and np.all(np.diff(grid, axis=1) < 0)
+    assert np.all(np.diff(grid, axis=0) < 0)
+    c, d = laplace_cells(1.0, 10.0)
+    whole = certification_ceiling(c, d, 1e6, ALPHA)
+    assert grid[0, 1] == pytest.approx(certification_ceiling(c, d, 0.9e6, ALPHA / 2) / whole,
+                                       abs=1e-3)
