@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from ltheory.errors import InvalidInputError
@@ -42,6 +44,22 @@ def test_a_clear_winner_is_certified_alone() -> None:
     # falsifiable: the same pair with the runner-up as good as the winner takes both
     close = _cand(3.0, 0.0930, (150_000, 166_000))
     assert len(events_to_certify([strong, close], N_CERT, 0.05, 0.0)[0]) == 2
+
+
+def test_a_runner_up_the_screen_did_not_pass_is_not_certified() -> None:
+    """LaplaceParallel at 2·10^6, handed seed 2: the count (credible, projected 0.019) and one
+    coordinate's tail cut, the largest of ~80,000 positions (not credible, projected 0.116):
+    weighed by its projection, the runner-up's expected excess was 0.097 against a Bonferroni
+    cost of 0.002, so both were certified.  A credible runner-up of the same counts still is."""
+    count = _cand(6.0, 0.0190, (6043, 5512))
+    tail = dataclasses.replace(_cand(626.9, 0.1156, (982, 1195)), credible=False)
+    chosen, why = events_to_certify([count, tail], N_CERT, 0.05, 0.0)
+    assert chosen == [count] and "did not pass the screen" in why
+    assert len(events_to_certify([count, dataclasses.replace(tail, credible=True)], N_CERT,
+                                 0.05, 0.0)[0]) == 2
+    # nothing credible: the ranking of the unscreened candidates decides, as before
+    loose = dataclasses.replace(count, credible=False)
+    assert len(events_to_certify([loose, tail], N_CERT, 0.05, 0.0)[0]) == 2
 
 
 def test_one_candidate_is_one_event() -> None:
