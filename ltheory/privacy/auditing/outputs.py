@@ -230,7 +230,7 @@ def _match_by_columns(values: np.ndarray, rows: np.ndarray) -> np.ndarray | None
         hit |= np.isnan(rows) & (i == len(u) - 1)
     ok = hit.all(axis=1)
     code = i @ radix
-    vcode = np.minimum(np.searchsorted(u, values), len(u) - 1) @ radix
+    vcode = _value_index(u, values) @ radix
     order = np.argsort(vcode, kind="stable")
     sk = vcode[order]
     j = np.minimum(np.searchsorted(sk, code), len(sk) - 1)
@@ -258,8 +258,8 @@ def distinct_outputs(*batches: Batch, limit: int | None = None) -> int:
 def column_values(x: np.ndarray, limit: int, head: int = 20_000) -> list[np.ndarray | None]:
     """Per column of the 2-D array ``x``: its distinct values, sorted (as ``np.unique``), when
     there are at most ``limit``, else None.  The first ``head`` rows are read first (a column
-    with more there has more in all); the rest are looked up among those values by one binary
-    search, and only the entries not found are sorted — no sort of a 10^6-row column that
+    with more there has more in all); the rest are looked up among those values
+    (`_value_index`), and only the entries not found are sorted — no sort of a 10^6-row column that
     holds the same few values throughout."""
     out: list[np.ndarray | None] = []
     for j in range(x.shape[1]):
@@ -270,7 +270,7 @@ def column_values(x: np.ndarray, limit: int, head: int = 20_000) -> list[np.ndar
             continue
         if len(col) > head:
             rest = col[head:]
-            i = np.minimum(np.searchsorted(u, rest), len(u) - 1)
+            i = _value_index(u, rest)
             miss = ~((u[i] == rest) | (np.isnan(rest) & np.isnan(u[i])))
             if miss.any():
                 u = np.unique(np.concatenate([u, rest[miss]]))
@@ -281,8 +281,9 @@ def column_values(x: np.ndarray, limit: int, head: int = 20_000) -> list[np.ndar
 def block_patterns(x: np.ndarray, values: list[np.ndarray], limit: int) -> np.ndarray | None:
     """The distinct rows of the 2-D array ``x`` in lexicographic order (as `unique_rows`), or
     None when there are more than ``limit``; ``values[j]`` are column j's distinct values
-    (`column_values`), so each row is coded in mixed radix by binary searches alone, where the
-    product of the columns' numbers of values fits in an int64 (else `unique_rows`)."""
+    (`column_values`), so each row is coded in mixed radix by lookups among them
+    (`_value_index`), where the product of the columns' numbers of values fits in an int64
+    (else `unique_rows`)."""
     sizes = [len(v) for v in values]
     if math.prod(sizes) >= 2**62:
         if distinct_outputs(x, limit=limit) > limit:
@@ -290,7 +291,7 @@ def block_patterns(x: np.ndarray, values: list[np.ndarray], limit: int) -> np.nd
         return unique_rows(x)
     code = np.zeros(len(x), dtype=np.int64)
     for j, v in enumerate(values):
-        code = code * len(v) + np.minimum(np.searchsorted(v, x[:, j]), len(v) - 1)
+        code = code * len(v) + _value_index(v, x[:, j])
     codes = np.unique(code)
     if len(codes) > limit:
         return None
