@@ -50,7 +50,7 @@ from ltheory.privacy.auditing.config import AuditConfig
 from ltheory.privacy.auditing.events import (
     Candidate,
     events_to_certify,
-    raw_projection,
+    extreme_takes_second,
     select_events,
 )
 from ltheory.privacy.auditing.floating import is_float_event, violation_note
@@ -329,11 +329,9 @@ def _choose(s0: Batch, s1: Batch, n_cert: int, alpha: float, delta: float,
                          "expect a bound near 0 unless the certification runs show more")
     if cfg.events == "auto":        # decided on the selection split: α/(2k) fixed from here
         chosen, why = events_to_certify(chosen, n_cert, alpha, delta, (s0, s1))
-        if extra and chosen and extra[0].projected > raw_projection(chosen[0], n_cert, alpha,
-                                                                   delta):
-            # an atom or isolated tail whose projection beats the best event's, both from
-            # their raw selection frequencies: it takes the second place (decided here,
-            # before any certification run)
+        if extra and chosen and extreme_takes_second(chosen[0], extra[0], n_cert, alpha,
+                                                     delta):
+            # decided here, before any certification run
             chosen = [chosen[0], extra[0]]
             why += ("; an extreme event (atom or isolated tail) takes the second place: "
                     f"{extra[0].event.describe()}")

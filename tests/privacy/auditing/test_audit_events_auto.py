@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from ltheory.errors import InvalidInputError
@@ -17,6 +18,8 @@ from ltheory.privacy.auditing.events import (
     Score,
     ThresholdEvent,
     events_to_certify,
+    extreme_takes_second,
+    own_column,
 )
 from ltheory.privacy.mechanisms import LaplaceMechanism, RandomizedResponse
 
@@ -60,6 +63,61 @@ def test_a_runner_up_the_screen_did_not_pass_is_not_certified() -> None:
     # nothing credible: the ranking of the unscreened candidates decides, as before
     loose = dataclasses.replace(count, credible=False)
     assert len(events_to_certify([loose, tail], N_CERT, 0.05, 0.0)[0]) == 2
+
+
+def _released(col: int, t: float, projected: float, counts: tuple[int, int],
+              tail: bool = False) -> Candidate:
+    """A cut of coordinate ``col``'s released values (its atom 0 excluded)."""
+    return Candidate(ThresholdEvent(Score(col=col, atoms=(0.0,)), t, False), 1, projected,
+                     counts, 3_000_000, "poisson", tail=tail)
+
+
+def test_a_tail_placed_first_event_is_certified_beside_another_score() -> None:
+    """SVT3 at 2·10^7, handed seed 2024: the tail model placed query 6's released value cut
+    at 6 vs 18 selection runs, projected 0.56 (the tail's ratio is 0.35, the pair's
+    whole-budget ceiling 0.31); weighed by that projection, the other coordinate's cut
+    (0.22) was not worth its Bonferroni step, and the model's cut alone certifies little."""
+    placed = _released(16, -4.817, 0.5620, (6, 18), tail=True)
+    other = _released(18, 6.215, 0.2215, (152, 288))
+    assert len(events_to_certify([dataclasses.replace(placed, tail=False), other], N_CERT,
+                                 0.05, 0.0)[0]) == 1      # the weighing alone: one event
+    chosen, why = events_to_certify([placed, other], N_CERT, 0.05, 0.0)
+    assert chosen == [placed, other] and "tail model" in why
+    # a runner-up of the same coordinate is the same bet: the weighing decides as before
+    same = _released(16, -0.42, 0.4141, (33, 68))
+    assert "tail model" not in events_to_certify([placed, same], N_CERT, 0.05, 0.0)[1]
+    # a scalar output's cuts have no other score: the weighing decides
+    scalar = dataclasses.replace(_cand(-4.8, 0.56, (6, 18)), tail=True)
+    assert "tail model" not in events_to_certify([scalar, _cand(6.2, 0.22, (152, 288))],
+                                                 N_CERT, 0.05, 0.0)[1]
+
+
+def test_an_isolated_tail_of_the_modelled_coordinate_does_not_take_the_second_place() -> None:
+    """The same audit: the isolated tail ≤ −0.42 of query 6's released value (33 vs 68
+    selection runs) beat the model's cut by raw frequencies and displaced the other
+    coordinate's event; it is the same bet on the same runs."""
+    placed = _released(16, -4.817, 0.5620, (6, 18), tail=True)
+    iso = dataclasses.replace(_released(16, -0.42, 0.4141, (33, 68)), extreme=True)
+    assert not extreme_takes_second(placed, iso, N_CERT, 0.05, 0.0)
+    # the same extreme beside an unmodelled cut, or one of another coordinate, still takes it
+    assert extreme_takes_second(dataclasses.replace(placed, tail=False), iso, N_CERT, 0.05,
+                                0.0)
+    assert extreme_takes_second(placed, dataclasses.replace(iso, event=ThresholdEvent(
+        Score(col=17), -0.42, False)), N_CERT, 0.05, 0.0)
+    # and one whose raw projection does not beat the first event's does not
+    weak = dataclasses.replace(iso, projected=-1.0, event=ThresholdEvent(Score(col=17), 0.0,
+                                                                          False))
+    assert not extreme_takes_second(placed, weak, N_CERT, 0.05, 0.0)
+
+
+def test_own_column_is_the_cut_coordinate_or_none() -> None:
+    assert own_column(_released(7, 1.0, 0.1, (10, 20))) == 7
+    assert own_column(Candidate(ThresholdEvent(Score(col=3), 1.0, True), 0, 0.1, (10, 20),
+                                100)) == 3
+    assert own_column(_cand(1.0, 0.1, (10, 20))) is None          # the scalar output
+    fitted = Candidate(ThresholdEvent(Score(w=np.array([1.0, -1.0])), 0.0, True), 0, 0.1,
+                       (10, 20), 100)
+    assert own_column(fitted) is None
 
 
 def test_one_candidate_is_one_event() -> None:
