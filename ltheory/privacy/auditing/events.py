@@ -1264,7 +1264,7 @@ def events_to_certify(cands: list[Candidate], n_cert: int, alpha: float, delta: 
     event that did is not weighed at all: its projection is the maximum of thousands of
     positions, and one event is certified.  A first event whose cut a coordinate's tail model
     placed (``tail_model``: an extrapolation the selection counts cannot check) is certified
-    beside a runner-up of another score whatever the weighing says.
+    beside a credible runner-up of another score whatever the weighing says.
     Two events when the gain exceeds the cost: a rare event ranked first on a few dozen runs
     (Laplace, suite seed 1: 70 vs 140 runs, worth 0.054 against 0.098 for the runner-up) gets
     its insurance; a clear winner, or a runner-up that is nearly the same event, does not.
@@ -1272,12 +1272,14 @@ def events_to_certify(cands: list[Candidate], n_cert: int, alpha: float, delta: 
     if len(cands) < 2:
         return cands[:1], "events=auto: one candidate event, one certified"
     c1, c2 = cands[0], cands[1]
-    if c1.tail and own_column(c1) is not None and own_column(c2) != own_column(c1):
+    if (c1.tail and c2.credible and own_column(c1) is not None
+            and own_column(c2) != own_column(c1)):
         # the first cut was placed by its family's tail model, an extrapolation the selection
         # counts cannot check (SVT3 at 2·10^7, handed seed 2024: a released value's tail read
         # 1-3 standard errors high over two decades of counts, a power law projected 0.56 where
         # the tail's ratio is 0.35 and the pair's whole-budget ceiling 0.31): the best event
-        # of another score is certified beside it
+        # of another score is certified beside it, if it passed the screen (an unscreened one
+        # is the largest of its many positions: no insurance)
         return [c1, c2], ("events=auto: 2 certified (the first event's cut was placed by its "
                           "tail model, an extrapolation: the best event of another score is "
                           "certified beside it)")

@@ -83,6 +83,9 @@ def test_a_tail_placed_first_event_is_certified_beside_another_score() -> None:
                                  0.05, 0.0)[0]) == 1      # the weighing alone: one event
     chosen, why = events_to_certify([placed, other], N_CERT, 0.05, 0.0)
     assert chosen == [placed, other] and "tail model" in why
+    # an unscreened runner-up is no insurance: one event, as for any credible first event
+    loose = dataclasses.replace(other, credible=False)
+    assert events_to_certify([placed, loose], N_CERT, 0.05, 0.0)[0] == [placed]
     # a runner-up of the same coordinate is the same bet: the weighing decides as before
     same = _released(16, -0.42, 0.4141, (33, 68))
     assert "tail model" not in events_to_certify([placed, same], N_CERT, 0.05, 0.0)[1]
