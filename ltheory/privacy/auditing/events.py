@@ -1205,7 +1205,7 @@ def extreme_takes_second(first: Candidate, extreme: Candidate, n_cert: int, alph
     bet on the same runs, and it would displace the other score's event certified beside the
     model's cut (`events_to_certify`; SVT3 at 2·10^7 runs, handed seed 2024: query 6's
     released value cut at ≤ −4.82 by the model and at ≤ −0.42 as an isolated tail)."""
-    col = own_column(first) if first.tail else None
+    col = modelled_column(first)
     if col is not None and own_column(extreme) == col:
         return False
     return extreme.projected > raw_projection(first, n_cert, alpha, delta)
@@ -1244,6 +1244,12 @@ def own_column(c: Candidate) -> int | None:
     return None
 
 
+def modelled_column(c: Candidate) -> int | None:
+    """The coordinate whose tail cut the tail model placed as candidate ``c`` (`own_column` of
+    a ``tail`` candidate), None when the model did not place it or it cuts no coordinate."""
+    return own_column(c) if c.tail else None
+
+
 def events_to_certify(cands: list[Candidate], n_cert: int, alpha: float, delta: float,
                       samples: tuple[Batch, Batch] | None = None
                       ) -> tuple[list[Candidate], str]:
@@ -1272,14 +1278,11 @@ def events_to_certify(cands: list[Candidate], n_cert: int, alpha: float, delta: 
     if len(cands) < 2:
         return cands[:1], "events=auto: one candidate event, one certified"
     c1, c2 = cands[0], cands[1]
-    if (c1.tail and c2.credible and own_column(c1) is not None
-            and own_column(c2) != own_column(c1)):
-        # the first cut was placed by its family's tail model, an extrapolation the selection
-        # counts cannot check (SVT3 at 2·10^7, handed seed 2024: a released value's tail read
-        # 1-3 standard errors high over two decades of counts, a power law projected 0.56 where
-        # the tail's ratio is 0.35 and the pair's whole-budget ceiling 0.31): the best event
-        # of another score is certified beside it, if it passed the screen (an unscreened one
-        # is the largest of its many positions: no insurance)
+    col = modelled_column(c1)
+    if col is not None and c2.credible and own_column(c2) != col:
+        # insurance for an extrapolated cut (SVT3 at 2·10^7, handed seed 2024: a released
+        # value's tail read 1-3 standard errors high, a power law projected 0.56 where the
+        # tail's ratio is 0.35); an unscreened runner-up would be no insurance
         return [c1, c2], ("events=auto: 2 certified (the first event's cut was placed by its "
                           "tail model, an extrapolation: the best event of another score is "
                           "certified beside it)")
