@@ -539,11 +539,11 @@ def _pattern_side_scores(feats: StructureFeatures, x0: np.ndarray, x1: np.ndarra
             up = k > int(np.searchsorted(c.quartiles, c.median))
             w[len(c.atoms):] = np.where(up == (s > 0), near, far)
         out.append(w)
-    nb = len(feats.blocks)                     # one pattern group per block, the last ones
-    for bl, w, v in zip(feats.blocks, ws[-nb:], noise[-nb:], strict=True):
-        if ADDITIVE_PATTERNS:
-            out.append(additive_pattern_weights(bl, x0, x1))
-        else:
+    if ADDITIVE_PATTERNS:
+        out += [additive_pattern_weights(bl, x0, x1) for bl in feats.blocks]
+    else:
+        nb = len(feats.blocks)                 # one pattern group per block, the last ones
+        for w, v in zip(ws[-nb:], noise[-nb:], strict=True):
             out.append(w * np.maximum(0.0, 1 - np.divide(v, w * w, out=np.full(w.shape, np.inf),
                                                          where=w != 0)))
     return [LinearScore(feats, "cells", "naive-Bayes log-ratio over the patterns and the "
